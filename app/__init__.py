@@ -1,0 +1,1 @@
+"""Pickwise: a conversational shopping backend."""

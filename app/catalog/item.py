@@ -1,0 +1,47 @@
+"""The catalog's one product type, and the same-product labels that come with it."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Platform = Literal["icecat", "walmart", "amazon", "google", "abt", "buy"]
+PLATFORMS: tuple[str, ...] = ("icecat", "walmart", "amazon", "google", "abt", "buy")
+
+
+class Item(BaseModel):
+    """One product offer on one platform, normalised from any source dataset.
+
+    `item_id` is stable across rebuilds and prefixed by the platform (`icecat:3920564`).
+    Unknown values are None, never guessed: most sources carry no rating, ditto has no
+    images, ESCI has no prices.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    item_id: str
+    platform: Platform
+    title: str = Field(min_length=1)
+    brand: str | None = None
+    color: str | None = None
+    category: str | None = None
+    description: str = ""
+    price_usd: float | None = Field(None, ge=0)
+    rating: float | None = Field(None, ge=0, le=5)
+    image_url: str | None = None
+    source: str
+    model_number: str | None = None
+    ean: tuple[str, ...] = ()
+
+
+class MatchLabel(BaseModel):
+    """A published same-product judgement between two catalog items (ditto ER pairs)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dataset: Literal["walmart-amazon", "amazon-google", "abt-buy"]
+    split: Literal["train", "valid", "test"]
+    left_id: str
+    right_id: str
+    same_product: bool

@@ -1,0 +1,1 @@
+"""The `pickwise` command line: one module per command group, all with `--json`."""

@@ -1,0 +1,9 @@
+"""Every runtime tunable, declared once, one module per group.
+
+Import a parameter from its group module and call `.get()` at the moment you need the
+value. Importing this package declares all groups, so the registry is always complete.
+"""
+
+from app.config.params import index, search
+
+__all__ = ["index", "search"]

@@ -1,0 +1,251 @@
+"""The typed parameter registry: every runtime tunable declared once, read at call time.
+
+A `Param` carries its name, type, default, bounds, group, description and secret flag.
+Code keeps a reference to the `Param` and calls `.get()` each time it needs the value, so
+an override applied later (from the environment at start-up, or by an admin at runtime)
+takes effect on the next call without any change in the caller.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar, cast
+
+from dotenv import dotenv_values
+
+from app.errors import NotFound, ParamValidationError
+
+T = TypeVar("T", int, float, bool, str)
+Source = Literal["default", "env", "override"]
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True, eq=False)
+class Param(Generic[T]):
+    """One declared tunable; `get()` returns its current value from its registry."""
+
+    name: str
+    kind: type[T]
+    default: T
+    group: str
+    description: str
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] | None = None
+    secret: bool = False
+    env_aliases: tuple[str, ...] = ()
+    registry: ParamRegistry | None = field(default=None, repr=False)
+
+    def get(self) -> T:
+        """The value in force right now (override, else environment, else default)."""
+        if self.registry is None:
+            return self.default
+        return self.registry.value(self)
+
+    def coerce(self, raw: object) -> T:
+        """Convert `raw` to this parameter's type and check bounds and choices."""
+        value = _coerce(self.kind, raw, self.name)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            if self.minimum is not None and value < self.minimum:
+                raise ParamValidationError(f"{self.name}={value} is below the minimum {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise ParamValidationError(f"{self.name}={value} is above the maximum {self.maximum}")
+        if self.choices is not None and value not in self.choices:
+            raise ParamValidationError(f"{self.name}={value!r} is not one of {list(self.choices)}")
+        return cast(T, value)
+
+    def describe(self, value: object) -> dict[str, Any]:
+        """A JSON-ready description of this parameter with `value` masked when secret."""
+        return {
+            "name": self.name,
+            "type": self.kind.__name__,
+            "value": mask(value) if self.secret else value,
+            "default": mask(self.default) if self.secret else self.default,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "choices": list(self.choices) if self.choices else None,
+            "group": self.group,
+            "description": self.description,
+            "secret": self.secret,
+        }
+
+
+def mask(value: object) -> str:
+    """How a secret value is shown: never the value itself, only whether one is set."""
+    return "********" if value not in (None, "") else ""
+
+
+def _coerce(kind: type, raw: object, name: str) -> object:
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ParamValidationError(f"{name} expects a boolean, got {raw!r}")
+    if kind is int:
+        if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
+            raise ParamValidationError(f"{name} expects an integer, got {raw!r}")
+        try:
+            return int(str(raw).strip()) if isinstance(raw, str) else int(cast(Any, raw))
+        except (TypeError, ValueError):
+            raise ParamValidationError(f"{name} expects an integer, got {raw!r}") from None
+    if kind is float:
+        if isinstance(raw, bool):
+            raise ParamValidationError(f"{name} expects a number, got {raw!r}")
+        try:
+            value = float(cast(Any, raw))
+        except (TypeError, ValueError):
+            raise ParamValidationError(f"{name} expects a number, got {raw!r}") from None
+        if not math.isfinite(value):
+            raise ParamValidationError(f"{name} must be finite, got {raw!r}")
+        return value
+    if not isinstance(raw, str | int | float):
+        raise ParamValidationError(f"{name} expects text, got {raw!r}")
+    return str(raw)
+
+
+@dataclass(frozen=True)
+class _Layers:
+    env: Mapping[str, Any]
+    overrides: Mapping[str, Any]
+    version: int
+
+
+class ParamRegistry:
+    """Holds declared parameters and the override layers; swaps layers atomically."""
+
+    def __init__(self, *, env_file: Path | None = Path(".env")) -> None:
+        self._params: dict[str, Param[Any]] = {}
+        self._lock = threading.Lock()
+        self._layers = _Layers(env={}, overrides={}, version=0)
+        self._env_file = env_file
+        self._env_loaded = False
+
+    def declare(
+        self,
+        name: str,
+        kind: type[T],
+        default: T,
+        *,
+        group: str,
+        description: str,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        choices: tuple[str, ...] | None = None,
+        secret: bool = False,
+        env_aliases: tuple[str, ...] = (),
+    ) -> Param[T]:
+        """Declare a parameter once; a second declaration of the same name is a bug."""
+        if name in self._params:
+            raise ValueError(f"parameter {name} is declared twice")
+        param = Param(
+            name, kind, default, group, description, minimum, maximum, choices, secret,
+            env_aliases, self,
+        )
+        param.coerce(default)
+        self._params[name] = param
+        return param
+
+    def __iter__(self) -> Iterator[Param[Any]]:
+        return iter(sorted(self._params.values(), key=lambda p: (p.group, p.name)))
+
+    def __len__(self) -> int:
+        return len(self._params)
+
+    def param(self, name: str) -> Param[Any]:
+        """The parameter declared under `name`."""
+        try:
+            return self._params[name]
+        except KeyError:
+            raise NotFound(f"unknown parameter {name!r}") from None
+
+    def value(self, param: Param[T] | str) -> T:
+        """The current value of `param`: override, else environment, else default."""
+        p = self.param(param) if isinstance(param, str) else param
+        layers = self._current_layers()
+        if p.name in layers.overrides:
+            return cast(T, layers.overrides[p.name])
+        if p.name in layers.env:
+            return cast(T, layers.env[p.name])
+        return p.default
+
+    def source(self, name: str) -> Source:
+        """Where the current value of `name` comes from."""
+        self.param(name)
+        layers = self._current_layers()
+        if name in layers.overrides:
+            return "override"
+        return "env" if name in layers.env else "default"
+
+    @property
+    def version(self) -> int:
+        """Version of the override layer last applied (0 before any)."""
+        return self._layers.version
+
+    def overrides(self) -> dict[str, Any]:
+        """A copy of the override layer in force."""
+        return dict(self._current_layers().overrides)
+
+    def validate(self, updates: Mapping[str, object]) -> dict[str, Any]:
+        """Coerce every value in `updates`; raise on the first bad one, changing nothing."""
+        return {name: self.param(name).coerce(raw) for name, raw in updates.items()}
+
+    def apply_overrides(self, overrides: Mapping[str, object], *, version: int) -> None:
+        """Replace the whole override layer after validating all of it (all or nothing)."""
+        checked = self.validate(overrides)
+        with self._lock:
+            layers = self._current_layers()
+            self._layers = _Layers(env=layers.env, overrides=checked, version=version)
+
+    def load_env(self, environ: Mapping[str, str | None]) -> None:
+        """Read start-up values from an environment mapping; bad values fail loudly."""
+        values: dict[str, Any] = {}
+        for p in self._params.values():
+            for key in (p.name, *p.env_aliases):
+                raw = environ.get(key)
+                if raw is not None and raw != "":
+                    values[p.name] = p.coerce(raw)
+                    break
+        with self._lock:
+            self._layers = _Layers(
+                env=values, overrides=self._layers.overrides, version=self._layers.version
+            )
+            self._env_loaded = True
+
+    @contextmanager
+    def overridden(self, **values: object) -> Iterator[None]:
+        """Temporarily override some values (tests, benchmarks); restores the layer after."""
+        before = self._current_layers()
+        self.apply_overrides({**before.overrides, **values}, version=before.version)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._layers = before
+
+    def _current_layers(self) -> _Layers:
+        if not self._env_loaded:
+            self._load_process_env()
+        return self._layers
+
+    def _load_process_env(self) -> None:
+        environ: dict[str, str | None] = {}
+        if self._env_file is not None and self._env_file.is_file():
+            environ.update(dotenv_values(self._env_file))
+        environ.update(os.environ)
+        self.load_env(environ)
+
+
+REGISTRY = ParamRegistry()
+"""The process-wide registry; parameter modules under `app.config.params` declare into it."""

@@ -1,0 +1,127 @@
+"""The `VectorStore` protocol and the facade that picks the embedded or the remote Qdrant.
+
+Both backends run the real Qdrant engine: `qdrant-edge-py` in-process (default, a shard
+directory under `var/`), or a Qdrant server through `qdrant-client` when `QDRANT_URL` is
+set. Points are keyed by a UUID derived from `item_id`, so both backends agree on ids.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from app.catalog.item import Item
+from app.recall.filters import SearchFilters, brand_key
+
+DENSE_VECTOR = "dense"
+PAYLOAD_INDEXES: Mapping[str, str] = {
+    "item_id": "keyword",
+    "platform": "keyword",
+    "brand_key": "keyword",
+    "price_usd": "float",
+    "rating": "float",
+}
+_ID_NAMESPACE = uuid.UUID("5b0c4c8e-8f0e-4a8f-9a57-8c8e2f6b1f3d")
+
+
+def point_id(item_id: str) -> str:
+    """The stable Qdrant point id (a UUID string) of a catalog item."""
+    return str(uuid.uuid5(_ID_NAMESPACE, item_id))
+
+
+def item_payload(item: Item) -> dict[str, Any]:
+    """The payload stored with an item's vector: what filters and result rendering need."""
+    return {
+        "item_id": item.item_id,
+        "platform": item.platform,
+        "title": item.title,
+        "brand": item.brand,
+        "brand_key": brand_key(item.brand),
+        "category": item.category,
+        "price_usd": item.price_usd,
+        "rating": item.rating,
+    }
+
+
+@dataclass(frozen=True)
+class VectorPoint:
+    """A vector with its item id and payload, as written to a store."""
+
+    item_id: str
+    vector: Sequence[float]
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class VectorHit:
+    """One search result: the item id, its similarity and its payload."""
+
+    item_id: str
+    score: float
+    payload: Mapping[str, Any]
+
+
+@runtime_checkable
+class VectorStore(Protocol):
+    """A dense vector store holding named collections of catalog vectors."""
+
+    name: str
+    remote: bool
+
+    async def ensure_collection(self, collection: str, dimension: int) -> None:
+        """Create the collection (cosine, named dense vector, payload indexes) if missing."""
+        ...
+
+    async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
+        """Insert or replace points, in batches."""
+        ...
+
+    async def search(
+        self,
+        collection: str,
+        vector: Sequence[float],
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exact: bool = False,
+    ) -> list[VectorHit]:
+        """Nearest neighbours passing `filters`, best first."""
+        ...
+
+    async def count(self, collection: str, filters: SearchFilters | None = None) -> int:
+        """Exact number of points passing `filters` (all when None)."""
+        ...
+
+    async def retrieve(self, collection: str, item_ids: Sequence[str]) -> list[VectorPoint]:
+        """Stored points for the given item ids, in the order asked; unknown ids skipped."""
+        ...
+
+    async def similar(
+        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+    ) -> list[VectorHit]:
+        """Items nearest to a stored item, the item itself excluded."""
+        ...
+
+    async def collection_exists(self, collection: str) -> bool:
+        """Whether the collection has been created."""
+        ...
+
+    async def close(self) -> None:
+        """Release files, sockets and threads."""
+        ...
+
+
+def open_vector_store(
+    *, qdrant_url: str | None, edge_root: Path, api_key: str | None = None
+) -> VectorStore:
+    """The store the configuration asks for: a Qdrant server when a URL is given, else edge."""
+    if qdrant_url:
+        from app.recall._qdrant_server_store import QdrantServerStore
+
+        return QdrantServerStore.connect(qdrant_url, api_key=api_key)
+    from app.recall._edge_store import EdgeVectorStore
+
+    return EdgeVectorStore(edge_root)

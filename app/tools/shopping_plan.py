@@ -1,0 +1,69 @@
+"""P_t, the shopping plan of a session: what the shopper wants, as the tools read it.
+
+The planner writes it each turn from the recent user messages; item_search, price_compare
+and item_picker read it. Hard constraints (`exclude`) carry the quoted words that justify
+them so a later message can lift them and a summary can explain them.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Constraint(BaseModel):
+    """One term the shopper ruled out, with the words of theirs that say so."""
+
+    model_config = ConfigDict(frozen=True)
+
+    term: str = Field(min_length=1, description="Lower-cased word or phrase to match.")
+    evidence: str = Field("", description="The shopper's own words, quoted.")
+
+
+class BundleSlot(BaseModel):
+    """One part of a multi-item request ("a laptop and a mouse"): searched and picked apart."""
+
+    model_config = ConfigDict(frozen=True)
+
+    slot: str = Field(min_length=1, description="Stable slot name, e.g. 'laptop'.")
+    category: str = Field(min_length=1)
+    keywords: tuple[str, ...] = ()
+    budget_usd: float | None = Field(None, gt=0)
+
+
+class ShoppingPlan(BaseModel):
+    """The session state P_t that every shopping tool reads."""
+
+    model_config = ConfigDict(frozen=True)
+
+    is_shopping: bool = True
+    category: str | None = None
+    keywords: tuple[str, ...] = ()
+    must_have: tuple[str, ...] = ()
+    prefer: tuple[str, ...] = ()
+    exclude: tuple[Constraint, ...] = ()
+    avoid: tuple[Constraint, ...] = ()
+    budget_usd: float | None = Field(None, gt=0)
+    budget_amount: float | None = Field(None, gt=0, description="Budget as written.")
+    currency: str = Field("USD", description="ISO code of the currency as written.")
+    bundle: tuple[BundleSlot, ...] = ()
+    platforms: tuple[str, ...] = ()
+
+    @property
+    def exclude_terms(self) -> tuple[str, ...]:
+        """The hard-excluded terms alone."""
+        return tuple(c.term for c in self.exclude)
+
+    @property
+    def avoid_terms(self) -> tuple[str, ...]:
+        """The softly avoided terms alone."""
+        return tuple(c.term for c in self.avoid)
+
+    def query_text(self) -> str:
+        """A search query built from the plan: category, keywords and must-haves."""
+        parts = [self.category or "", *self.keywords, *self.must_have]
+        seen: list[str] = []
+        for part in parts:
+            part = part.strip()
+            if part and part.lower() not in (s.lower() for s in seen):
+                seen.append(part)
+        return " ".join(seen)
