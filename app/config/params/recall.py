@@ -1,0 +1,82 @@
+"""Parameters of the recall pipeline: fusion method, source weights, failure policy, depth.
+
+Source weights are one float parameter per source, named `FUSION_WEIGHT_<SOURCE>`, so the
+registry validates each value; a source without a declared weight fuses with weight 1.0.
+"""
+
+from app.config.registry import REGISTRY, Param
+
+FUSION_METHODS: tuple[str, ...] = ("rrf", "weighted", "combmnz")
+RECALL_POLICIES: tuple[str, ...] = ("loose", "strict")
+FUSION_WEIGHT_PREFIX = "FUSION_WEIGHT_"
+
+FUSION_METHOD = REGISTRY.declare(
+    "FUSION_METHOD",
+    str,
+    "rrf",
+    group="recall",
+    choices=FUSION_METHODS,
+    description="How per-source hit lists are fused: reciprocal rank (rrf), weighted "
+    "min-max scores (weighted) or CombMNZ over min-max scores (combmnz).",
+)
+RRF_K = REGISTRY.declare(
+    "RRF_K",
+    int,
+    60,
+    group="recall",
+    minimum=1,
+    maximum=1000,
+    description="The k of reciprocal rank fusion: score = sum of weight / (k + rank).",
+)
+RECALL_POLICY = REGISTRY.declare(
+    "RECALL_POLICY",
+    str,
+    "loose",
+    group="recall",
+    choices=RECALL_POLICIES,
+    description="loose: a failing source is reported and the others still answer; "
+    "strict: any failing source fails the search.",
+)
+RECALL_PARALLEL = REGISTRY.declare(
+    "RECALL_PARALLEL",
+    bool,
+    True,
+    group="recall",
+    description="Query the recall sources concurrently (true) or one after another (false).",
+)
+RECALL_DEPTH = REGISTRY.declare(
+    "RECALL_DEPTH",
+    int,
+    100,
+    group="recall",
+    minimum=1,
+    maximum=1000,
+    description="Hits asked of each source before fusion (at least the requested top_k).",
+)
+
+
+def declare_fusion_weight(source: str, default: float = 1.0) -> Param[float]:
+    """Declare the fusion weight of a recall source; call once, from a params module."""
+    return REGISTRY.declare(
+        f"{FUSION_WEIGHT_PREFIX}{source.upper()}",
+        float,
+        default,
+        group="recall",
+        minimum=0.0,
+        maximum=100.0,
+        description=f"Weight of the {source!r} source in fusion (0 keeps its hits but adds "
+        "nothing to their scores).",
+    )
+
+
+FUSION_WEIGHT_BM25 = declare_fusion_weight("bm25")
+FUSION_WEIGHT_DENSE = declare_fusion_weight("dense")
+
+
+def fusion_weights() -> dict[str, float]:
+    """Every declared source weight in force now, keyed by lower-case source name."""
+    return {
+        p.name.removeprefix(FUSION_WEIGHT_PREFIX).lower(): float(p.get())
+        for p in REGISTRY
+        if p.name.startswith(FUSION_WEIGHT_PREFIX)
+    }
