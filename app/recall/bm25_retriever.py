@@ -1,0 +1,35 @@
+"""The lexical recall source: a `Retriever` over a `Bm25Index`.
+
+BM25 scoring is CPU-bound and synchronous, so it runs in a worker thread to keep the event
+loop free while the other sources are queried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from app.errors import InvalidRequest
+from app.recall.bm25 import Bm25Index
+from app.recall.filters import SearchFilters
+from app.recall.retriever import Hit
+
+
+class Bm25Retriever:
+    """BM25 hits as `Hit`s (empty payload: the index keeps only ids and filter columns).
+
+    Equal scores are ordered by item id, so the ranks fusion sees do not depend on the order
+    in which the index happens to return tied documents.
+    """
+
+    source = "bm25"
+
+    def __init__(self, index: Bm25Index) -> None:
+        self._index = index
+
+    async def recall(self, query: str, filters: SearchFilters, *, top_k: int) -> list[Hit]:
+        """Up to `top_k` hits passing `filters`, best BM25 score first, ties by item id."""
+        if top_k < 1:
+            raise InvalidRequest(f"top_k must be >= 1, got {top_k}")
+        lexical = await asyncio.to_thread(self._index.search, query, filters, top_k=top_k)
+        ordered = sorted(lexical, key=lambda h: (-h.score, h.item_id))
+        return [Hit(item_id=h.item_id, score=h.score) for h in ordered]

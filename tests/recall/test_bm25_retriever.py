@@ -1,0 +1,166 @@
+"""The BM25 recall source on a real index of a few hundred Icecat products, filters included."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from app.catalog.item import Item
+from app.config.settings import Settings
+from app.errors import InvalidRequest
+from app.recall.bm25 import Bm25Index
+from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.filters import SearchFilters, brand_key
+from app.recall.pipeline import RecallConfig, RecallPipeline
+from app.recall.retriever import Hit, Retriever
+
+SAMPLE_SIZE = 400
+
+
+def _icecat_item(row: dict[str, Any]) -> Item:
+    price = row.get("price")
+    return Item(
+        item_id=f"icecat:{row['id']}",
+        platform="icecat",
+        title=row["title"],
+        brand=row.get("supplier"),
+        description=row.get("short_description") or "",
+        price_usd=price / 100 if isinstance(price, int) and price > 0 else None,
+        source="icecat",
+        model_number=row.get("name"),
+    )
+
+
+@pytest.fixture(scope="module")
+def items() -> list[Item]:
+    """The first few hundred titled products of the first Icecat file."""
+    path = Settings().data_dir / "icecat" / "1.json.zip"
+    with zipfile.ZipFile(path) as archive:
+        rows = json.loads(archive.read("1.json"))
+    return [_icecat_item(r) for r in rows if r.get("title")][:SAMPLE_SIZE]
+
+
+@pytest.fixture(scope="module")
+def by_id(items: list[Item]) -> dict[str, Item]:
+    return {i.item_id: i for i in items}
+
+
+@pytest.fixture(scope="module")
+def retriever(items: list[Item]) -> Bm25Retriever:
+    return Bm25Retriever(Bm25Index.build(items))
+
+
+def payload(item: Item) -> dict[str, Any]:
+    """The filterable fields of an item, as `SearchFilters.matches` reads them."""
+    return {
+        "platform": item.platform,
+        "price_usd": item.price_usd,
+        "rating": item.rating,
+        "brand_key": brand_key(item.brand),
+    }
+
+
+def test_is_a_retriever_named_bm25(retriever: Bm25Retriever) -> None:
+    assert isinstance(retriever, Retriever)
+    assert retriever.source == "bm25"
+
+
+async def test_a_part_number_finds_its_product_first(
+    retriever: Bm25Retriever, items: list[Item]
+) -> None:
+    counts = Counter(t.lower() for i in items for t in i.title.split())
+    target = next(i for i in items if i.model_number and counts[i.model_number.lower()] == 1)
+    assert target.model_number is not None
+    hits = await retriever.recall(target.model_number, SearchFilters(), top_k=5)
+    assert hits[0].item_id == target.item_id
+
+
+async def test_hits_are_hits_best_first_and_capped(retriever: Bm25Retriever) -> None:
+    hits = await retriever.recall("black toner cartridge", SearchFilters(), top_k=10)
+    assert len(hits) == 10
+    assert all(isinstance(h, Hit) and h.score > 0 for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    assert len({h.item_id for h in hits}) == 10
+
+
+async def test_a_query_of_stop_words_only_finds_nothing(retriever: Bm25Retriever) -> None:
+    assert await retriever.recall("the of and", SearchFilters(), top_k=10) == []
+
+
+async def test_top_k_below_one_is_an_invalid_request(retriever: Bm25Retriever) -> None:
+    with pytest.raises(InvalidRequest):
+        await retriever.recall("cable", SearchFilters(), top_k=0)
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        SearchFilters.build(platforms="icecat"),
+        SearchFilters.build(price_min=20, price_max=100),
+        SearchFilters.build(price_max=15),
+        SearchFilters.build(brands_in=["hp"]),
+        SearchFilters.build(brands_in=["HP", "Canon"], price_min=30),
+        SearchFilters.build(brands_out=["HP", "startech.com"]),
+    ],
+    ids=["platform", "price-range", "price-max", "brand-in", "brands-in+price", "brands-out"],
+)
+async def test_filtered_hits_are_exactly_the_unfiltered_hits_that_pass(
+    retriever: Bm25Retriever,
+    by_id: dict[str, Item],
+    filters: SearchFilters,
+) -> None:
+    query = "black toner cartridge usb cable"
+    everything = await retriever.recall(query, SearchFilters(), top_k=SAMPLE_SIZE)
+    expected = [h for h in everything if filters.matches(payload(by_id[h.item_id]))]
+    filtered = await retriever.recall(query, filters, top_k=SAMPLE_SIZE)
+    assert expected  # the example exercises the filter
+    assert [h.item_id for h in filtered] == [h.item_id for h in expected]
+    assert [h.score for h in filtered] == pytest.approx([h.score for h in expected])
+    top = await retriever.recall(query, filters, top_k=5)
+    assert [h.score for h in top] == pytest.approx([h.score for h in expected[:5]])
+    expected_scores = {h.item_id: h.score for h in expected}
+    assert all(expected_scores[h.item_id] == pytest.approx(h.score) for h in top)
+
+
+async def test_tied_scores_come_in_item_id_order(retriever: Bm25Retriever) -> None:
+    hits = await retriever.recall("black toner cartridge usb cable", SearchFilters(), top_k=400)
+    keys = [(-h.score, h.item_id) for h in hits]
+    assert keys == sorted(keys)
+    assert len({h.score for h in hits}) < len(hits)  # the example has ties
+
+
+async def test_brand_filters_keep_or_drop_that_brand(
+    retriever: Bm25Retriever, by_id: dict[str, Item]
+) -> None:
+    only_hp = await retriever.recall(
+        "toner cartridge", SearchFilters.build(brands_in=["HP"]), top_k=20
+    )
+    no_hp = await retriever.recall(
+        "toner cartridge", SearchFilters.build(brands_out=["hp"]), top_k=20
+    )
+    assert only_hp
+    assert no_hp
+    assert {by_id[h.item_id].brand for h in only_hp} == {"HP"}
+    assert "HP" not in {by_id[h.item_id].brand for h in no_hp}
+
+
+async def test_another_platform_finds_nothing(retriever: Bm25Retriever) -> None:
+    filters = SearchFilters.build(platforms=["walmart", "amazon"])
+    assert await retriever.recall("cable", filters, top_k=10) == []
+
+
+async def test_through_the_pipeline_alone_the_bm25_order_is_kept(
+    retriever: Bm25Retriever,
+) -> None:
+    filters = SearchFilters.build(price_max=50)
+    direct = await retriever.recall("patch cable", filters, top_k=10)
+    response = await RecallPipeline([retriever], RecallConfig(depth=10)).run(
+        "patch cable", filters, top_k=10
+    )
+    assert [h.item_id for h in response.hits] == [h.item_id for h in direct]
+    assert [h.source_scores["bm25"] for h in response.hits] == [h.score for h in direct]
+    assert dict(response.per_source_counts) == {"bm25": len(direct)}
