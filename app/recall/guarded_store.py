@@ -1,0 +1,75 @@
+"""`BreakerGuardedStore`: a remote `VectorStore` whose calls go through the "qdrant" breaker.
+
+Reads get the vector query timeout; collection set-up and upserts (index builds) keep the
+client's own timeout.
+An embedded store is returned unwrapped by `guard_store`: its errors are configuration
+errors and must surface as such, not as `DependencyDown`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.recall.breakers import guarded
+from app.recall.filters import SearchFilters
+from app.recall.vector_store import VectorHit, VectorPoint, VectorStore
+
+BREAKER = "qdrant"
+
+
+class BreakerGuardedStore:
+    """Delegates every `VectorStore` call to `inner` through the "qdrant" breaker."""
+
+    def __init__(self, inner: VectorStore) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.remote = inner.remote
+
+    async def ensure_collection(self, collection: str, dimension: int) -> None:
+        await guarded(
+            BREAKER, lambda: self.inner.ensure_collection(collection, dimension), timed=False
+        )
+
+    async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
+        await guarded(BREAKER, lambda: self.inner.upsert(collection, points), timed=False)
+
+    async def search(
+        self,
+        collection: str,
+        vector: Sequence[float],
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exact: bool = False,
+    ) -> list[VectorHit]:
+        return await guarded(
+            BREAKER,
+            lambda: self.inner.search(collection, vector, filters, limit=limit, exact=exact),
+        )
+
+    async def count(self, collection: str, filters: SearchFilters | None = None) -> int:
+        return await guarded(BREAKER, lambda: self.inner.count(collection, filters))
+
+    async def retrieve(self, collection: str, item_ids: Sequence[str]) -> list[VectorPoint]:
+        return await guarded(BREAKER, lambda: self.inner.retrieve(collection, item_ids))
+
+    async def similar(
+        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+    ) -> list[VectorHit]:
+        return await guarded(
+            BREAKER, lambda: self.inner.similar(collection, item_id, filters, limit=limit)
+        )
+
+    async def collection_exists(self, collection: str) -> bool:
+        return await guarded(BREAKER, lambda: self.inner.collection_exists(collection))
+
+    async def close(self) -> None:
+        """Closing is local cleanup: not guarded, so it runs even with the breaker open."""
+        await self.inner.close()
+
+
+def guard_store(store: VectorStore) -> VectorStore:
+    """`store` behind the "qdrant" breaker when it is remote; embedded stores unchanged."""
+    if not store.remote or isinstance(store, BreakerGuardedStore):
+        return store
+    return BreakerGuardedStore(store)
