@@ -278,7 +278,8 @@ async def test_strict_policy_from_params_applies_to_the_next_call() -> None:
     pipeline = RecallPipeline([bm25(), dense(ConnectionError("refused"))])
     with REGISTRY.overridden(RECALL_POLICY="strict"), pytest.raises(DependencyDown):
         await pipeline.run("tv", NO_FILTERS, top_k=3)
-    assert (await pipeline.run("tv", NO_FILTERS, top_k=3)).degraded
+    with REGISTRY.overridden(RECALL_POLICY="loose"):
+        assert (await pipeline.run("tv", NO_FILTERS, top_k=3)).degraded
 
 
 async def test_an_explicit_config_beats_the_pipeline_default() -> None:
@@ -287,8 +288,8 @@ async def test_an_explicit_config_beats_the_pipeline_default() -> None:
         await pipeline.run("tv", NO_FILTERS, top_k=3, config=STRICT)
 
 
-def test_from_params_weighs_undeclared_sources_one() -> None:
-    with REGISTRY.overridden(FUSION_WEIGHT_DENSE=0.25):
+def test_from_params_reads_declared_weights_and_weighs_others_one() -> None:
+    with REGISTRY.overridden(FUSION_WEIGHT_BM25=1.0, FUSION_WEIGHT_DENSE=0.25):
         config = RecallConfig.from_params()
     assert config.weight("dense") == 0.25
     assert config.weight("bm25") == 1.0
