@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-import zipfile
 from collections import Counter
 from typing import Any
 
 import pytest
 
 from app.catalog.item import Item
+from app.catalog.loader import load_catalog
 from app.config.settings import Settings
 from app.errors import InvalidRequest
 from app.recall.bm25 import Bm25Index
@@ -21,27 +20,11 @@ from app.recall.retriever import Hit, Retriever
 SAMPLE_SIZE = 400
 
 
-def _icecat_item(row: dict[str, Any]) -> Item:
-    price = row.get("price")
-    return Item(
-        item_id=f"icecat:{row['id']}",
-        platform="icecat",
-        title=row["title"],
-        brand=row.get("supplier"),
-        description=row.get("short_description") or "",
-        price_usd=price / 100 if isinstance(price, int) and price > 0 else None,
-        source="icecat",
-        model_number=row.get("name"),
-    )
-
-
 @pytest.fixture(scope="module")
 def items() -> list[Item]:
-    """The first few hundred titled products of the first Icecat file."""
-    path = Settings().data_dir / "icecat" / "1.json.zip"
-    with zipfile.ZipFile(path) as archive:
-        rows = json.loads(archive.read("1.json"))
-    return [_icecat_item(r) for r in rows if r.get("title")][:SAMPLE_SIZE]
+    """The first few hundred Icecat products of the real catalog."""
+    catalog = load_catalog(Settings().data_dir)
+    return [i for i in catalog.items if i.platform == "icecat"][:SAMPLE_SIZE]
 
 
 @pytest.fixture(scope="module")
