@@ -209,7 +209,10 @@ def load_esci_products(
     def rows() -> Iterator[Row]:
         nonlocal other_locale
         for batch in parquet.iter_batches(batch_size=65_536, columns=list(ESCI_COLUMNS)):
-            kept = batch.filter(pc.equal(pc.utf8_lower(batch["product_locale"]), locale))
+            # rows of another locale are only counted; rows with none go on to be skipped
+            row_locale = pc.utf8_lower(pc.utf8_trim_whitespace(batch["product_locale"]))
+            wanted = pc.or_(pc.equal(row_locale, locale), pc.equal(row_locale, ""))
+            kept = batch.filter(pc.fill_null(wanted, True))
             other_locale += batch.num_rows - kept.num_rows
             yield from kept.to_pylist()
 
