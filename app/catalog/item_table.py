@@ -1,0 +1,32 @@
+"""The item table of a built index: every Item in one parquet file, for fast lookups.
+
+Serving processes read items from here instead of re-parsing the datasets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from app.catalog.item import Item
+
+
+def write_items(path: Path, items: Sequence[Item]) -> None:
+    """Write items to a parquet file (zstd-compressed)."""
+    rows = [item.model_dump() for item in items]
+    for row in rows:
+        row["ean"] = list(row["ean"])
+    pq.write_table(pa.Table.from_pylist(rows), path, compression="zstd")
+
+
+def read_items(path: Path) -> dict[str, Item]:
+    """Read an item table back, keyed by item_id (trusted data: no re-validation)."""
+    table = pq.read_table(path)
+    items: dict[str, Item] = {}
+    for row in table.to_pylist():
+        row["ean"] = tuple(row.get("ean") or ())
+        items[row["item_id"]] = Item.model_construct(**row)
+    return items

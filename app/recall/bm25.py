@@ -1,0 +1,171 @@
+"""Lexical recall: a bm25s index with English stemming and the same payload filters.
+
+Filters become a boolean mask over documents, computed from columnar payload arrays, so a
+filtered BM25 query scores only the items that pass — the same semantics as the vector
+stores (`SearchFilters.matches`).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import bm25s
+import numpy as np
+import Stemmer
+
+from app.catalog.item import Item
+from app.recall.filters import SearchFilters, brand_key
+
+BM25_RECIPE = "bm25s-lucene|k1=1.5|b=0.75|english-stem|stopwords=en|title+brand+description"
+_COLUMNS_FILE = "columns.npz"
+_IDS_FILE = "item_ids.json"
+
+
+def bm25_text(item: Item) -> str:
+    """The lexical text of an item: title, brand and the whole description.
+
+    The Icecat category is derived from the title, so adding it only repeats title words
+    and measured worse on the dev judgments (NDCG@10 0.630 with it, 0.650 without).
+    """
+    return " ".join(p for p in (item.title, item.brand, item.description) if p)
+
+
+@dataclass(frozen=True)
+class LexicalHit:
+    """One BM25 result."""
+
+    item_id: str
+    score: float
+
+
+class _FilterColumns:
+    """Payload fields as arrays, to turn `SearchFilters` into a document mask quickly."""
+
+    def __init__(
+        self, platforms: np.ndarray, prices: np.ndarray, ratings: np.ndarray, brands: np.ndarray
+    ) -> None:
+        self.platforms = platforms
+        self.prices = prices
+        self.ratings = ratings
+        self.brands = brands
+
+    @classmethod
+    def from_items(cls, items: Sequence[Item]) -> _FilterColumns:
+        nan = float("nan")
+        return cls(
+            np.array([i.platform for i in items], dtype=object),
+            np.array([nan if i.price_usd is None else i.price_usd for i in items], dtype=np.float64),
+            np.array([nan if i.rating is None else i.rating for i in items], dtype=np.float64),
+            np.array([brand_key(i.brand) or "" for i in items], dtype=object),
+        )
+
+    def save(self, path: Path) -> None:
+        np.savez(
+            path,
+            platforms=self.platforms.astype(str),
+            prices=self.prices,
+            ratings=self.ratings,
+            brands=self.brands.astype(str),
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> _FilterColumns:
+        data = np.load(path, allow_pickle=False)
+        return cls(
+            data["platforms"].astype(object),
+            data["prices"],
+            data["ratings"],
+            data["brands"].astype(object),
+        )
+
+    def mask(self, f: SearchFilters) -> np.ndarray | None:
+        if f.is_empty():
+            return None
+        keep = np.ones(len(self.prices), dtype=bool)
+        if f.platforms:
+            keep &= np.isin(self.platforms, f.platforms)
+        keep &= _range_mask(self.prices, f.price_min, f.price_max)
+        keep &= _range_mask(self.ratings, f.rating_min, f.rating_max)
+        if f.brands_in:
+            keep &= np.isin(self.brands, f.brands_in)
+        if f.brands_out:
+            keep &= ~np.isin(self.brands, f.brands_out)
+        return keep
+
+
+def _range_mask(values: np.ndarray, lo: float | None, hi: float | None) -> np.ndarray:
+    if lo is None and hi is None:
+        return np.ones(len(values), dtype=bool)
+    with np.errstate(invalid="ignore"):
+        keep = ~np.isnan(values)
+        if lo is not None:
+            keep &= values >= lo
+        if hi is not None:
+            keep &= values <= hi
+    return keep
+
+
+class Bm25Index:
+    """A saved bm25s index plus the item ids and filter columns aligned with it."""
+
+    def __init__(self, retriever: bm25s.BM25, item_ids: list[str], columns: _FilterColumns) -> None:
+        self._retriever = retriever
+        self._item_ids = item_ids
+        self._columns = columns
+        self._stemmer = Stemmer.Stemmer("english")
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._item_ids)
+
+    @classmethod
+    def build(cls, items: Sequence[Item]) -> Bm25Index:
+        """Tokenise (stemmed, English stop words removed) and index every item."""
+        stemmer = Stemmer.Stemmer("english")
+        tokens = bm25s.tokenize(
+            [bm25_text(i) for i in items], stopwords="en", stemmer=stemmer, show_progress=False
+        )
+        retriever = bm25s.BM25(k1=1.5, b=0.75, method="lucene")
+        retriever.index(tokens, show_progress=False)
+        return cls(retriever, [i.item_id for i in items], _FilterColumns.from_items(items))
+
+    def save(self, folder: Path) -> None:
+        """Write the index, ids and filter columns under `folder`."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self._retriever.save(str(folder), show_progress=False)
+        (folder / _IDS_FILE).write_text(json.dumps(self._item_ids))
+        self._columns.save(folder / _COLUMNS_FILE)
+
+    @classmethod
+    def load(cls, folder: Path) -> Bm25Index:
+        """Open a saved index (memory-mapped)."""
+        retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False, verbosity=0)
+        item_ids = json.loads((folder / _IDS_FILE).read_text())
+        return cls(retriever, item_ids, _FilterColumns.load(folder / _COLUMNS_FILE))
+
+    def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
+        """Best-first hits with a positive score among items passing `filters`."""
+        tokens = bm25s.tokenize(
+            [query], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
+        )
+        if not tokens or not tokens[0] or not self._item_ids:
+            return []
+        mask = self._columns.mask(filters)
+        if mask is not None and not mask.any():
+            return []
+        k = min(top_k, len(self._item_ids))
+        with self._lock:
+            docs, scores = self._retriever.retrieve(
+                tokens, k=k, show_progress=False, n_threads=1,
+                weight_mask=None if mask is None else mask.astype(np.float32),
+            )
+        hits = []
+        for doc, score in zip(docs[0], scores[0], strict=True):
+            if score <= 0 or (mask is not None and not mask[int(doc)]):
+                continue
+            hits.append(LexicalHit(self._item_ids[int(doc)], float(score)))
+        return hits

@@ -1,0 +1,161 @@
+"""`pickwise index build`: embed the catalog, write vectors, BM25 and the item table.
+
+A build writes into a temporary folder and renames it into place when complete, then
+moves `CURRENT`; a crash never leaves a half-built index in use. With nothing changed,
+a second run finds the finished version and does nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from app.catalog.item_table import write_items
+from app.catalog.loader import Catalog, load_catalog
+from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
+from app.config.settings import Settings
+from app.recall.bm25 import BM25_RECIPE, Bm25Index
+from app.recall.embedder import Embedder, build_embedder
+from app.recall.index_manifest import (
+    IndexManifest,
+    IndexPaths,
+    collection_name,
+    compute_version,
+    dense_recipe,
+    dense_text,
+    read_current,
+    write_current,
+)
+from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open_vector_store
+
+log = logging.getLogger(__name__)
+StoreFactory = Callable[[Path], VectorStore]
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a build did: `built` is False when the index was already up to date."""
+
+    built: bool
+    manifest: IndexManifest
+    message: str
+
+
+def build_index(
+    settings: Settings,
+    *,
+    force: bool = False,
+    show_progress: bool = True,
+    embedder: Embedder | None = None,
+    catalog: Catalog | None = None,
+) -> BuildReport:
+    """Build the index for the current catalog and model unless that version exists."""
+    catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
+    embedder = embedder or build_embedder(settings)
+    desc_chars = INDEX_DESCRIPTION_CHARS.get()
+    recipes = [dense_recipe(desc_chars), BM25_RECIPE]
+    version = compute_version(catalog.source_files, embedder.model_id, recipes)
+    root = settings.index_dir
+    root.mkdir(parents=True, exist_ok=True)
+    paths = IndexPaths(root, version)
+
+    def store_for(folder: Path) -> VectorStore:
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        return open_vector_store(qdrant_url=settings.qdrant_url, edge_root=folder, api_key=key)
+
+    if not force and paths.is_complete():
+        manifest = paths.read_manifest()
+        if asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
+            if read_current(root) != version:
+                write_current(root, version)
+            return BuildReport(
+                False, manifest, f"index {version} is up to date ({manifest.items} items); nothing to do"
+            )
+
+    started = time.perf_counter()
+    tmp = root / f".build-{version}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    staged = IndexPaths(root, tmp.name)
+
+    texts = [dense_text(item, desc_chars) for item in catalog.items]
+    with tqdm(total=len(texts), unit="item", desc="embedding", disable=not show_progress) as bar:
+        vectors = embedder.encode_documents(texts, progress=bar.update)
+    embed_s = time.perf_counter() - started
+
+    collection = collection_name(version)
+    store = store_for(staged.vectors)
+    asyncio.run(_write_vectors(store, collection, catalog, vectors, show_progress))
+    Bm25Index.build(catalog.items).save(staged.bm25)
+    write_items(staged.items, catalog.items)
+
+    build_s = time.perf_counter() - started
+    manifest = IndexManifest(
+        version=version,
+        collection=collection,
+        vector_backend=store.name,
+        model_id=embedder.model_id,
+        dimension=embedder.dimension,
+        recipes=recipes,
+        items=len(catalog.items),
+        platforms=catalog.platform_counts(),
+        skipped=dict(catalog.skipped),
+        source_files=[str(p) for p in catalog.source_files],
+        built_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        build_s=round(build_s, 2),
+        embed_s=round(embed_s, 2),
+        items_per_s=round(len(catalog.items) / build_s, 1),
+    )
+    staged.manifest.write_text(manifest.model_dump_json(indent=2))
+    shutil.rmtree(paths.folder, ignore_errors=True)
+    tmp.rename(paths.folder)
+    write_current(root, version)
+    log.info("built index %s: %d items in %.1f s", version, manifest.items, build_s)
+    return BuildReport(
+        True, manifest, f"built index {version}: {manifest.items} items in {build_s:.1f} s "
+        f"({manifest.items_per_s:.0f} items/s)"
+    )
+
+
+async def _vectors_present(store: VectorStore, manifest: IndexManifest) -> bool:
+    try:
+        if not await store.collection_exists(manifest.collection):
+            return False
+        return await store.count(manifest.collection) == manifest.items
+    finally:
+        await store.close()
+
+
+async def _write_vectors(
+    store: VectorStore,
+    collection: str,
+    catalog: Catalog,
+    vectors: np.ndarray,
+    show_progress: bool,
+) -> None:
+    try:
+        await store.ensure_collection(collection, int(vectors.shape[1]))
+        batch = INDEX_UPSERT_BATCH.get()
+        items = catalog.items
+        with tqdm(total=len(items), unit="item", desc="writing vectors", disable=not show_progress) as bar:
+            for start in range(0, len(items), batch):
+                chunk = items[start : start + batch]
+                await store.upsert(
+                    collection,
+                    [
+                        VectorPoint(item.item_id, vectors[start + i].tolist(), item_payload(item))
+                        for i, item in enumerate(chunk)
+                    ],
+                )
+                bar.update(len(chunk))
+    finally:
+        await store.close()

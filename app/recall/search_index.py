@@ -1,0 +1,63 @@
+"""The read side of a built index: item table, BM25, vector store and the matching embedder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from app.catalog.item import Item
+from app.catalog.item_table import read_items
+from app.config.settings import Settings
+from app.errors import ConfigError
+from app.recall.bm25 import Bm25Index
+from app.recall.embedder import Embedder, build_embedder
+from app.recall.index_manifest import IndexManifest, current_paths
+from app.recall.vector_store import VectorStore, open_vector_store
+
+
+@dataclass
+class SearchIndex:
+    """One opened index version; shared by every request of a process."""
+
+    manifest: IndexManifest
+    items: Mapping[str, Item]
+    bm25: Bm25Index
+    store: VectorStore
+    embedder: Embedder
+
+    @property
+    def version(self) -> str:
+        return self.manifest.version
+
+    @property
+    def collection(self) -> str:
+        return self.manifest.collection
+
+    @classmethod
+    def open(cls, settings: Settings, *, embedder: Embedder | None = None) -> SearchIndex:
+        """Open the `CURRENT` index; the embedder must be the one it was built with."""
+        paths = current_paths(settings.index_dir)
+        manifest = paths.read_manifest()
+        embedder = embedder or build_embedder(settings)
+        if embedder.model_id != manifest.model_id:
+            raise ConfigError(
+                f"index {manifest.version} was built with {manifest.model_id!r} but the "
+                f"configured embedder is {embedder.model_id!r}; run `pickwise index build`"
+            )
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        store = open_vector_store(qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key)
+        return cls(
+            manifest=manifest,
+            items=read_items(paths.items),
+            bm25=Bm25Index.load(paths.bm25),
+            store=store,
+            embedder=embedder,
+        )
+
+    def item(self, item_id: str) -> Item | None:
+        """The catalog item with this id, if indexed."""
+        return self.items.get(item_id)
+
+    async def close(self) -> None:
+        """Release the vector store."""
+        await self.store.close()
