@@ -192,6 +192,7 @@ def load_esci_products(
 
     Raises ConfigError when the file is missing or lacks the official columns.
     """
+    import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
@@ -210,7 +211,8 @@ def load_esci_products(
         nonlocal other_locale
         for batch in parquet.iter_batches(batch_size=65_536, columns=list(ESCI_COLUMNS)):
             # rows of another locale are only counted; rows with none go on to be skipped
-            row_locale = pc.utf8_lower(pc.utf8_trim_whitespace(batch["product_locale"]))
+            as_text = pc.cast(batch["product_locale"], pa.string())  # may be dictionary-encoded
+            row_locale = pc.utf8_lower(pc.utf8_trim_whitespace(as_text))
             wanted = pc.or_(pc.equal(row_locale, locale), pc.equal(row_locale, ""))
             kept = batch.filter(pc.fill_null(wanted, True))
             other_locale += batch.num_rows - kept.num_rows

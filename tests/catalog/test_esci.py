@@ -175,3 +175,17 @@ def test_description_joins_text_and_bullets() -> None:
         "Soft & warm\nWool\nWashable"
     )
     assert esci_description(None, None) == ""
+
+
+def test_official_parquet_written_by_pandas(data_dir: Path, tmp_path: Path) -> None:
+    """pandas writes missing text as nulls and a categorical locale as a dictionary column."""
+    import pandas as pd
+
+    frame = pd.read_csv(data_dir / "esci-sample" / ESCI_SAMPLE_FILES[2], dtype=str)
+    frame = frame[list(ESCI_COLUMNS)].astype({"product_locale": "category"})
+    path = tmp_path / "products.parquet"
+    frame.to_parquet(path)
+    tally = SkipTally()
+    assert len(load_esci_products(path, "us", tally=tally)) == 45
+    assert len(load_esci_products(path, "es", tally=tally)) == 55
+    assert tally.counts() == {}
