@@ -1,8 +1,5 @@
-"""Remote search-cache L2: a `CacheStore` over `redis.asyncio`.
-
-The client never retries by itself (the "redis" breaker decides when to try again) and its
-socket timeouts are short, so an unreachable Redis costs a search little before L1 takes over.
-"""
+"""Remote search-cache L2: a `CacheStore` over `redis.asyncio`. The client never retries
+(the "redis" breaker decides) and times out fast, so an outage costs a search little."""
 
 from __future__ import annotations
 

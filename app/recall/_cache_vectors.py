@@ -1,8 +1,5 @@
-"""`QueryVectorMemo`: normalised query text → query vector, LRU-bounded, one encode per text.
-
-The main, relaxed and probe recalls of one search share the query text but not the
-filters, so they miss the search cache separately; this memo makes them encode once.
-"""
+"""`QueryVectorMemo`: normalised query text → query vector, LRU-bounded, one encode per text,
+so the main, relaxed and probe recalls of one search (same text, other filters) encode once."""
 
 from __future__ import annotations
 

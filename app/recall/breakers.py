@@ -1,10 +1,6 @@
-"""Circuit breakers for remote dependencies, and `guarded()` to await a call through one.
-
-One pybreaker breaker per remote dependency; thresholds, reset times and timeouts are read
-from the parameter registry on every call. A failure or an open breaker becomes
-`DependencyDown(name)`; our own errors (bad input, config, bugs) pass through uncounted.
-Embedded engines get no breaker: their errors are configuration errors.
-"""
+"""Circuit breakers for remote dependencies and `guarded()` to await a call through one:
+failures and open breakers become `DependencyDown(name)`, our own errors pass uncounted.
+Embedded engines get no breaker; their errors are configuration errors."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""`DenseRetriever`: the "dense" recall source, query vector + vector query behind the cache.
-
-Each recall is one `SearchCache.get_or_fetch`; a miss encodes the normalised query (memoised,
-so the main, relaxed and probe recalls of one search encode once) and queries the store.
-A remote store goes through the "qdrant" breaker; an embedded one is used as is.
-"""
+"""`DenseRetriever`: the "dense" recall source, query encoding + vector query behind the
+search cache, with a memoised query vector and a breaker around remote engines."""
 
 from __future__ import annotations
 

@@ -1,10 +1,5 @@
-"""`BreakerGuardedStore`: a remote `VectorStore` whose calls go through the "qdrant" breaker.
-
-Reads get the vector query timeout; collection set-up and upserts (index builds) keep the
-client's own timeout.
-An embedded store is returned unwrapped by `guard_store`: its errors are configuration
-errors and must surface as such, not as `DependencyDown`.
-"""
+"""`BreakerGuardedStore`: a remote `VectorStore` behind the "qdrant" breaker (reads get the
+vector query timeout). Embedded stores stay unwrapped: their errors are config errors."""
 
 from __future__ import annotations
 

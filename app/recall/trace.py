@@ -1,9 +1,6 @@
-"""A per-request `RecallTrace` in a context variable: what the recall layer did for one search.
-
-Retrievers and the search cache record into the trace of the current context (cache level,
-encodes, vector queries, milliseconds per step), so a tool can report them without any
-change to the `Retriever` protocol. Concurrent child tasks share the caller's trace object.
-"""
+"""A per-search `RecallTrace` in a context variable: cache level, encodes, vector queries and
+ms per step, recorded by the recall layer so a tool can report them without changing the
+`Retriever` protocol. Child tasks share the caller's trace object."""
 
 from __future__ import annotations
 

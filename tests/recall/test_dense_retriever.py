@@ -1,7 +1,6 @@
-"""The dense retriever on a real Qdrant Edge store with synthetic vectors: one encode per
-search across main, relaxed and probe recalls, one encode and one vector query for eight
-concurrent identical searches, cache levels in the trace, and which errors become
-DependencyDown (remote failures) and which surface unchanged (embedded ones)."""
+"""The dense retriever on a real Qdrant Edge store with synthetic vectors: encode-once per
+search, one encode and one query for 8 identical concurrent searches, cache levels in the
+trace, and which errors become DependencyDown (remote) or surface unchanged (embedded)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Parameters of the circuit breakers guarding remote dependencies.
-
-Each breaker has a failure threshold, a reset time and a per-call timeout. The Qdrant
-server's query timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search"), declared once there.
-"""
+"""Parameters of the circuit breakers: failure threshold, reset time and per-call timeout per
+remote dependency; Qdrant's timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search")."""
 
 from app.config.registry import REGISTRY, Param
 
