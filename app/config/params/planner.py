@@ -1,0 +1,40 @@
+"""Parameters of the rule planner: how it reads budgets and how much text it keeps."""
+
+from app.config.registry import REGISTRY
+
+PLANNER_AROUND_SLACK = REGISTRY.declare(
+    "PLANNER_AROUND_SLACK",
+    float,
+    0.10,
+    group="planner",
+    minimum=0.0,
+    maximum=0.5,
+    description="Headroom added to an approximate budget ('around $100' caps at 110 with 0.10).",
+)
+PLANNER_MAX_KEYWORDS = REGISTRY.declare(
+    "PLANNER_MAX_KEYWORDS",
+    int,
+    12,
+    group="planner",
+    minimum=1,
+    maximum=50,
+    description="Most keywords the rule planner keeps in a plan.",
+)
+PLANNER_MAX_PHRASE_WORDS = REGISTRY.declare(
+    "PLANNER_MAX_PHRASE_WORDS",
+    int,
+    4,
+    group="planner",
+    minimum=1,
+    maximum=8,
+    description="Most words in one excluded, avoided, preferred or required phrase.",
+)
+PLANNER_MAX_MESSAGE_CHARS = REGISTRY.declare(
+    "PLANNER_MAX_MESSAGE_CHARS",
+    int,
+    2000,
+    group="planner",
+    minimum=100,
+    maximum=20_000,
+    description="Characters of each user message the rule planner reads; the rest is ignored.",
+)

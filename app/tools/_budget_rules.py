@@ -1,0 +1,299 @@
+"""Budget rules: find the price ceiling a shopper states, in the currency they wrote it.
+
+A budget needs a number in the text and either a currency or a price cue ("under",
+"budget of", "or less"); a bare number with a cue is refused when a unit or noun follows
+it ("under 16 inches", "up to 10 people"), so specs are never read as budgets.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from app.config.params.planner import PLANNER_AROUND_SLACK
+from app.errors import ConfigError
+from app.tools._text_rules import STOP_WORDS, WORD, SpanMask
+
+RATES_FILE = Path(__file__).resolve().parents[2] / "data" / "currency_rates.json"
+
+_CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"^(?:{pattern})$"), code)
+    for pattern, code in (
+        (r"us\$|u\.s\.\s?\$|usd|us dollars?|american dollars?", "USD"),
+        (r"c\$|ca\$|cad|canadian dollars?", "CAD"),
+        (r"a\$|au\$|aud|australian dollars?", "AUD"),
+        (r"\$|dollars?|bucks", "USD"),
+        (r"€|eur|euros?", "EUR"),
+        (r"£|gbp|pounds?(?: sterling)?|quid|british pounds?", "GBP"),
+        (r"cn¥|rmb|cny|yuan|renminbi", "CNY"),
+        (r"¥|jpy|yen", "JPY"),
+        (r"₹|inr|rs\.?|rupees?", "INR"),
+        (r"chf|swiss francs?|francs?", "CHF"),
+        (r"₩|krw|won", "KRW"),
+    )
+)
+"""Currency as written (lower-cased, spaces squeezed) to its ISO code; first match wins."""
+
+_PREFIX = (
+    r"(?:us\$|u\.s\.\s?\$|c\$|ca\$|a\$|au\$|cn¥|\$|€|£|¥|₹|₩|rs(?:\.\s?|\s)|"
+    r"(?:usd|eur|gbp|jpy|inr|cad|aud|chf|cny|krw|rmb)\s?)"
+)
+_SUFFIX = (
+    r"(?:us\s+dollars?|american\s+dollars?|canadian\s+dollars?|australian\s+dollars?|"
+    r"swiss\s+francs?|pounds?\s+sterling|british\s+pounds?|dollars?|bucks|usd|euros?|eur|pounds?|quid|gbp|yen|"
+    r"jpy|rupees?|inr|rs|yuan|rmb|renminbi|cny|francs?|chf|cad|aud|won|krw|\$|€|£|¥|₹|₩)"
+)
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
+_AMOUNT = (
+    rf"(?<![\w.,$€£¥₹₩])(?P<pre@>{_PREFIX})?(?P<num@>{_NUMBER})(?P<k@>\s?k)?"
+    rf"(?![\w])(?:\s?(?P<suf@>{_SUFFIX})(?![a-z]))?"
+)
+
+
+def _amount(i: int) -> str:
+    """The amount pattern with its groups numbered `i` (a range has two amounts)."""
+    return _AMOUNT.replace("@", str(i))
+
+
+_STRONG_CUE = (
+    r"under|below|beneath|less\s+th[ae]n|lower\s+th[ae]n|cheaper\s+th[ae]n|at\s+most|"
+    r"at\s+the\s+most|no\s+more\s+th[ae]n|not\s+more\s+th[ae]n|no\s+higher\s+th[ae]n|"
+    r"not\s+over|not\s+above|not\s+exceeding|not\s+to\s+exceed|up\s*t[op]|upto|"
+    r"max(?:imum)?(?:\s+of)?|within|cap(?:ped)?\s+at|limit(?:ed)?\s+to|"
+    r"(?:my\s+|a\s+|the\s+|total\s+)?budget(?:\s+(?:is|of|at|=))?|"
+    r"price\s+(?:range|limit|cap|ceiling)(?:\s+(?:is|of))?|"
+    r"(?:spend|pay)(?:ing)?(?:\s+(?:at\s+most|up\s+to|max|(?:no\s+)?more\s+th[ae]n))?|"
+    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)"
+)
+_WEAK_CUE = r"for|at|costing|priced\s+at|pay(?:ing)?|cost(?:s|ing)?|spend"
+_APPROX = r"around|about|approximately|approx\.?|roughly|~|≈|circa"
+_SUFFIX_CUE = (
+    r"or\s+(?:less|under|below|lower|cheaper)|and\s+(?:under|below|less)|max(?:imum)?|tops|"
+    r"at\s+most|at\s+the\s+most|(?:is|as)\s+(?:my\s+)?(?:max|limit|budget|ceiling)|budget|limit"
+)
+_FLOOR_CUE = (
+    r"(?<!no\s)(?<!not\s)\b(?:over|above|more\s+th[ae]n|at\s+least|min(?:imum)?(?:\s+of)?|"
+    r"starting\s+(?:at|from)|greater\s+th[ae]n|higher\s+th[ae]n|upwards\s+of|north\s+of|from)"
+)
+_NOT_A_PRICE_AFTER = re.compile(
+    r"\s*(?:off|discount|rebate|cash\s*back|coupon|voucher|gift\s*cards?|giftcard|shipping|"
+    r"deposit|fees?|credit|extra|more|less\s+than|cheaper\s+than)\b"
+)
+
+_RANGE = re.compile(
+    rf"(?:(?P<cue>{_STRONG_CUE})\s+)?(?:(?P<between>between|from)\s+)?"
+    + _amount(1)
+    + r"\s*(?P<sep>-|to|and)\s*"
+    + _amount(2)
+)
+_CUED = re.compile(
+    r"\b(?:(?:the\s+|whose\s+|a\s+|my\s+)?price\s+(?:(?:is|should\s+be|must\s+be)\s+)?)?"
+    rf"(?:(?P<strong>{_STRONG_CUE})|(?P<weak>{_WEAK_CUE}))\s*(?::\s*)?"
+    rf"(?:(?P<approx>{_APPROX})\s*)?" + _amount(1)
+)
+_APPROX_ONLY = re.compile(rf"(?<![\w])(?P<approx>{_APPROX})\s*" + _amount(1))
+_SUFFIXED = re.compile(_amount(1) + rf"\s*(?P<tail>{_SUFFIX_CUE}|or\s+so)(?![a-z])")
+_FLOOR = re.compile(rf"{_FLOOR_CUE}\s+" + _amount(1))
+_BARE_CURRENCY = re.compile(_amount(1))
+_POUND = re.compile(r"pounds?")
+_SOFT_BEFORE = re.compile(r"(?:ideally|preferably|hopefully|if\s+possible)[\s,]*$")
+_CLEAR = re.compile(
+    r"\b(?:(?:forget|ignore|drop|remove|scrap|scratch|never\s*mind|disregard|lift)\s+(?:about\s+)?"
+    r"(?:the\s+|my\s+|that\s+|your\s+)?(?:\S+\s+)?(?:budget|price\s+(?:limit|cap|range)|"
+    r"spending\s+limit|price)|no\s+(?:budget|price\s+(?:limit|cap|ceiling)|spending\s+limit|"
+    r"limit\s+on\s+(?:the\s+)?price)|(?:budget|price|cost|money)\s+(?:is\s+no\s+(?:object|issue|"
+    r"problem)|(?:does\s*n'?t|doesnt|does\s+not|do\s*n'?t|do\s+not)\s+matter|is\s+not\s+an?\s+"
+    r"(?:issue|problem|concern)|isn'?t\s+an?\s+(?:issue|problem|concern))|(?:any|whatever(?:\s+the)?)"
+    r"\s+price|(?:don'?t|do\s+not|dont)\s+care\s+(?:about|what)\s+(?:the\s+)?(?:price|cost|budget|"
+    r"it\s+costs)|unlimited\s+budget|regardless\s+of\s+(?:the\s+)?(?:price|cost))\b"
+)
+
+
+@dataclass(frozen=True)
+class BudgetMention:
+    """One stated price ceiling: the amount as written, its currency, and where it is."""
+
+    amount: float
+    currency: str
+    budget_usd: float
+    evidence: str
+    start: int
+    end: int
+    cued: bool
+    soft: bool
+
+
+@dataclass(frozen=True)
+class BudgetFindings:
+    """Every budget mention of one message and, if any, where the shopper dropped the budget."""
+
+    mentions: tuple[BudgetMention, ...] = ()
+    cleared_at: int | None = None
+
+
+def pick_mention(mentions: list[BudgetMention] | tuple[BudgetMention, ...]) -> BudgetMention:
+    """The last firm, cued mention wins; softer or uncued ones only when nothing better."""
+    ranked = sorted(mentions, key=lambda m: (m.cued, not m.soft, m.start))
+    return ranked[-1]
+
+
+@lru_cache(maxsize=1)
+def usd_rates() -> dict[str, float]:
+    """The static, approximate rate table (US dollars per unit) from data/currency_rates.json."""
+    try:
+        table = json.loads(RATES_FILE.read_text(encoding="utf-8"))["usd_per_unit"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigError(f"cannot read the currency rate table {RATES_FILE}: {exc}") from exc
+    return {str(code): float(rate) for code, rate in table.items()}
+
+
+def currency_code(written: str | None) -> str | None:
+    """The ISO code of a currency as written ('€', 'euros', 'C$'); None when unknown."""
+    if not written:
+        return None
+    key = re.sub(r"\s+", " ", written.strip().lower())
+    for pattern, code in _CURRENCY_TABLE:
+        if pattern.match(key):
+            return code
+    return None
+
+
+def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
+    """All budget mentions in `low` (claimed in `mask`) and where the budget was dropped."""
+    cleared_at: int | None = None
+    for m in _CLEAR.finditer(low):
+        mask.take(m.start(), m.end())
+        cleared_at = m.start()
+    found: list[BudgetMention] = []
+    for m in _RANGE.finditer(low):
+        mention = _range_mention(m, low, original, mask)
+        if mention is not None:
+            found.append(mention)
+    for m in _CUED.finditer(low):
+        mention = _cued_mention(m, low, original, mask)
+        if mention is not None:
+            found.append(mention)
+    for m in _APPROX_ONLY.finditer(low):
+        if _currency_of(m, 1) is not None and mask.is_free(m.start(), m.end()):
+            found.append(_mention(m, 1, low, original, mask, cued=True, approx=True))
+    for m in _SUFFIXED.finditer(low):
+        if not mask.is_free(m.start(), m.end()) or _is_pound(m, 1):
+            continue
+        if _currency_of(m, 1) is None and not _bare_number_ok(low, m.end()):
+            continue
+        approx = m.group("tail").startswith("or") and m.group("tail").endswith("so")
+        found.append(_mention(m, 1, low, original, mask, cued=True, approx=approx))
+    for m in _FLOOR.finditer(low):
+        if mask.is_free(m.start(), m.end()):
+            mask.take(m.start(), m.end())
+    for m in _BARE_CURRENCY.finditer(low):
+        if _currency_of(m, 1) is None or not mask.is_free(m.start(), m.end()):
+            continue
+        if _NOT_A_PRICE_AFTER.match(low, m.end()):
+            continue
+        found.append(_mention(m, 1, low, original, mask, cued=False, approx=False))
+    found.sort(key=lambda x: x.start)
+    return BudgetFindings(tuple(found), cleared_at)
+
+
+def _range_mention(
+    m: re.Match[str], low: str, original: str, mask: SpanMask
+) -> BudgetMention | None:
+    if not mask.is_free(m.start(), m.end()):
+        return None
+    currency = _currency_of(m, 2) or _currency_of(m, 1)
+    if currency is None and m.group("cue") is None:
+        return None
+    if currency is None and not _bare_number_ok(low, m.end("num2")):
+        return None
+    if m.group("sep") == "and" and m.group("between") is None:
+        return None
+    lower, upper = _number(m, 1), _number(m, 2)
+    if upper <= 0 or lower > upper:
+        return None
+    return _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
+
+
+def _cued_mention(
+    m: re.Match[str], low: str, original: str, mask: SpanMask
+) -> BudgetMention | None:
+    if not mask.is_free(m.start(), m.end()):
+        return None
+    pounds_ok = m.group("strong") is not None and not re.match(r"\s*(?:of\b|\()", low[m.end() :])
+    currency = _currency_of(m, 1, pounds_ok=pounds_ok and _bare_number_ok(low, m.end()))
+    if currency is None and (m.group("strong") is None or not _bare_number_ok(low, m.end("num1"))):
+        return None
+    if m.group("strong") is None and _NOT_A_PRICE_AFTER.match(low, m.end()):
+        return None
+    approx = m.group("approx") is not None
+    return _build(
+        _number(m, 1), currency or "USD", m, low, original, mask, cued=True, approx=approx
+    )
+
+
+def _mention(
+    m: re.Match[str], i: int, low: str, original: str, mask: SpanMask, *, cued: bool, approx: bool
+) -> BudgetMention:
+    currency = _currency_of(m, i) or "USD"
+    return _build(_number(m, i), currency, m, low, original, mask, cued=cued, approx=approx)
+
+
+def _build(
+    amount: float,
+    currency: str,
+    m: re.Match[str],
+    low: str,
+    original: str,
+    mask: SpanMask,
+    *,
+    cued: bool,
+    approx: bool,
+) -> BudgetMention:
+    mask.take(m.start(), m.end())
+    rate = usd_rates().get(currency)
+    if rate is None:
+        raise ConfigError(f"no rate for {currency} in {RATES_FILE}")
+    headroom = 1.0 + PLANNER_AROUND_SLACK.get() if approx else 1.0
+    soft = bool(_SOFT_BEFORE.search(low, max(0, m.start() - 20), m.start()))
+    return BudgetMention(
+        amount=amount,
+        currency=currency,
+        budget_usd=round(amount * rate * headroom, 2),
+        evidence=original[m.start() : m.end()].strip(),
+        start=m.start(),
+        end=m.end(),
+        cued=cued,
+        soft=soft,
+    )
+
+
+def _number(m: re.Match[str], i: int) -> float:
+    value = float(m.group(f"num{i}").replace(",", ""))
+    return value * 1000 if m.group(f"k{i}") else value
+
+
+def _currency_of(m: re.Match[str], i: int, *, pounds_ok: bool = False) -> str | None:
+    """The currency of amount `i`; a bare "pound(s)" is a weight unless `pounds_ok`."""
+    if _is_pound(m, i) and not pounds_ok:
+        return None
+    return currency_code(m.group(f"pre{i}")) or currency_code(m.group(f"suf{i}"))
+
+
+def _is_pound(m: re.Match[str], i: int) -> bool:
+    """True for "5 pounds" with no other currency mark: usually a weight ("a 5 pound bag")."""
+    suffix = m.group(f"suf{i}")
+    return not m.group(f"pre{i}") and suffix is not None and bool(_POUND.fullmatch(suffix))
+
+
+def _bare_number_ok(low: str, end: int) -> bool:
+    """A number without currency is a price only when no unit or noun follows it."""
+    rest = low[end:]
+    if re.match(r"\s*(?:in\b|x\b|[\"'%/*x]|-\s*\w)", rest):
+        return False
+    nxt = WORD.search(rest)
+    if nxt is None or re.match(r"\s*[,;:!?)]|\.(?!\d)", rest):
+        return True
+    return nxt.start() > 0 and nxt.group(0) in STOP_WORDS

@@ -1,0 +1,121 @@
+"""Shared text machinery of the rule planner: normalisation, word tokens, taken spans, phrases.
+
+Every rule works on a lower-cased copy with the same offsets as the shopper's text, so the
+evidence it quotes is always an exact slice of what the shopper wrote.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_SAME_LENGTH = str.maketrans(
+    {"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "}
+)
+
+WORD = re.compile(r"[a-z0-9](?:[a-z0-9'+#]|[-/](?=[a-z0-9])|(?<=\d)\.(?=\d))*")
+"""A word: letters and digits joined by inner hyphens, slashes, apostrophes; "7.5" is one."""
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text`, as a set (for hand-written word lists)."""
+    return frozenset(text.split())
+
+
+STOP_WORDS = word_set(
+    """
+    a about above after again against all also am an and any anything are aren't around as at
+    be because been before being below between both but by can can't could couldn't did didn't
+    do does doesn't doing don't dont down during each either else even ever every few for from
+    further get gets getting give go going got had has have having he her here hers herself him
+    himself his how i i'd i'll i'm i've id if im in into is isn't it it's its itself ive just let
+    like me might more most much must my myself need needs neither no nor not now of off on once
+    one ones only or other our ours ourselves out over own please quite rather really same she
+    should so some someone something such than thank thanks that that's thats the their theirs
+    them themselves then there these they they'd they'll theyll this those though through to too
+    under until up us very was wasn't we we'd we'll were what when where which while who whom
+    why will with within without won't would wouldn't yet you you'd you'll your yours yourself
+    want wants wanted looking look searching search find finding buy buying purchase order
+    show tell help pick choose choosing select make sure ensure may shall kindly hi hello hey
+    interested lot thing things stuff item items product products kind type sort ok okay yes
+    well actually maybe perhaps probably definitely something anything am what's where's
+    who's how's there's here's let's it'll that'll price prices cost costs budget total
+    overall altogether combined
+    """
+)
+"""Function words and request filler that never become keywords."""
+
+
+def normalize(text: str) -> str:
+    """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces."""
+    return text.translate(_SAME_LENGTH)
+
+
+def lower_same_length(text: str) -> str:
+    """Lower-case `text` character by character so every offset still matches the original."""
+    return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word of the lower-cased text with its offsets."""
+
+    text: str
+    start: int
+    end: int
+
+
+def tokens(low: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """The words of `low[start:end]` with absolute offsets."""
+    stop = len(low) if end is None else end
+    return [Token(m.group(0), m.start(), m.end()) for m in WORD.finditer(low, start, stop)]
+
+
+@dataclass
+class SpanMask:
+    """Character spans already claimed by a rule; later rules leave them alone."""
+
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def is_free(self, start: int, end: int) -> bool:
+        """True when no claimed span overlaps `[start, end)`."""
+        return all(end <= s or start >= e for s, e in self.spans)
+
+    def take(self, start: int, end: int) -> None:
+        """Claim `[start, end)`."""
+        if end > start:
+            self.spans.append((start, end))
+
+    def first_taken_after(self, pos: int) -> int | None:
+        """Start of the first claimed span beginning at or after `pos`."""
+        starts = [s for s, _ in self.spans if s >= pos]
+        return min(starts) if starts else None
+
+
+def singular(word: str) -> str:
+    """A rough English singular, good enough to compare product nouns."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("ves") and word[:-3] in {"shel", "lea", "hal", "scar", "kni", "wol"}:
+        return word[:-3] + ("fe" if word.startswith("kni") else "f")
+    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def clause_end(low: str, pos: int) -> int:
+    """Offset of the next sentence or clause break (. ; : ! ? newline) at or after `pos`."""
+    m = re.compile(r"[.;:!?\n]\s|[;!?\n]|\.$").search(low, pos)
+    return m.start() if m else len(low)
+
+
+def clause_start(low: str, pos: int) -> int:
+    """Offset just after the previous clause break (. , ; : ! ? newline) before `pos`."""
+    best = 0
+    for m in re.finditer(r"[.,;:!?\n()]", low[:pos]):
+        best = m.end()
+    return best
