@@ -208,6 +208,8 @@ async def guarded(
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, DependencyDown):
+        return exc.reason or str(exc)
     if isinstance(exc, TimeoutError) and not str(exc):
         return "timed out"
     text = str(exc)

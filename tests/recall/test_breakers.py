@@ -127,6 +127,10 @@ async def test_dependency_down_raised_inside_counts_and_keeps_its_name(
         await guarded("embedder", remote, registry=registry)
     assert info.value is remote.error
     assert registry.state("embedder").failures == 1
+    for _ in range(2):
+        with pytest.raises(DependencyDown) as info:
+            await guarded("embedder", remote, registry=registry)
+    assert str(info.value) == "embedder is unavailable: HTTP 503; circuit opened"
 
 
 async def test_timeout_is_a_failure(registry: BreakerRegistry) -> None:
