@@ -1,0 +1,1 @@
+"""Contract test classes, one per Protocol; backend test classes inherit them."""
