@@ -66,7 +66,10 @@ class VectorHit:
 
 @runtime_checkable
 class VectorStore(Protocol):
-    """A dense vector store holding named collections of catalog vectors."""
+    """A dense vector store holding named collections of catalog vectors.
+
+    Reading or writing a collection that was never created raises `IndexMissing`.
+    """
 
     name: str
     remote: bool
@@ -88,7 +91,7 @@ class VectorStore(Protocol):
         limit: int,
         exact: bool = False,
     ) -> list[VectorHit]:
-        """Nearest neighbours passing `filters`, best first."""
+        """Nearest neighbours passing `filters`, best first; `exact` forces a full scan."""
         ...
 
     async def count(self, collection: str, filters: SearchFilters | None = None) -> int:
@@ -96,13 +99,14 @@ class VectorStore(Protocol):
         ...
 
     async def retrieve(self, collection: str, item_ids: Sequence[str]) -> list[VectorPoint]:
-        """Stored points for the given item ids, in the order asked; unknown ids skipped."""
+        """Stored points for the given item ids, in the order asked; unknown ids skipped.
+        Vectors come back unit-length (collections are cosine)."""
         ...
 
     async def similar(
         self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
     ) -> list[VectorHit]:
-        """Items nearest to a stored item, the item itself excluded."""
+        """Items nearest to a stored item, the item itself excluded; `NotFound` if absent."""
         ...
 
     async def collection_exists(self, collection: str) -> bool:
@@ -110,7 +114,7 @@ class VectorStore(Protocol):
         ...
 
     async def close(self) -> None:
-        """Release files, sockets and threads."""
+        """Finish pending work (the edge store optimises shards it wrote), release resources."""
         ...
 
 
