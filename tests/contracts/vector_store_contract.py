@@ -183,6 +183,13 @@ class VectorStoreContract:
             await store.search("absent", [0.1] * DIM, SearchFilters(), limit=3)
         with pytest.raises(IndexMissing):
             await store.count("absent")
+        with pytest.raises(IndexMissing):
+            await store.retrieve("absent", [catalog()[0].item_id])
+        with pytest.raises(IndexMissing):
+            await store.similar("absent", catalog()[0].item_id, SearchFilters(), limit=3)
+        with pytest.raises(IndexMissing):
+            await store.upsert("absent", catalog()[:2])
+        assert not await store.collection_exists("absent")
 
     async def test_upsert_then_count(self, filled: VectorStore) -> None:
         assert await filled.count(COLLECTION) == POINTS
