@@ -1,9 +1,6 @@
-"""Budget rules: find the price ceiling a shopper states, in the currency they wrote it.
-
-A budget needs a number in the text and either a currency or a price cue ("under",
-"budget of", "or less"); a bare number with a cue is refused when a unit or noun follows
-it ("under 16 inches", "up to 10 people"), so specs are never read as budgets.
-"""
+"""Budget rules: the price ceiling a shopper states, in the currency written. A number needs
+a currency or a price cue ("under", "or less"), and a bare number followed by a unit or
+noun is refused, so "under 16 inches" or "up to 10 people" never become budgets."""
 
 from __future__ import annotations
 
@@ -195,7 +192,7 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
         if _NOT_A_PRICE_AFTER.match(low, m.end()):
             continue
         found.append(_mention(m, 1, low, original, mask, cued=False, approx=False))
-    found.sort(key=lambda x: x.start)
+    found = sorted((x for x in found if x.amount > 0), key=lambda x: x.start)
     return BudgetFindings(tuple(found), cleared_at)
 
 
@@ -261,7 +258,7 @@ def _build(
     return BudgetMention(
         amount=amount,
         currency=currency,
-        budget_usd=round(amount * rate * headroom, 2),
+        budget_usd=max(round(amount * rate * headroom, 2), 0.01),
         evidence=original[m.start() : m.end()].strip(),
         start=m.start(),
         end=m.end(),

@@ -1,8 +1,5 @@
-"""Shared text machinery of the rule planner: normalisation, word tokens, taken spans, phrases.
-
-Every rule works on a lower-cased copy with the same offsets as the shopper's text, so the
-evidence it quotes is always an exact slice of what the shopper wrote.
-"""
+"""Shared text machinery of the rule planner: normalisation, word tokens, claimed spans.
+Rules read a lower-cased copy with the shopper's offsets, so evidence is an exact slice."""
 
 from __future__ import annotations
 
@@ -40,7 +37,7 @@ STOP_WORDS = word_set(
     interested lot thing things stuff item items product products kind type sort ok okay yes
     well actually maybe perhaps probably definitely something anything am what's where's
     who's how's there's here's let's it'll that'll price prices cost costs budget total
-    overall altogether combined
+    overall altogether combined locate
     """
 )
 """Function words and request filler that never become keywords."""
@@ -53,6 +50,9 @@ def normalize(text: str) -> str:
 
 def lower_same_length(text: str) -> str:
     """Lower-case `text` character by character so every offset still matches the original."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
     return "".join(low if len(low := ch.lower()) == 1 else ch for ch in text)
 
 

@@ -1,0 +1,173 @@
+"""Word lists the rule planner reasons with: product head nouns, compound modifiers, idioms.
+Hand-made from real shopper requests (WebShop goals, electronics catalogs) and kept small;
+entries are lower-case singular forms (compare with `singular(word)`)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from app.tools._text_rules import singular, word_set
+
+PRODUCT_NOUNS = word_set(
+    """
+    laptop notebook computer desktop pc chromebook macbook tablet ipad kindle ereader monitor
+    display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
+    camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
+    docking adapter charger cable cord plug outlet battery powerbank headphone headset earbud
+    earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable
+    microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker
+    console controller joystick gamepad ssd hdd drive harddrive memory ram processor cpu gpu
+    motherboard stylus pen case cover sleeve skin protector stand mount holder bracket
+    charging-station antenna flashlight lamp light bulb lantern sconce chandelier fixture fan
+    heater humidifier dehumidifier purifier vacuum thermostat doorbell lock alarm sensor
+    kettle toaster blender mixer grinder juicer microwave oven cooker fryer airfryer stove
+    grill pan pot skillet wok knife knives scissors shears cutlery spoon fork plate bowl cup
+    mug glass tumbler bottle jar container lid tray rack organizer basket bin box bag backpack
+    handbag purse wallet tote suitcase luggage duffel pouch umbrella
+    chair stool barstool bench sofa couch loveseat ottoman footstool recliner table desk
+    nightstand dresser cabinet bookcase bookshelf shelf shelves wardrobe armoire sideboard bed
+    daybed bunkbed mattress topper pillow pillowcase sham blanket throw comforter duvet quilt
+    bedspread sheet linen towel rug mat carpet curtain drape blind shade valance mirror clock
+    frame poster print painting canvas art tapestry wallpaper decal sticker backdrop
+    background vase candle diffuser statue figurine ornament wreath decoration topper
+    shirt t-shirt tshirt tee top tops blouse tunic tank polo henley sweater sweatshirt hoodie
+    cardigan jacket coat blazer vest parka windbreaker suit dress gown skirt jumpsuit romper
+    pants jean jeans trouser legging jegging shorts sweatpants jogger underwear
+    brief boxer bra panty lingerie sock stocking tights pajama sleepwear robe swimsuit bikini
+    swimwear hat cap beanie scarf glove mitten belt tie shoe sneaker boot sandal slipper
+    loafer oxford pumps heels flats clog wedges flip-flop mules bootie outfit costume uniform
+    necklace bracelet earring ring pendant anklet brooch jewelry sunglasses eyeglasses glasses
+    shampoo conditioner soap bodywash cleanser lotion moisturizer cream serum toner mask
+    scrub exfoliator sunscreen sunblock deodorant antiperspirant perfume cologne fragrance
+    parfum toilette mist spray gel wax pomade oil balm lipstick lipgloss gloss liner eyeliner
+    mascara eyeshadow shadow palette foundation concealer powder blush bronzer highlighter
+    primer polish nail remover brush comb toothbrush toothpaste mouthwash floss flosser
+    razor shaver trimmer clipper epilator straightener curler dryer hairdryer wig hairpiece
+    extension extensions weave braid lash eyelash tweezer dye treatment shampoo kit
+    tea coffee espresso creamer milk juice soda water drink beverage smoothie shake syrup
+    wine beer liquor mixer snack chip crisp cracker cookie biscuit cake cupcake brownie candy
+    chocolate truffle gum jerky bar granola cereal oatmeal oat bread bagel pasta noodle rice
+    bean nut almond cashew peanut pecan pistachio walnut seed fruit berry raisin date sauce
+    salsa dressing seasoning spice salt pepper sugar sweetener honey jam jelly butter ghee
+    cheese yogurt sausage bacon meat chicken beef turkey fish tuna salmon sardine soup broth
+    popcorn pretzel stick mix dispenser perspirant supplement vitamin protein capsule tablet gummy
+    toy puzzle game doll lego book notebook journal planner calendar pen pencil marker crayon
+    paint easel sketchbook binder folder envelope label tape stapler calculator
+    binocular monocular telescope microscope tent sleeping-bag hammock cooler grill
+    bicycle bike helmet scooter skateboard ball racket club dumbbell kettlebell treadmill
+    leash collar harness crate litter aquarium feeder
+    tool drill saw hammer wrench screwdriver ladder hose sprinkler mower trimmer
+    faucet showerhead shower toilet sink tile
+    diaper wipe pacifier stroller crib
+    """
+)
+"""Nouns that can head a product request ("a quiet gaming KEYBOARD")."""
+
+COMPOUND_MODIFIERS = word_set(
+    """
+    gaming office desk computer laptop phone cell tablet car bike kitchen bath bathroom
+    shower bed bedroom living dining patio garden outdoor indoor wall floor ceiling table
+    window door hair face eye eyebrow lip nail skin body foot hand beard baby kid kids dog
+    cat pet coffee tea wine water beer usb hdmi ethernet bluetooth tv wifi power memory
+    foam storage shoe book tool toy gift birthday party wedding christmas halloween travel
+    camping hiking running yoga gym fitness sports golf tennis soccer basketball swim
+    picture photo makeup tooth teeth dental oral sleep night lunch snack protein energy
+    sandwich pizza cake cookie chocolate fruit vegetable salad soup rice noodle pasta
+    remote game video audio sound studio stereo home theater vanity accent end side coffee
+    dish dinner bar bread paper ink laser inkjet
+    running walking work dress rain snow winter summer ski hockey light pendant tank crop
+    """
+)
+"""Words that, just before a product noun, belong to the product's name ("GAMING keyboard")."""
+
+CONTAINER_NOUNS = word_set(
+    "pair set pack package bottle jar box bag can case piece bundle kit tube packet carton "
+    "container roll sheet cup bunch assortment variety collection"
+)
+"""Nouns that usually wrap the real product: "a pack of CHIPS", "a pair of SHOES"."""
+
+ATTRIBUTE_NOUNS = word_set(
+    "sole outsole frame finish shade base closure design fit size color colour port strap "
+    "handle heel toe processor ssd hdd ram drive storage battery screen display lining pocket "
+    "waist waistband zipper button lace print pattern flavor flavour scent style material "
+    "version model edition configuration capacity resolution warranty wheel arm back leg seat"
+)
+"""Parts and properties: never a bundle slot of their own ("with a steel frame and a
+wood FINISH")."""
+
+PLAIN_ADJECTIVES = word_set(
+    """
+    natural organic low high easy long short vegan kosher keto healthy fresh good great soft
+    hard light dark heavy big small large medium little new old cheap affordable quiet loud
+    comfortable durable portable lightweight waterproof simple quick best nice beautiful cute
+    pretty strong premium quality real pure clean safe extra super mini
+    """
+)
+"""Adjectives that end a negated list ("no added sugar and NATURAL" is not "no natural")."""
+
+FREE_FEATURES = word_set(
+    """
+    hands hand cruelty wrinkle tangle frizz hassle worry maintenance tool tools streak lint
+    scratch drip spill leak stress pain tear glare flicker fade smudge fingerprint clog
+    crease care trouble fuss mess tax duty toll royalty risk stain germ static cord wire
+    rinse noise key latch lag shake bubble fringe
+    """
+)
+"""'X-free' that names a feature, not an ingredient: "hands-free" is no exclude on hands."""
+
+FREEABLE = word_set(
+    """
+    gluten sugar paraben parabens bpa alcohol oil fat fluoride dairy fragrance sulfate
+    sulfates soy nut nuts caffeine lead gmo gmos grain lactose acid phthalate phthalates
+    silicone silicones latex cadmium mercury nickel chemical chemicals pesticide egg wheat
+    corn peanut msg preservative preservatives formaldehyde ammonia talc cholesterol sodium
+    salt carb carbs meat dye dyes soda aluminum scent perfume sls sles pvc plastic toxin
+    toxins allergen allergens fillers filler artificial
+    """
+)
+"""Ingredients and materials shoppers list before '-free' ("sulfate and paraben free")."""
+
+NO_FEATURES = word_set(
+    "slip show iron rinse frills fuss mess spill drip streak pull touch tie sew tangle break "
+    "shred fog glare scratch smudge fade stain contact squeak"
+)
+"""'no X' that names a feature ("no-slip soles", "no-show socks"): a must-have, not an exclude."""
+
+NEGATION_OBJECT_STOPS = word_set(
+    """
+    only just sure more less over above under below exceeding to necessarily needed required
+    necessary important problem bad that at in for if when yet quite exactly available even
+    really much many too very so longer bigger larger smaller higher lower wider heavier
+    later sooner earlier fewer greater cheaper pricier budget preference preferences idea
+    problem worries worry thanks thank matter need rush way doubt clue one ones big deal limit
+    price cost clear certain used working be been being was is are it i you we they me my
+    your our their this these those what how why where who which made a an the any all
+    other else available included matter fan crazy keen sure quite entirely wait sorry
+    actually nevermind never
+    """
+)
+"""Words right after "not"/"no"/"without" that mean the phrase is no exclusion."""
+
+ING_NOUNS = word_set(
+    "ring string king wing spring swing sling thing icing seasoning frosting stuffing filling "
+    "coloring colouring flavoring flavouring clothing bedding lighting packaging wiring "
+    "padding dressing topping sweetening shortening ceiling railing siding flooring"
+)
+"""Words ending in -ing that are nouns, not verbs ("no artificial COLORING")."""
+
+
+AMBIGUOUS_HEADS = word_set(
+    "top light throw switch watch mask shade band tank gloss shadow mist art"
+)
+"""Product nouns that are as often adjectives or parts; they head a request only when last."""
+
+
+@lru_cache(maxsize=8192)
+def is_product_noun(word: str) -> bool:
+    """True when `word` (any number) can head a product request."""
+    return word in PRODUCT_NOUNS or singular(word) in PRODUCT_NOUNS
+
+
+def is_gerund(word: str) -> bool:
+    """True for an -ing verb form ("without disturbing"), false for -ing nouns ("coloring")."""
+    return len(word) > 5 and word.endswith("ing") and word not in ING_NOUNS

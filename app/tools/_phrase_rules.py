@@ -1,0 +1,174 @@
+"""The noun phrase after a cue ("not X", "with X"), split into list items: it stops at
+punctuation, a function word or claimed text, and "and" joins items only when allowed,
+because "no sugar and low carb" is not "no low carb"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from app.tools._lexicon_rules import AMBIGUOUS_HEADS, PLAIN_ADJECTIVES, is_gerund, is_product_noun
+from app.tools._text_rules import SpanMask, Token, clause_end, tokens, word_set
+
+BOUNDARY_WORDS = word_set("""
+    and or nor but that thats that's which who whose with without for in on at to from by
+    under below over above than please because since as so if when while where is are was
+    were be been being it its it's i i'd im i'm we you they he she should must can could
+    would will shall may might has have had do does did not no also too either neither
+    ideally preferably just only thanks thank though although instead anymore rather unless
+    except plus like via per around about within up into onto etc then else me my your our
+    their this these those there here very really pick choose get find need needs want wants
+    a an the any some all each every especially even still anyway yet ok okay whereas ill
+    ive youre theyre
+    """)
+"""Words that end a phrase: conjunctions, prepositions, pronouns, auxiliaries, fillers."""
+
+LEADING_ARTICLES = word_set("a an the any some all each every another")
+"""Skipped before an item: "without A bag", "no ANY sugar"."""
+_HARD_BREAK = set('.;:!?()[]\n"')
+_JOINED_BY_TO = word_set("easy ready simple quick safe hard difficult")
+AndMode = Literal["never", "single", "always"]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """One item of a phrase list, with the offsets of its first and last word."""
+
+    words: tuple[str, ...]
+    start: int
+    end: int
+
+    @property
+    def text(self) -> str:
+        """The item as one lower-cased string."""
+        return " ".join(self.words)
+
+
+def collect_phrases(
+    low: str,
+    start: int,
+    mask: SpanMask,
+    *,
+    max_words: int,
+    and_mode: AndMode = "single",
+    stops: frozenset[str] = frozenset(),
+    allow_digit_start: bool = False,
+    share_modifiers: bool = False,
+    cut_at_product: bool = False,
+    closed_lists: bool = False,
+) -> list[Phrase]:
+    """The list items at `start`; with `closed_lists` (negations) items after a bare comma
+    count only if a conjunction closes the list ("no sugar, colors OR flavors", but not "no
+    preservatives, certified organic"), and an item stops at a number."""
+    limit = clause_end(low, start)
+    taken = mask.first_taken_after(start)
+    if taken is not None:
+        limit = min(limit, taken)
+    toks = tokens(low, start, limit)
+    items: list[Phrase] = []
+    closed = 1
+    i = 0
+    while i < len(toks):
+        while i < len(toks) and toks[i].text in LEADING_ARTICLES:
+            i += 1
+        if i >= len(toks) or not _can_start(toks[i].text, stops, allow_digit_start):
+            break
+        j = i
+        while j < len(toks) and j - i < max_words:
+            if j > i and (_gap_breaks(low, toks[j - 1], toks[j]) or _ends(toks, j)):
+                break
+            if j > i and closed_lists and toks[j].text[0].isdigit():
+                break
+            j += 1
+        items.append(_phrase(toks[i:j], cut_at_product and not items))
+        i = _next_item(low, toks, j, and_mode, stops)
+        if i < 0:
+            break
+        if (
+            toks[i - 1].text in {"and", "or", "nor", "and/or"}
+            or "&" in low[toks[j - 1].end : toks[i].start]
+        ):
+            closed = len(items) + 1
+    if closed_lists:
+        items = items[:closed]
+    if share_modifiers:
+        items = _share_modifiers(items)
+    return items
+
+
+def _ends(toks: list[Token], j: int) -> bool:
+    """True when word `j` ends the phrase; "easy to install" stays one phrase."""
+    word = toks[j].text
+    if word == "to" and toks[j - 1].text in _JOINED_BY_TO and j + 1 < len(toks):
+        return False
+    return word in BOUNDARY_WORDS
+
+
+def _can_start(word: str, stops: frozenset[str], allow_digit_start: bool) -> bool:
+    if word in stops or word in BOUNDARY_WORDS or is_gerund(word):
+        return False
+    return allow_digit_start or not word[0].isdigit()
+
+
+def _gap_breaks(low: str, left: Token, right: Token) -> bool:
+    gap = low[left.end : right.start]
+    return any(ch in _HARD_BREAK or ch in ",&/" for ch in gap)
+
+
+def _phrase(toks: list[Token], cut_at_product: bool) -> Phrase:
+    if cut_at_product and len(toks) > 1:
+        for k in range(1, len(toks)):
+            word = toks[k].text
+            if is_product_noun(word) and word not in AMBIGUOUS_HEADS:
+                toks = toks[:k]
+                break
+    return Phrase(tuple(t.text for t in toks), toks[0].start, toks[-1].end)
+
+
+def _next_item(
+    low: str, toks: list[Token], j: int, and_mode: AndMode, stops: frozenset[str]
+) -> int:
+    """Index where the next list item starts, or -1 when the list ends at `j`."""
+    if j >= len(toks):
+        return -1
+    gap = low[toks[j - 1].end : toks[j].start]
+    if any(ch in _HARD_BREAK for ch in gap):
+        return -1
+    word = toks[j].text
+    conj = word in {"and", "or", "nor", "and/or"}
+    if "," in gap:
+        return j + 1 if conj else j
+    if word in {"or", "nor", "and/or"}:
+        return j + 1
+    if word == "and" or "&" in gap:
+        nxt = j + 1 if word == "and" else j
+        if and_mode == "always" or (and_mode == "single" and _single_item(low, toks, nxt, stops)):
+            return nxt
+    return -1
+
+
+def _single_item(low: str, toks: list[Token], k: int, stops: frozenset[str]) -> bool:
+    """True when one plain noun follows "and" ("without fragrance and PARABEN")."""
+    while k < len(toks) and toks[k].text in LEADING_ARTICLES:
+        k += 1
+    if k >= len(toks):
+        return False
+    word = toks[k].text
+    if word in stops or word in PLAIN_ADJECTIVES or not _can_start(word, stops, False):
+        return False
+    if word.endswith(("ed", "ly")) or is_product_noun(word):
+        return False
+    return k + 1 >= len(toks) or (
+        _gap_breaks(low, toks[k], toks[k + 1]) or toks[k + 1].text in BOUNDARY_WORDS
+    )
+
+
+def _share_modifiers(items: list[Phrase]) -> list[Phrase]:
+    """ "artificial flavors or colors" -> "artificial colors": a bare noun borrows modifiers."""
+    shared: list[Phrase] = []
+    for idx, item in enumerate(items):
+        prev = items[idx - 1] if idx else None
+        if prev is not None and len(item.words) == 1 and len(prev.words) >= 2:
+            item = Phrase((*prev.words[:-1], *item.words), item.start, item.end)
+        shared.append(item)
+    return shared

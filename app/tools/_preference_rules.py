@@ -1,0 +1,152 @@
+"""Preference rules: prefer ("preferably X", "X if possible", "X is preferred") and must-have
+("must have X", "needs to be X", "that has X", "with X", "non-X"); conservative on purpose:
+a cue word is required and the phrase after it stops at the first function word."""
+
+from __future__ import annotations
+
+import re
+
+from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.tools._negation_rules import Finding, Kind
+from app.tools._phrase_rules import Phrase, collect_phrases
+from app.tools._text_rules import STOP_WORDS, SpanMask, clause_start, tokens, word_set
+
+_PREFER_FORWARD = re.compile(
+    r"\b(?:preferably|ideally|if\s+possible|hopefully|(?:i'?d|i\s+would|we\s+would|would)\s+"
+    r"(?:prefer|like\s+it\s+to\s+(?:be|have))|i\s+prefer|we\s+prefer|prefer|bonus\s+(?:if|for)|"
+    r"nice\s+to\s+have|would\s+be\s+nice\s+to\s+have)\b[\s,]*"
+)
+_PREFER_BACKWARD = re.compile(
+    r"(?:\s+(?:is|are|would\s+be|will\s+be)(?:\s+most)?)?\s+(?:preferred|preferable|preferably|"
+    r"ideal|a\s+plus|a\s+bonus|if\s+possible)\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
+)
+_MUST = (
+    re.compile(
+        r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:have|include|"
+        r"come\s+with|feature|support|be(?:\s+in)?)\s+"
+    ),
+    re.compile(
+        r"\b(?:that|which|it|they|also)\s+(?:has|have|comes\s+with|come\s+with|includes|include|"
+        r"features|feature|supports|support|offers?)\s+"
+    ),
+    re.compile(r"\b(?:must[-\s]haves?\s*:?|including)\s+"),
+)
+_WITH = re.compile(r"\bwith\s+")
+_WITH_GUARD = word_set(
+    "compatible compatibility works work working along together me us help deal do go goes "
+    "pair pairs paired fits fit matches match comfortable familiar happy fine ok okay "
+    "satisfied up use used dealing"
+)
+_NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
+_LEAD_VERBS = word_set(
+    "be have has come comes feature features include includes having being are is"
+)
+_LEAD_WORDS = word_set(
+    "the it they itll theyll it'll they'll will would should could can to ones one that which "
+    "i we want like them these those this"
+)
+_MODALS = word_set("will would should could can itll theyll it'll they'll to")
+_ADVERBS = word_set("very really quite more pretty super fairly in with")
+_CLAUSE_WORDS = word_set("with that which in for of having has have is are be")
+_BACKWARD_FILLERS = word_set("and also i the but an a in so then please or")
+
+
+def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
+    """Every prefer and must-have item of one message; claims their spans in `mask`."""
+    max_words = PLANNER_MAX_PHRASE_WORDS.get()
+    found: list[Finding] = []
+    for m in _PREFER_FORWARD.finditer(low):
+        if not mask.is_free(m.start(), m.end()):
+            continue
+        items = _collect(low, _skip_lead(low, m.end()), mask, max_words)
+        if items:
+            found += _claim(items, "prefer", m.start(), original, mask)
+        elif m.group(0).startswith("if"):
+            found += _backward(low, original, mask, m.start(), m.end(), max_words)
+    for m in _PREFER_BACKWARD.finditer(low):
+        if mask.is_free(m.start(), m.end()):
+            found += _backward(low, original, mask, m.start(), m.end(), max_words)
+    for m in _NON.finditer(low):
+        if m.group(1) not in STOP_WORDS and mask.is_free(m.start(), m.end()):
+            mask.take(m.start(), m.end())
+            found.append(Finding("must_have", m.group(0), original[m.start() : m.end()], m.start()))
+    for pattern in _MUST:
+        for m in pattern.finditer(low):
+            if mask.is_free(m.start(), m.end()):
+                items = _collect(low, _skip_lead(low, m.end()), mask, max_words, digits=True)
+                found += _claim(items, "must_have", m.start(), original, mask)
+    for m in _WITH.finditer(low):
+        before = tokens(low, max(0, m.start() - 20), m.start())
+        if (before and before[-1].text in _WITH_GUARD) or not mask.is_free(m.start(), m.end()):
+            continue
+        items = _collect(low, m.end(), mask, max_words, digits=True)
+        found += _claim(items, "must_have", m.start(), original, mask)
+    return sorted(found, key=lambda f: f.start)
+
+
+def _collect(
+    low: str, start: int, mask: SpanMask, max_words: int, *, digits: bool = False
+) -> list[Phrase]:
+    return collect_phrases(
+        low,
+        start,
+        mask,
+        max_words=max_words,
+        and_mode="always",
+        allow_digit_start=digits,
+    )
+
+
+def _skip_lead(low: str, start: int) -> int:
+    """Skip "the flavor should be", "it will have", "very" before the wanted phrase."""
+    toks = tokens(low, start, min(len(low), start + 80))[:7]
+    for idx, tok in enumerate(toks):
+        if tok.text in _LEAD_VERBS:
+            lead = [t.text for t in toks[:idx]]
+            unknown = [w for w in lead if w not in _LEAD_WORDS]
+            if len(unknown) <= 2 and (not unknown or any(w in _MODALS for w in lead)):
+                start = tok.end
+                toks = toks[idx + 1 :]
+            break
+    for tok in toks:
+        if tok.text not in _ADVERBS:
+            break
+        start = tok.end
+    return start
+
+
+def _backward(
+    low: str, original: str, mask: SpanMask, cue_start: int, cue_end: int, max_words: int
+) -> list[Finding]:
+    """ "sky blue and large is preferred": the items of the clause before the cue."""
+    begin = clause_start(low, cue_start)
+    if not low[begin:cue_start].strip() and begin > 0:
+        begin = clause_start(low, begin - 1)
+    toks = [t for t in tokens(low, begin, cue_start) if mask.is_free(t.start, t.end)]
+    cuts = [k for k, t in enumerate(toks) if t.text in _CLAUSE_WORDS]
+    if cuts:
+        toks = toks[cuts[-1] + 1 :]
+    while toks and toks[0].text in _BACKWARD_FILLERS:
+        toks.pop(0)
+    groups: list[list[str]] = [[]]
+    for tok in toks:
+        if tok.text in {"and", "or"}:
+            groups.append([])
+        elif tok.text not in STOP_WORDS or tok.text[0].isdigit():
+            groups[-1].append(tok.text)
+    items = [" ".join(g[-max_words:]) for g in groups if g]
+    if not items or not toks:
+        return []
+    mask.take(toks[0].start, cue_end)
+    evidence = original[toks[0].start : cue_end]
+    return [Finding("prefer", item, evidence, toks[0].start) for item in items]
+
+
+def _claim(
+    items: list[Phrase], kind: Kind, start: int, original: str, mask: SpanMask
+) -> list[Finding]:
+    if not items:
+        return []
+    mask.take(start, items[-1].end)
+    evidence = original[start : items[-1].end]
+    return [Finding(kind, item.text, evidence, start) for item in items]
