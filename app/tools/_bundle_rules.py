@@ -1,0 +1,106 @@
+"""Bundle rules: split "a laptop and a mouse" into one segment per product, never inside an
+attribute list ("with a steel frame and a …") nor before a part ("… and a rubber sole"),
+and give each budget to the segment it clearly belongs to."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.tools._budget_rules import BudgetMention, pick_mention
+from app.tools._category_rules import Allowed, CategoryGuess, guess_category
+from app.tools._lexicon_rules import AMBIGUOUS_HEADS, ATTRIBUTE_NOUNS
+from app.tools._text_rules import tokens
+
+_JOINER = re.compile(
+    r"(?:,\s*)?(?:\b(?:and|plus|along\s+with|as\s+well\s+as|together\s+with)|&)\s+(?:also\s+)?"
+    r"(?:a|an|some|one|another)\s+"
+)
+_ATTRIBUTE_CLAUSE = re.compile(
+    r"\b(?:with|without|has|have|having|featuring|including|includes|of|that|which|in|for|made|"
+    r"from|by|on)\b"
+)
+_BEFORE_RIGHT_HEAD = re.compile(
+    r"\b(?:with|without|has|have|having|featuring|including|includes|that|which|in|for|to)\b"
+)
+_OVERALL = re.compile(
+    r"\b(?:total|in\s+total|altogether|all\s+together|overall|combined|for\s+both|for\s+(?:all|"
+    r"everything)|for\s+the\s+(?:pair|set|lot|bundle))\b"
+)
+_CONTINUES = re.compile(
+    r"^\W*(?:and|plus|also|oh\s+and)\s+(?:(?:i\s+)?(?:need|want)\s+)?(?:a|an|some)\s+"
+)
+_NEAR_HEAD_TOKENS = 5
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One product of a request: its text range and its category."""
+
+    start: int
+    end: int
+    guess: CategoryGuess
+
+
+def split_bundle(low: str, allowed: Allowed) -> list[Segment]:
+    """The products of a multi-item request, in order; one or none when it is no bundle."""
+    first = guess_category(low, 0, len(low), allowed)
+    if first is None:
+        return []
+    segments = [Segment(0, len(low), first)]
+    for m in _JOINER.finditer(low):
+        left = segments[-1]
+        if m.start() < left.guess.end or not allowed_span(low, m.start(), m.end(), allowed):
+            continue
+        if _ATTRIBUTE_CLAUSE.search(low, left.guess.end, m.start()):
+            continue
+        near = tokens(low, m.end(), len(low))[:_NEAR_HEAD_TOKENS]
+        if not near:
+            continue
+        right = guess_category(low, m.end(), near[-1].end, allowed)
+        if right is None or right.head in ATTRIBUTE_NOUNS or right.head in AMBIGUOUS_HEADS:
+            continue
+        if _BEFORE_RIGHT_HEAD.search(low, m.end(), right.start):
+            continue
+        segments[-1] = Segment(left.start, m.start(), left.guess)
+        segments.append(Segment(m.start(), len(low), right))
+    return segments
+
+
+def allowed_span(low: str, start: int, end: int, allowed: Allowed) -> bool:
+    """True when every word of `low[start:end]` is free for this rule."""
+    return all(allowed(t) for t in tokens(low, start, end))
+
+
+def continues_bundle(low: str) -> bool:
+    """True when a message adds a product to the previous one ("and a mouse too")."""
+    return bool(_CONTINUES.search(low))
+
+
+def assign_budgets(
+    low: str, segments: list[Segment], mentions: tuple[BudgetMention, ...]
+) -> tuple[list[BudgetMention | None], list[BudgetMention]]:
+    """Per-segment budgets and the mentions left for the plan: a mention belongs to a segment
+    that is not the last, or to each when every segment has one; a lone one at the end, or
+    one saying "total" / "for both", caps the whole bundle."""
+    per: list[list[BudgetMention]] = [[] for _ in segments]
+    overall: list[BudgetMention] = []
+    for mention in mentions:
+        if _OVERALL.search(low, mention.start, min(len(low), mention.end + 25)) or _OVERALL.search(
+            low, max(0, mention.start - 25), mention.start
+        ):
+            overall.append(mention)
+            continue
+        for idx, seg in enumerate(segments):
+            if seg.start <= mention.start < seg.end:
+                per[idx].append(mention)
+    every = all(per)
+    chosen: list[BudgetMention | None] = []
+    for idx, found in enumerate(per):
+        last = idx == len(segments) - 1
+        if found and (not last or every):
+            chosen.append(pick_mention(found))
+        else:
+            chosen.append(None)
+            overall += found
+    return chosen, overall

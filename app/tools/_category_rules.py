@@ -1,0 +1,144 @@
+"""Category, keyword and is-shopping rules: the head product noun of the first noun chunk with
+up to two noun modifiers ("a quiet GAMING KEYBOARD"), the unclaimed content words as
+keywords, and "not shopping" only for clear small talk."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from app.tools._lexicon_rules import (
+    AMBIGUOUS_HEADS,
+    COMPOUND_MODIFIERS,
+    CONTAINER_NOUNS,
+    is_product_noun,
+)
+from app.tools._phrase_rules import BOUNDARY_WORDS
+from app.tools._text_rules import STOP_WORDS, Token, singular, tokens, word_set
+
+Allowed = Callable[[Token], bool]
+
+_CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
+_UNIT_LEADS = word_set("size pack model version number no count set")
+_REQUEST_LEAD = re.compile(
+    r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
+    r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
+)
+_SMALL_TALK = re.compile(
+    r"^\W*(?:hi|hello|hey|yo|hiya|howdy|good\s+(?:morning|afternoon|evening|night)|thanks|"
+    r"thank\s+you|thx|bye|goodbye|cheers|lol|haha)\b|\b(?:weather|joke|poem|news|capital\s+of|"
+    r"who\s+(?:are|made)\s+you|your\s+name|how\s+are\s+you|what\s+time\s+is\s+it|meaning\s+of\s+"
+    r"life|translate|homework|sports?\s+scores?)\b"
+)
+_SHOPPING_WORDS = re.compile(
+    r"\b(?:buy|purchase|shop|shopping|order|price|prices|cost|costs|cheap|cheaper|deal|deals|"
+    r"recommend|looking\s+for|need\s+(?:a|an|some)|want\s+(?:a|an|some)|how\s+much|budget|brand|"
+    r"gift|compare|in\s+stock)\b"
+)
+
+
+@dataclass(frozen=True)
+class CategoryGuess:
+    """The category phrase, its singular head noun, and the offsets of its words."""
+
+    category: str
+    head: str
+    start: int
+    end: int
+
+
+def chunks(low: str, start: int, end: int, allowed: Allowed) -> list[list[Token]]:
+    """Runs of allowed words with no punctuation or function word between them."""
+    runs: list[list[Token]] = [[]]
+    prev: Token | None = None
+    for tok in tokens(low, start, end):
+        broken = prev is not None and bool(_CHUNK_BREAK.search(low, prev.end, tok.start))
+        if not allowed(tok) or tok.text in BOUNDARY_WORDS or tok.text == "of" or broken:
+            runs.append([])
+        if allowed(tok) and tok.text not in BOUNDARY_WORDS and tok.text != "of":
+            runs[-1].append(tok)
+        prev = tok
+    return [run for run in runs if run]
+
+
+def guess_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """The head product noun phrase of `low[start:end]`, or None when it names no product."""
+    runs = chunks(low, start, end, allowed)
+    for idx, run in enumerate(runs):
+        head = _head_index(run)
+        if head is None:
+            continue
+        if singular(run[head].text) in CONTAINER_NOUNS and idx + 1 < len(runs):
+            after = low[run[head].end : runs[idx + 1][0].start]
+            inner = _head_index(runs[idx + 1])
+            if re.fullmatch(r"\s+of\s+(?:(?:a|an|the|some)\s+)?", after) and inner is not None:
+                run, head = runs[idx + 1], inner
+        return _phrase(run, head)
+    return None
+
+
+def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """For nouns the lexicon lacks: the last words of the chunk after "i need a", "find me"."""
+    for m in _REQUEST_LEAD.finditer(low, start, end):
+        runs = chunks(low, m.end(), end, allowed)
+        if not runs or runs[0][0].start - m.end() > 1:
+            continue
+        words = [t for t in runs[0] if t.text not in STOP_WORDS and not t.text[0].isdigit()][-2:]
+        if words:
+            category = " ".join(t.text for t in words)
+            return CategoryGuess(category, singular(words[-1].text), words[0].start, words[-1].end)
+    return None
+
+
+def keywords(low: str, start: int, end: int, allowed: Allowed) -> list[str]:
+    """Content words of `low[start:end]` no rule claimed; a number keeps its unit ("4 ounce")."""
+    words = [t for t in tokens(low, start, end) if allowed(t)]
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        tok = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
+        if tok.text[0].isdigit() and adjacent and nxt is not None and nxt.text not in STOP_WORDS:
+            out.append(f"{tok.text} {nxt.text}")
+            i += 2
+            continue
+        if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
+            out.append(f"{tok.text} {nxt.text}")
+            i += 2
+            continue
+        if tok.text not in STOP_WORDS and tok.text not in BOUNDARY_WORDS and len(tok.text) > 1:
+            out.append(tok.text)
+        i += 1
+    return list(dict.fromkeys(out))
+
+
+def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:
+    """Greetings, thanks and small talk that name no product, price or constraint."""
+    if has_product or has_findings or _SHOPPING_WORDS.search(low):
+        return False
+    return n_keywords == 0 or bool(_SMALL_TALK.search(low))
+
+
+def _head_index(run: list[Token]) -> int | None:
+    for k in range(len(run) - 1, -1, -1):
+        word = run[k].text
+        if is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1):
+            return k
+    return None
+
+
+def _phrase(run: list[Token], head: int) -> CategoryGuess:
+    first = head
+    while first > 0 and head - first < 2:
+        word = run[first - 1].text
+        if word not in COMPOUND_MODIFIERS and not (
+            is_product_noun(word) and word not in AMBIGUOUS_HEADS
+        ):
+            break
+        first -= 1
+    words = run[first : head + 1]
+    return CategoryGuess(
+        " ".join(t.text for t in words), singular(run[head].text), words[0].start, words[-1].end
+    )

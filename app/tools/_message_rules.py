@@ -1,0 +1,173 @@
+"""Read one user message with every rule in a fixed order: budgets first ("no more than $50"
+is no negation), then lifts, negations, preferences, and products and keywords last."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
+from app.tools._budget_rules import BudgetMention, find_budget, pick_mention
+from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
+from app.tools._category_rules import (
+    Allowed,
+    clearly_not_shopping,
+    fallback_category,
+    keywords,
+)
+from app.tools._lexicon_rules import is_product_noun
+from app.tools._lift_rules import Lift, find_lifts
+from app.tools._negation_rules import Finding, find_negations
+from app.tools._preference_rules import find_preferences
+from app.tools._text_rules import SpanMask, Token, lower_same_length, normalize, tokens
+
+_FOR = re.compile(r"\bfor\b")
+
+
+@dataclass(frozen=True)
+class ProductReading:
+    """One product named in a message: category, head noun, keywords and own budget."""
+
+    category: str
+    head: str
+    keywords: tuple[str, ...]
+    budget: BudgetMention | None
+
+
+@dataclass(frozen=True)
+class MessageReading:
+    """Everything the rules found in one message, with positions kept for ordering;
+    `claimed_product`: the product noun only appears inside a requirement ("with a case")."""
+
+    products: tuple[ProductReading, ...]
+    keywords: tuple[str, ...]
+    findings: tuple[Finding, ...]
+    lifts: tuple[Lift, ...]
+    budget: BudgetMention | None
+    budget_cleared: bool
+    continues_bundle: bool
+    claimed_product: bool
+    not_shopping: bool
+
+
+def read_message(message: str) -> MessageReading:
+    """Apply every rule to one message."""
+    text = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
+    low = lower_same_length(text)
+    mask = SpanMask()
+    budget = find_budget(low, text, mask)
+    lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
+    product_at = _first_product(low, mask)
+    findings = find_negations(low, text, mask, product_before=product_at)
+    findings += find_preferences(low, text, mask)
+    findings.sort(key=lambda f: f.start)
+
+    def free(tok: Token) -> bool:
+        return mask.is_free(tok.start, tok.end)
+
+    negative = [
+        (f.start, f.start + len(f.evidence)) for f in findings if f.kind in {"exclude", "avoid"}
+    ]
+
+    def not_negated(tok: Token) -> bool:
+        return all(tok.end <= s or tok.start >= e for s, e in negative)
+
+    segments = split_bundle(low, free)
+    claimed_product = not segments
+    if claimed_product:
+        segments = split_bundle(low, not_negated)
+    if len(segments) == 1:
+        segments = [_prefer_named_object(low, segments[0], free)]
+    continues = continues_bundle(low)
+    products, overall = _products(low, segments, budget.mentions, free, own=continues)
+    if not products:
+        guess = fallback_category(low, 0, len(low), free)
+        span = (guess.start, guess.end) if guess is not None else None
+        words = tuple(keywords(low, 0, len(low), _outside(free, span)))
+        if guess is not None:
+            products = (ProductReading(guess.category, guess.head, words, None),)
+    else:
+        words = tuple(k for p in products for k in p.keywords)
+    decision = _decide(overall, budget.cleared_at)
+    return MessageReading(
+        products=products,
+        keywords=tuple(dict.fromkeys(words)),
+        findings=tuple(findings),
+        lifts=tuple(lifts),
+        budget=decision if isinstance(decision, BudgetMention) else None,
+        budget_cleared=decision == "clear",
+        continues_bundle=continues and bool(products),
+        claimed_product=claimed_product,
+        not_shopping=clearly_not_shopping(
+            low,
+            has_product=bool(segments),
+            has_findings=bool(
+                findings or lifts or budget.mentions or budget.cleared_at is not None
+            ),
+            n_keywords=len(words),
+        ),
+    )
+
+
+def _products(
+    low: str,
+    segments: list[Segment],
+    mentions: tuple[BudgetMention, ...],
+    free: Allowed,
+    *,
+    own: bool,
+) -> tuple[tuple[ProductReading, ...], list[BudgetMention]]:
+    """Products with their keywords and budgets; `own`: a lone product keeps its budget
+    ("plus a bag under $50" adds a slot, it does not change the plan's budget)."""
+    if not segments:
+        return (), list(mentions)
+    budgets: list[BudgetMention | None]
+    if len(segments) > 1:
+        budgets, overall = assign_budgets(low, segments, mentions)
+    elif own:
+        budgets, overall = [pick_mention(mentions) if mentions else None], []
+    else:
+        budgets, overall = [None], list(mentions)
+    products = []
+    for seg, seg_budget in zip(segments, budgets, strict=True):
+        allowed = _outside(free, (seg.guess.start, seg.guess.end))
+        products.append(
+            ProductReading(
+                category=seg.guess.category,
+                head=seg.guess.head,
+                keywords=tuple(keywords(low, seg.start, seg.end, allowed)),
+                budget=seg_budget,
+            )
+        )
+    return tuple(products), overall
+
+
+def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:
+    """ "a frobnicator for my desk": the object the shopper asked for, not the purpose noun."""
+    named = fallback_category(low, 0, len(low), free)
+    if named is None or named.end > segment.guess.start:
+        return segment
+    if not _FOR.search(low, named.end, segment.guess.start):
+        return segment
+    return Segment(segment.start, segment.end, named)
+
+
+def _decide(mentions: list[BudgetMention], cleared_at: int | None) -> BudgetMention | str | None:
+    after = [m for m in mentions if cleared_at is None or m.start > cleared_at]
+    if after:
+        return pick_mention(after)
+    return "clear" if cleared_at is not None else None
+
+
+def _outside(free: Allowed, span: tuple[int, int] | None) -> Allowed:
+    if span is None:
+        return free
+    start, end = span
+    return lambda tok: free(tok) and (tok.end <= start or tok.start >= end)
+
+
+def _first_product(low: str, mask: SpanMask) -> int:
+    for tok in tokens(low):
+        if mask.is_free(tok.start, tok.end) and is_product_noun(tok.text):
+            return tok.start
+    return len(low)

@@ -1,0 +1,192 @@
+"""The rule planner (no LLM): rebuild the shopping plan P_t from the recent user messages,
+applying each in order so a later one can replace a budget or lift a constraint. The LLM
+planner falls back to it and reuses it for budgets, currencies and negations."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from app.config.params.planner import PLANNER_MAX_KEYWORDS
+from app.tools._lift_rules import Lift
+from app.tools._message_rules import MessageReading, ProductReading, read_message
+from app.tools._negation_rules import Finding
+from app.tools._text_rules import singular
+from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+
+__all__ = ["plan_from_text"]
+
+
+def plan_from_text(
+    messages: Sequence[str], *, previous: ShoppingPlan | None = None
+) -> ShoppingPlan:
+    """P_t for `messages` (recent user messages, oldest first; a bare string is one message),
+    replayed on top of `previous` when given; rules are idempotent, so replaying a message
+    already reflected in `previous` changes nothing."""
+    batch = [messages] if isinstance(messages, str) else list(messages)
+    state = _State.seed(previous)
+    for message in batch:
+        state.apply(read_message(message))
+    return state.plan(previous)
+
+
+@dataclass
+class _State:
+    """The plan being rebuilt, in mutable form."""
+
+    shopping: bool = False
+    category: str | None = None
+    head: str | None = None
+    keywords: list[str] = field(default_factory=list)
+    must_have: list[str] = field(default_factory=list)
+    prefer: list[str] = field(default_factory=list)
+    exclude: dict[str, Constraint] = field(default_factory=dict)
+    avoid: dict[str, Constraint] = field(default_factory=dict)
+    budget_usd: float | None = None
+    budget_amount: float | None = None
+    currency: str = "USD"
+    bundle: list[BundleSlot] = field(default_factory=list)
+
+    @classmethod
+    def seed(cls, previous: ShoppingPlan | None) -> _State:
+        if previous is None:
+            return cls()
+        category = previous.category
+        return cls(
+            shopping=previous.is_shopping,
+            category=category,
+            head=singular(category.split()[-1]) if category else None,
+            keywords=list(previous.keywords),
+            must_have=list(previous.must_have),
+            prefer=list(previous.prefer),
+            exclude={c.term: c for c in previous.exclude},
+            avoid={c.term: c for c in previous.avoid},
+            budget_usd=previous.budget_usd,
+            budget_amount=previous.budget_amount,
+            currency=previous.currency,
+            bundle=list(previous.bundle),
+        )
+
+    def apply(self, reading: MessageReading) -> None:
+        """Fold one message into the state: products, constraints in text order, budget."""
+        if not reading.not_shopping:
+            self.shopping = True
+        self._apply_products(reading)
+        events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
+        for event in sorted(events, key=lambda e: e.start):
+            if isinstance(event, Lift):
+                self._lift(event)
+            else:
+                self._constrain(event)
+        if reading.budget_cleared:
+            self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+        if reading.budget is not None:
+            self.budget_usd = reading.budget.budget_usd
+            self.budget_amount = reading.budget.amount
+            self.currency = reading.budget.currency
+
+    def _apply_products(self, reading: MessageReading) -> None:
+        products = reading.products
+        if reading.claimed_product and self.category is not None:
+            products = ()
+        if not products:
+            self._add_keywords(reading.keywords)
+            return
+        if reading.continues_bundle and self.category is not None:
+            if not self.bundle:
+                self.bundle = [
+                    _slot(self.category, self.head or self.category, self.keywords, None, [])
+                ]
+            for product in products:
+                self.bundle.append(_slot_of(product, self.bundle))
+            self._add_keywords(reading.keywords)
+            return
+        lead = products[0]
+        if self.head is not None and lead.head != self.head:
+            self.keywords, self.must_have, self.prefer, self.bundle = [], [], [], []
+        if (
+            self.head != lead.head
+            or self.category is None
+            or len(lead.category.split()) >= len(self.category.split())
+        ):
+            self.category = lead.category
+        self.head = lead.head
+        if len(products) > 1:
+            slots: list[BundleSlot] = []
+            for product in products:
+                slots.append(_slot_of(product, slots))
+            self.bundle = slots
+        self._add_keywords(reading.keywords)
+
+    def _add_keywords(self, new: Sequence[str]) -> None:
+        cap = PLANNER_MAX_KEYWORDS.get()
+        ruled_out = {w for term in (*self.exclude, *self.avoid) for w in term.split()}
+        fresh = [k for k in new if k not in self.keywords and k not in ruled_out]
+        keep = set([*fresh, *self.keywords][:cap])
+        self.keywords = [k for k in [*self.keywords, *fresh] if k in keep]
+
+    def _constrain(self, finding: Finding) -> None:
+        term, evidence = finding.term, finding.evidence.strip()
+        constraint = Constraint(term=term, evidence=evidence)
+        if finding.kind == "exclude":
+            self.avoid.pop(term, None)
+            self.exclude[term] = constraint
+            self._drop_positive(term)
+        elif finding.kind == "avoid":
+            self.exclude.pop(term, None)
+            self.avoid[term] = constraint
+            self._drop_positive(term)
+        else:
+            self.exclude.pop(term, None)
+            self.avoid.pop(term, None)
+            target = self.must_have if finding.kind == "must_have" else self.prefer
+            if term not in target:
+                target.append(term)
+
+    def _drop_positive(self, term: str) -> None:
+        words = set(term.split())
+        self.must_have = [t for t in self.must_have if t != term]
+        self.prefer = [t for t in self.prefer if t != term]
+        self.keywords = [k for k in self.keywords if k != term and k not in words]
+
+    def _lift(self, lift: Lift) -> None:
+        for table in (self.exclude, self.avoid):
+            for term in [t for t in table if lift.covers(t)]:
+                del table[term]
+
+    def plan(self, previous: ShoppingPlan | None) -> ShoppingPlan:
+        """The frozen plan; `platforms` is carried over untouched (no rule sets it)."""
+        return ShoppingPlan(
+            is_shopping=self.shopping,
+            category=self.category,
+            keywords=tuple(self.keywords),
+            must_have=tuple(self.must_have),
+            prefer=tuple(self.prefer),
+            exclude=tuple(self.exclude.values()),
+            avoid=tuple(self.avoid.values()),
+            budget_usd=self.budget_usd,
+            budget_amount=self.budget_amount,
+            currency=self.currency,
+            bundle=tuple(self.bundle),
+            platforms=previous.platforms if previous is not None else (),
+        )
+
+
+def _slot_of(product: ProductReading, taken: Sequence[BundleSlot]) -> BundleSlot:
+    budget = product.budget.budget_usd if product.budget is not None else None
+    return _slot(product.category, product.head, product.keywords, budget, taken)
+
+
+def _slot(
+    category: str,
+    head: str,
+    keywords: Sequence[str],
+    budget_usd: float | None,
+    taken: Sequence[BundleSlot],
+) -> BundleSlot:
+    names = {s.slot for s in taken}
+    name, n = head, 1
+    while name in names:
+        n += 1
+        name = f"{head}-{n}"
+    return BundleSlot(slot=name, category=category, keywords=tuple(keywords), budget_usd=budget_usd)

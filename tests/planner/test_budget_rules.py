@@ -1,0 +1,145 @@
+"""Budget rules: price ceilings from shopper text, never from specs, in the currency written."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.config import REGISTRY
+from app.config.params.planner import PLANNER_AROUND_SLACK
+from app.tools.planner_rules import plan_from_text
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("a quiet gaming keyboard under $80, not Logitech", 80.0),
+        ("headphones below $150", 150.0),
+        ("a blender for less than $60", 60.0),
+        ("a kettle at most $40", 40.0),
+        ("a desk lamp no more than $35", 35.0),
+        ("a monitor up to $300", 300.0),
+        ("a mouse, max $25", 25.0),
+        ("a router, maximum $120", 120.0),
+        ("a tent for $200 or less", 200.0),
+        ("a drone $400-$600", 600.0),
+        ("a drone $400 - 600", 600.0),
+        ("a watch between $100 and $250", 250.0),
+        ("a watch from $100 to $250", 250.0),
+        ("i need a long clip-in hair extension, and price lower than 40.00 dollars", 40.0),
+        ("boots whose price lower than $260.00", 260.0),
+        ("a budget of $90 for a keyboard", 90.0),
+        ("my budget is 500 for a laptop", 500.0),
+        ("a laptop for $1,299.99 or less", 1299.99),
+        ("a phone under 80 bucks", 80.0),
+        ("a gaming pc under $1k", 1000.0),
+        ("a camera under 1.5k dollars", 1500.0),
+        ("twin bed less then 380", 380.0),
+        ("ac adapter up tp 50 dollars", 50.0),
+        ("headphones under 50 that are wireless", 50.0),
+        ("i don't want to spend more than $80 on a keyboard", 80.0),
+        ("a keyboard for $80", 80.0),
+        ("a $45 keyboard", 45.0),
+        ("a chair, 120 dollars max", 120.0),
+        ("nothing over $70, a backpack", 70.0),
+    ],
+)
+def test_stated_ceiling_becomes_the_budget(text: str, amount: float) -> None:
+    plan = plan_from_text([text])
+    assert plan.budget_amount == amount
+    assert plan.budget_usd == amount
+    assert plan.currency == "USD"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a 16 inch laptop with 1tb ssd",
+        "a 2 pack of usb cables, model 3000",
+        "a tv under 40 inches",
+        "a tent for up to 10 people",
+        "a bag no more than 3 feet long",
+        "less than 2 lbs please, a tripod",
+        "a 4k tv under 55 in",
+        "size 7.5 sandals",
+        "i need 15 pounds of non gmo beans",
+        "a 5 pound bag of birthday candy",
+        "a black iphone 12 max case with wireless charging",
+        "a usb cable with rs422/rs485 port",
+        "a monitor over $300",
+        "at least $50 headphones",
+        "a $50 gift card",
+        "$20 off coupon for shoes",
+        "under armour tech short sleeve t-shirt",
+        "a pack of 6 pens, no 9",
+    ],
+)
+def test_specs_and_floors_are_never_budgets(text: str) -> None:
+    assert plan_from_text([text]).budget_usd is None
+
+
+def test_budget_evidence_is_the_shoppers_words() -> None:
+    from app.tools._budget_rules import find_budget
+    from app.tools._text_rules import SpanMask, lower_same_length
+
+    text = "A Laptop UNDER $900 please"
+    mentions = find_budget(lower_same_length(text), text, SpanMask()).mentions
+    assert [m.evidence for m in mentions] == ["UNDER $900"]
+
+
+def test_around_adds_the_declared_headroom() -> None:
+    plan = plan_from_text(["a keyboard around $100"])
+    assert plan.budget_amount == 100.0
+    assert plan.budget_usd == pytest.approx(100.0 * (1 + PLANNER_AROUND_SLACK.get()))
+    with REGISTRY.overridden(PLANNER_AROUND_SLACK=0.0):
+        assert plan_from_text(["a keyboard around $100"]).budget_usd == 100.0
+    with REGISTRY.overridden(PLANNER_AROUND_SLACK=0.25):
+        assert plan_from_text(["a budget of about 80 dollars"]).budget_usd == 100.0
+
+
+def test_a_firm_ceiling_beats_a_soft_one_in_the_same_message() -> None:
+    plan = plan_from_text(["a keyboard, ideally under $60 but max $80"])
+    assert plan.budget_usd == 80.0
+    plan = plan_from_text(["a keyboard under $80, ideally under $60"])
+    assert plan.budget_usd == 80.0
+
+
+def test_a_later_ceiling_in_one_message_wins() -> None:
+    assert plan_from_text(["under $100 - actually make it under $80"]).budget_usd == 80.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "forget the budget",
+        "no budget",
+        "forget about the price limit",
+        "price doesn't matter",
+        "money is no object",
+        "any price is ok",
+        "ignore my budget",
+    ],
+)
+def test_dropping_the_budget_clears_it(text: str) -> None:
+    plan = plan_from_text(["a gaming laptop under $1000", text])
+    assert plan.budget_usd is None
+    assert plan.budget_amount is None
+    assert plan.currency == "USD"
+    assert plan.category == "gaming laptop"
+    assert not plan.exclude
+
+
+def test_a_new_budget_replaces_the_old_one() -> None:
+    plan = plan_from_text(["a gaming laptop under $1000", "hmm, make it $1200"])
+    assert plan.budget_usd == 1200.0
+    plan = plan_from_text(["a gaming laptop under $1000", "a mouse too"])
+    assert plan.budget_usd == 1000.0
+
+
+def test_dropping_then_stating_in_one_message_keeps_the_new_budget() -> None:
+    plan = plan_from_text(["a laptop under $900", "forget the $900 budget, say $1,200"])
+    assert plan.budget_usd == 1200.0
+
+
+def test_no_number_no_budget() -> None:
+    for text in ["something cheap", "a budget laptop", "an affordable keyboard", "hi"]:
+        assert plan_from_text([text]).budget_usd is None

@@ -1,0 +1,67 @@
+"""Bundles: one slot per product of a multi-item request, each with its own budget if stated."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tools.planner_rules import plan_from_text
+
+
+def test_two_products_make_two_slots() -> None:
+    plan = plan_from_text(["i need a laptop and a wireless mouse"])
+    assert [(s.slot, s.category) for s in plan.bundle] == [("laptop", "laptop"), ("mouse", "mouse")]
+    assert plan.bundle[1].keywords == ("wireless",)
+    assert plan.category == "laptop"
+
+
+def test_budgets_that_belong_to_one_slot_go_to_it() -> None:
+    plan = plan_from_text(["a laptop under $900 and a mouse under $30"])
+    assert [s.budget_usd for s in plan.bundle] == [900.0, 30.0]
+    assert plan.budget_usd is None
+    plan = plan_from_text(["a laptop under $900 plus a mouse"])
+    assert [s.budget_usd for s in plan.bundle] == [900.0, None]
+    assert plan.budget_usd is None
+
+
+def test_an_overall_budget_stays_on_the_plan() -> None:
+    plan = plan_from_text(["a laptop and a mouse under $1000 total"])
+    assert [s.budget_usd for s in plan.bundle] == [None, None]
+    assert plan.budget_usd == 1000.0
+    plan = plan_from_text(["a keyboard and a mouse for $120"])
+    assert plan.budget_usd == 120.0
+    assert [s.budget_usd for s in plan.bundle] == [None, None]
+
+
+def test_the_same_product_twice_gets_distinct_slot_names() -> None:
+    plan = plan_from_text(["a red shirt and a blue shirt"])
+    assert [s.slot for s in plan.bundle] == ["shirt", "shirt-2"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a bed with a steel frame and a memory foam mattress",
+        "sandals with a rubber sole and a high heel",
+        "a pc with 16gb ram and a 1tb ssd",
+        "ballet flats in size eight and a half",
+        "a vanity light with a glass shade and a satin nickel finish",
+        "a keyboard and mouse combo",
+        "a storage bench made from engineered wood and a faux leather top",
+    ],
+)
+def test_attribute_lists_are_not_bundles(text: str) -> None:
+    assert plan_from_text([text]).bundle == ()
+
+
+def test_a_later_message_can_add_a_slot() -> None:
+    plan = plan_from_text(["a laptop under $900", "plus a bag under $50"])
+    assert [(s.slot, s.budget_usd) for s in plan.bundle] == [("laptop", None), ("bag", 50.0)]
+    assert plan.budget_usd == 900.0
+    plan = plan_from_text(["a laptop", "and a mouse too"])
+    assert [s.slot for s in plan.bundle] == ["laptop", "mouse"]
+
+
+def test_constraints_of_a_bundle_stay_on_the_plan() -> None:
+    plan = plan_from_text(["a laptop and a mouse, not logitech"])
+    assert len(plan.bundle) == 2
+    assert plan.exclude_terms == ("logitech",)

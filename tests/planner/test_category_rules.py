@@ -1,0 +1,92 @@
+"""Category, keywords and is_shopping: the product named, the words left, and small talk."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tools.planner_rules import plan_from_text
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("a quiet gaming keyboard under $80", "gaming keyboard"),
+        ("i want a noise cancelling cosycost usb microphone", "usb microphone"),
+        ("i need a long clip-in hair extension which is natural looking", "hair extension"),
+        ("a pack of chips", "chips"),
+        ("a pair of running shoes", "running shoes"),
+        ("a bottle of shampoo", "shampoo"),
+        ("a water bottle", "water bottle"),
+        ("i need a light weight laptop", "laptop"),
+        ("top quality shampoo", "shampoo"),
+        ("a tank top for women", "tank top"),
+        ("a grey laptop case that is water resistant", "laptop case"),
+        ("i want to find a frobnicator for my desk", "frobnicator"),
+        ("i want a remote for my tv", "remote"),
+    ],
+)
+def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
+    assert plan_from_text([text]).category == category
+
+
+def test_keywords_are_the_unclaimed_content_words() -> None:
+    plan = plan_from_text(
+        ["i need a quiet wireless gaming keyboard with rgb under $80, not logitech"]
+    )
+    assert plan.category == "gaming keyboard"
+    assert plan.keywords == ("quiet", "wireless")
+    assert plan.must_have == ("rgb",)
+    assert plan.query_text() == "gaming keyboard quiet wireless rgb"
+
+
+def test_numbers_keep_their_unit() -> None:
+    plan = plan_from_text(["i need gluten free smoked bacon - 4 ounce (pack of 2), size 7"])
+    assert "4 ounce" in plan.keywords
+    assert "size 7" in plan.keywords
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hi",
+        "hello there!",
+        "thanks a lot",
+        "what's the weather in Paris?",
+        "tell me a joke",
+        "how are you?",
+        "ok",
+        "good morning",
+    ],
+)
+def test_small_talk_is_not_shopping(text: str) -> None:
+    plan = plan_from_text([text])
+    assert plan.is_shopping is False
+    assert plan.category is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "something for my dad",
+        "how much is the cheapest one?",
+        "hi, i need a keyboard",
+        "what's a good gift for my mom?",
+        "is there a blue one?",
+        "any brand but apple",
+    ],
+)
+def test_anything_plausibly_shopping_stays_shopping(text: str) -> None:
+    assert plan_from_text([text]).is_shopping is True
+
+
+def test_small_talk_inside_a_shopping_session_keeps_the_plan() -> None:
+    plan = plan_from_text(["a keyboard under $80, not logitech", "thanks!"])
+    assert plan.is_shopping is True
+    assert plan.category == "keyboard"
+    assert plan.exclude_terms == ("logitech",)
+
+
+def test_empty_input() -> None:
+    assert plan_from_text([]).is_shopping is False
+    assert plan_from_text([""]).is_shopping is False
+    assert plan_from_text("a red lamp").category == "lamp"

@@ -1,0 +1,110 @@
+"""Rebuilding P_t across messages: later messages replace budgets and lift constraints."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import Constraint, ShoppingPlan
+
+
+@pytest.mark.parametrize(
+    "lift",
+    [
+        "actually Logitech is fine",
+        "logitech is ok after all",
+        "Logitech would be fine too",
+        "i don't mind logitech",
+        "i'm fine with logitech",
+        "forget the logitech thing",
+        "never mind the no logitech rule",
+    ],
+)
+def test_a_later_message_lifts_an_exclude(lift: str) -> None:
+    plan = plan_from_text(["a quiet gaming keyboard under $80, not Logitech", lift])
+    assert plan.exclude == ()
+    assert plan.budget_usd == 80.0
+    assert plan.category == "gaming keyboard"
+    assert "logitech" not in plan.keywords
+
+
+def test_a_lift_removes_only_what_it_names() -> None:
+    plan = plan_from_text(["a mouse, not logitech or razer", "razer is ok"])
+    assert plan.exclude_terms == ("logitech",)
+
+
+def test_a_lift_also_takes_back_an_avoid() -> None:
+    plan = plan_from_text(["headphones, not too loud", "actually loud is fine"])
+    assert plan.avoid == ()
+
+
+def test_later_wording_decides_between_hard_and_soft() -> None:
+    plan = plan_from_text(["a laptop, preferably not dell", "no dell"])
+    assert plan.exclude_terms == ("dell",)
+    assert plan.avoid == ()
+    plan = plan_from_text(["a laptop, no dell", "preferably not dell"])
+    assert plan.avoid_terms == ("dell",)
+    assert plan.exclude == ()
+
+
+def test_asking_for_an_excluded_thing_lifts_it() -> None:
+    plan = plan_from_text(["a keyboard, no rgb", "actually, with rgb"])
+    assert plan.exclude == ()
+    assert plan.must_have == ("rgb",)
+
+
+def test_excluding_something_required_drops_the_requirement() -> None:
+    plan = plan_from_text(["a gaming keyboard with rgb", "no rgb"])
+    assert plan.must_have == ()
+    assert plan.exclude_terms == ("rgb",)
+
+
+def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
+    plan = plan_from_text(["a quiet gaming keyboard", "make it a wireless one", "under $70"])
+    assert plan.category == "gaming keyboard"
+    assert plan.keywords == ("quiet", "wireless")
+    assert plan.budget_usd == 70.0
+
+
+def test_a_new_product_resets_product_words_but_keeps_budget_and_excludes() -> None:
+    plan = plan_from_text(
+        ["a quiet gaming keyboard with rgb under $80, not logitech", "a mouse instead"]
+    )
+    assert plan.category == "mouse"
+    assert plan.keywords == ()
+    assert plan.must_have == ()
+    assert plan.budget_usd == 80.0
+    assert plan.exclude_terms == ("logitech",)
+
+
+def test_order_inside_one_message_matters() -> None:
+    plan = plan_from_text(["not logitech. hmm, actually logitech is fine"])
+    assert plan.exclude == ()
+    plan = plan_from_text(["logitech is fine. no wait, not logitech"])
+    assert plan.exclude_terms == ("logitech",)
+
+
+def test_previous_plan_seeds_the_state_and_replay_is_idempotent() -> None:
+    messages = ["a quiet gaming keyboard under €80, not logitech", "preferably black"]
+    plan = plan_from_text(messages)
+    assert plan_from_text(messages, previous=plan) == plan
+    later = plan_from_text(["no razer either"], previous=plan)
+    assert later.exclude_terms == ("logitech", "razer")
+    assert later.currency == "EUR"
+    assert later.prefer == ("black",)
+
+
+def test_previous_constraints_and_platforms_survive_a_shorter_window() -> None:
+    previous = ShoppingPlan(
+        category="laptop",
+        exclude=(Constraint(term="hp", evidence="not HP"),),
+        budget_usd=900.0,
+        budget_amount=900.0,
+        platforms=("amazon",),
+    )
+    plan = plan_from_text(["actually hp is fine", "with a backlit keyboard"], previous=previous)
+    assert plan.exclude == ()
+    assert plan.budget_usd == 900.0
+    assert plan.platforms == ("amazon",)
+    assert plan.must_have == ("backlit keyboard",)
+    assert plan.category == "laptop"

@@ -1,0 +1,66 @@
+"""Preference rules: what the shopper would like (prefer) and what the item must have."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tools.planner_rules import plan_from_text
+
+
+@pytest.mark.parametrize(
+    ("text", "prefer"),
+    [
+        ("a hoodie, preferably black", ("black",)),
+        ("a hoodie, ideally in navy", ("navy",)),
+        ("a lamp, if possible with a dimmer", ("dimmer",)),
+        ("a laptop with a backlit keyboard if possible", ("backlit keyboard",)),
+        ("a hoodie with a loose fit. sky blue and large is preferred", ("sky blue", "large")),
+        ("a sofa, grey would be nice", ("grey",)),
+        ("i would prefer the navy linen color for the sofa", ("navy linen color",)),
+        ("ideally the flavor should be very garlicky", ("garlicky",)),
+    ],
+)
+def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).prefer == prefer
+
+
+@pytest.mark.parametrize(
+    ("text", "must"),
+    [
+        ("a keyboard that must have rgb lighting", ("rgb lighting",)),
+        ("a tent that needs to be waterproof", ("waterproof",)),
+        (
+            "a speaker that has bluetooth and a long battery life",
+            ("bluetooth", "long battery life"),
+        ),
+        ("a phone case with a kickstand", ("kickstand",)),
+        ("a drill that needs to be easy to use", ("easy to use",)),
+        ("a desk chair with lumbar support and a headrest", ("lumbar support", "headrest")),
+        ("a laptop with 16gb ram", ("16gb ram",)),
+    ],
+)
+def test_must_have(text: str, must: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).must_have == must
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a charger compatible with iphone 12",
+        "i need a keyboard",
+        "a bag, help me with it",
+        "i dont have a preference for the color of the lamp",
+        "a mat that goes with my sofa",
+    ],
+)
+def test_no_must_have_without_a_clear_cue(text: str) -> None:
+    plan = plan_from_text([text])
+    assert plan.must_have == ()
+    assert plan.prefer == ()
+
+
+def test_preferences_are_not_keywords() -> None:
+    plan = plan_from_text(["wireless headphones, preferably black"])
+    assert "black" not in plan.keywords
+    assert plan.prefer == ("black",)
+    assert "black" not in plan.query_text()
