@@ -1,7 +1,7 @@
 """`VectorStore` over Qdrant Edge: the real Qdrant engine in-process, one shard per collection.
 
-Shards are created with the WAL off and flushed after every upsert, so a finished index can
-be opened by several processes at once; a store that wrote a shard optimises it on close.
+Shards have no WAL (flushed after every upsert), so several processes can read a built index,
+and no HNSW graph: at catalog scale an exact scan takes a few ms and every search is exact.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from qdrant_edge import (
     FieldCondition,
     Filter,
     HasIdCondition,
+    HnswIndexConfig,
     MatchAny,
     PayloadSchemaType,
     Point,
@@ -49,6 +50,7 @@ T = TypeVar("T")
 _CONFIG_FILE = "edge_config.json"
 _COLLECTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 _SCHEMA_TYPES = {"keyword": PayloadSchemaType.Keyword, "float": PayloadSchemaType.Float}
+_HNSW_M = 0  # no graph: exact scan, ~3 ms unfiltered at 30k x 384-d (HNSW: ~1 ms, recall@50 0.91)
 
 
 class EdgeVectorStore:
@@ -192,10 +194,8 @@ class EdgeVectorStore:
         return shard
 
     def _ensure(self, collection: str, path: Path, dimension: int) -> EdgeShard:
-        config = EdgeConfig(
-            vectors={DENSE_VECTOR: EdgeVectorParams(size=dimension, distance=Distance.Cosine)},
-            wal_enabled=False,
-        )
+        vectors = {DENSE_VECTOR: EdgeVectorParams(size=dimension, distance=Distance.Cosine)}
+        config = EdgeConfig(vectors=vectors, wal_enabled=False)
         stale = self._shards.pop(collection, None)
         if stale is not None:
             stale.close()
@@ -209,7 +209,10 @@ class EdgeVectorStore:
                 ) from exc
         else:
             path.mkdir(parents=True, exist_ok=True)
-            shard = EdgeShard.create(str(path), config)
+            hnsw = HnswIndexConfig(m=_HNSW_M, ef_construct=100, full_scan_threshold=10_000)
+            shard = EdgeShard.create(
+                str(path), EdgeConfig(vectors=vectors, wal_enabled=False, hnsw_config=hnsw)
+            )
         self._shards[collection] = shard
         present = set(shard.info().payload_schema)
         for field, kind in PAYLOAD_INDEXES.items():

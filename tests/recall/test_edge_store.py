@@ -8,16 +8,17 @@ import json
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 from qdrant_edge import Distance, EdgeConfig, EdgeShard, EdgeVectorParams
 
 from app.errors import ConfigError, IndexMissing
 from app.recall._edge_store import EdgeVectorStore
 from app.recall.filters import SearchFilters
-from app.recall.vector_store import DENSE_VECTOR, PAYLOAD_INDEXES, VectorStore
+from app.recall.vector_store import DENSE_VECTOR, PAYLOAD_INDEXES, VectorPoint, VectorStore
 from tests.contracts.vector_store_contract import (
     COLLECTION,
     DIM,
@@ -36,11 +37,11 @@ class TestEdgeVectorStore(VectorStoreContract):
         await store.close()
 
 
-async def build(root: Path) -> None:
-    """Write the synthetic catalog as a finished (flushed, optimised, closed) shard."""
+async def build(root: Path, points: Sequence[VectorPoint] = (), *, dimension: int = DIM) -> None:
+    """Write points (the synthetic catalog by default) as a finished, closed shard."""
     store = EdgeVectorStore(root)
-    await store.ensure_collection(COLLECTION, DIM)
-    await store.upsert(COLLECTION, catalog())
+    await store.ensure_collection(COLLECTION, dimension)
+    await store.upsert(COLLECTION, points or catalog())
     await store.close()
 
 
@@ -106,6 +107,19 @@ async def test_shard_has_every_payload_index_and_no_wal(tmp_path: Path) -> None:
     finally:
         shard.close()
     assert not (tmp_path / COLLECTION / "wal").exists()
+
+
+async def test_searches_on_a_built_shard_are_exact(tmp_path: Path) -> None:
+    points = catalog(8_000, 384, seed=2)  # past the optimiser's indexing threshold
+    await build(tmp_path, points, dimension=384)
+    store = EdgeVectorStore(tmp_path)
+    try:
+        for query in np.random.default_rng(8).standard_normal((10, 384)).tolist():
+            default = await store.search(COLLECTION, query, SearchFilters(), limit=50)
+            exact = await store.search(COLLECTION, query, SearchFilters(), limit=50, exact=True)
+            assert [h.item_id for h in default] == [h.item_id for h in exact]
+    finally:
+        await store.close()
 
 
 async def test_a_shard_written_with_a_wal_is_refused(tmp_path: Path) -> None:
