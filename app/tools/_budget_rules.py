@@ -63,7 +63,7 @@ _STRONG_CUE = (
     r"(?:my\s+|a\s+|the\s+|total\s+)?budget(?:\s+(?:is|of|at|=))?|"
     r"price\s+(?:range|limit|cap|ceiling)(?:\s+(?:is|of))?|"
     r"(?:spend|pay)(?:ing)?(?:\s+(?:at\s+most|up\s+to|max|(?:no\s+)?more\s+th[ae]n))?|"
-    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)"
+    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)|(?:can\s+)?stretch\s+(?:it\s+)?to"
 )
 _WEAK_CUE = r"for|at|costing|priced\s+at|pay(?:ing)?|cost(?:s|ing)?|spend"
 _APPROX = r"around|about|approximately|approx\.?|roughly|~|≈|circa"
@@ -204,7 +204,7 @@ def _range_mention(
     currency = _currency_of(m, 2) or _currency_of(m, 1)
     if currency is None and m.group("cue") is None:
         return None
-    if currency is None and not _bare_number_ok(low, m.end("num2")):
+    if currency is None and not _bare_number_ok(low, _number_end(m, 2)):
         return None
     if m.group("sep") == "and" and m.group("between") is None:
         return None
@@ -221,7 +221,9 @@ def _cued_mention(
         return None
     pounds_ok = m.group("strong") is not None and not re.match(r"\s*(?:of\b|\()", low[m.end() :])
     currency = _currency_of(m, 1, pounds_ok=pounds_ok and _bare_number_ok(low, m.end()))
-    if currency is None and (m.group("strong") is None or not _bare_number_ok(low, m.end("num1"))):
+    if currency is None and (
+        m.group("strong") is None or not _bare_number_ok(low, _number_end(m, 1))
+    ):
         return None
     if m.group("strong") is None and _NOT_A_PRICE_AFTER.match(low, m.end()):
         return None
@@ -270,6 +272,11 @@ def _build(
 def _number(m: re.Match[str], i: int) -> float:
     value = float(m.group(f"num{i}").replace(",", ""))
     return value * 1000 if m.group(f"k{i}") else value
+
+
+def _number_end(m: re.Match[str], i: int) -> int:
+    """Where amount `i` ends before any currency word ("1k" ends after the k)."""
+    return m.end(f"k{i}") if m.group(f"k{i}") else m.end(f"num{i}")
 
 
 def _currency_of(m: re.Match[str], i: int, *, pounds_ok: bool = False) -> str | None:

@@ -50,7 +50,7 @@ def split_bundle(low: str, allowed: Allowed) -> list[Segment]:
     segments = [Segment(0, len(low), first)]
     for m in _JOINER.finditer(low):
         left = segments[-1]
-        if m.start() < left.guess.end or not allowed_span(low, m.start(), m.end(), allowed):
+        if m.start() < left.guess.end or not _allowed_span(low, m.start(), m.end(), allowed):
             continue
         if _ATTRIBUTE_CLAUSE.search(low, left.guess.end, m.start()):
             continue
@@ -67,7 +67,7 @@ def split_bundle(low: str, allowed: Allowed) -> list[Segment]:
     return segments
 
 
-def allowed_span(low: str, start: int, end: int, allowed: Allowed) -> bool:
+def _allowed_span(low: str, start: int, end: int, allowed: Allowed) -> bool:
     """True when every word of `low[start:end]` is free for this rule."""
     return all(allowed(t) for t in tokens(low, start, end))
 

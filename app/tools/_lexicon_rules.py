@@ -50,7 +50,8 @@ PRODUCT_NOUNS = word_set(
     bean nut almond cashew peanut pecan pistachio walnut seed fruit berry raisin date sauce
     salsa dressing seasoning spice salt pepper sugar sweetener honey jam jelly butter ghee
     cheese yogurt sausage bacon meat chicken beef turkey fish tuna salmon sardine soup broth
-    popcorn pretzel stick mix dispenser perspirant supplement vitamin protein capsule tablet gummy
+    popcorn pretzel stick mix dispenser perspirant maker supplement vitamin protein capsule
+    tablet gummy
     toy puzzle game doll lego book notebook journal planner calendar pen pencil marker crayon
     paint easel sketchbook binder folder envelope label tape stapler calculator
     binocular monocular telescope microscope tent sleeping-bag hammock cooler grill
@@ -143,6 +144,7 @@ NEGATION_OBJECT_STOPS = word_set(
     price cost clear certain used working be been being was is are it i you we they me my
     your our their this these those what how why where who which made a an the any all
     other else available included matter fan crazy keen sure quite entirely wait sorry
+    interested
     actually nevermind never
     """
 )

@@ -74,6 +74,12 @@ _HARD_PATTERNS: tuple[tuple[str, AndMode], ...] = (
     ),
     (r"\bfree\s+(?:of|from)\s+(?:(?:any|all|added)\s+)?", "always"),
     (r"\b(?:lacks?|lacking)\s+" + _DET, "single"),
+    (r"\b(?:not\s+interested\s+in|no\s+interest\s+in)\s+" + _DET, "single"),
+    (
+        r"\b(?:hates?|can'?t\s+stand|(?:is\s+|am\s+|i'?m\s+)?allergic\s+to)\s+"
+        r"(?:anything\s+(?:with\s+|that'?s\s+)?)?" + _DET,
+        "single",
+    ),
     (r"\bwithout\s+" + _DET, "single"),
 )
 _HARD = tuple((re.compile(p), mode) for p, mode in _HARD_PATTERNS)

@@ -27,6 +27,9 @@ LEADING_ARTICLES = word_set("a an the any some all each every another")
 """Skipped before an item: "without A bag", "no ANY sugar"."""
 _HARD_BREAK = set('.;:!?()[]\n"')
 _JOINED_BY_TO = word_set("easy ready simple quick safe hard difficult")
+_GENERIC_TAILS = word_set(
+    "item items product products stuff thing things one ones brand brands kind"
+)
 AndMode = Literal["never", "single", "always"]
 
 
@@ -122,7 +125,10 @@ def _phrase(toks: list[Token], cut_at_product: bool) -> Phrase:
             if is_product_noun(word) and word not in AMBIGUOUS_HEADS:
                 toks = toks[:k]
                 break
-    return Phrase(tuple(t.text for t in toks), toks[0].start, toks[-1].end)
+    end = toks[-1].end
+    while len(toks) > 1 and toks[-1].text in _GENERIC_TAILS:
+        toks = toks[:-1]
+    return Phrase(tuple(t.text for t in toks), toks[0].start, end)
 
 
 def _next_item(

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
+from app.errors import InvalidRequest
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -24,6 +25,8 @@ def plan_from_text(
     replayed on top of `previous` when given; rules are idempotent, so replaying a message
     already reflected in `previous` changes nothing."""
     batch = [messages] if isinstance(messages, str) else list(messages)
+    if not all(isinstance(m, str) for m in batch):
+        raise InvalidRequest("plan_from_text expects the user messages as strings")
     state = _State.seed(previous)
     for message in batch:
         state.apply(read_message(message))

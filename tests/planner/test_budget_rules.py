@@ -41,6 +41,10 @@ from app.tools.planner_rules import plan_from_text
         ("a $45 keyboard", 45.0),
         ("a chair, 120 dollars max", 120.0),
         ("nothing over $70, a backpack", 70.0),
+        ("a 65 inch tv under 1k", 1000.0),
+        ("a coffee maker, ideally under $100 but can stretch to $150", 150.0),
+        ("a toaster, price range 30-50 dollars", 50.0),
+        ("i'm on a tight budget, $20 max for a phone charger", 20.0),
     ],
 )
 def test_stated_ceiling_becomes_the_budget(text: str, amount: float) -> None:

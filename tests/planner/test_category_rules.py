@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.errors import InvalidRequest
 from app.tools.planner_rules import plan_from_text
 
 
@@ -90,3 +91,8 @@ def test_empty_input() -> None:
     assert plan_from_text([]).is_shopping is False
     assert plan_from_text([""]).is_shopping is False
     assert plan_from_text("a red lamp").category == "lamp"
+
+
+def test_messages_must_be_strings() -> None:
+    with pytest.raises(InvalidRequest):
+        plan_from_text(["a lamp", 42])  # type: ignore[list-item]

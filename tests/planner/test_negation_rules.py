@@ -62,6 +62,13 @@ def test_the_reference_request() -> None:
         ("jeans with a button and not a zipper", {"zipper": "not a zipper"}),
         ("a mai tai mix which is not alcoholic", {"alcoholic": "not alcoholic"}),
         ("bars that lack artificial coloring", {"artificial coloring": "lack artificial coloring"}),
+        (
+            "Not interested in refurbished items. A new iPad",
+            {"refurbished": "Not interested in refurbished items"},
+        ),
+        ("a snack, i'm allergic to peanuts", {"peanuts": "i'm allergic to peanuts"}),
+        ("a gift, she hates anything scented", {"scented": "hates anything scented"}),
+        ("a mouse, not the logitech brand", {"logitech": "not the logitech brand"}),
     ],
 )
 def test_hard_excludes_keep_their_evidence(text: str, expected: dict[str, str]) -> None:
