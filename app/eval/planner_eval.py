@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -80,25 +80,38 @@ def query_budget_score(query_map: dict[str, list[str]], *, max_misses: int = 20)
 
 
 def constraint_census(goals: Sequence[str], *, examples: int = 8, seed: int = 0) -> dict[str, Any]:
-    """How many goals yield each kind of finding, with a seeded sample of each to read."""
+    """How many goals yield each kind of finding, with a seeded sample of each to read;
+    "exclude_by_negation" counts excludes from "not / no / without" rather than "X-free"."""
     plans = [(goal, plan_from_text([goal])) for goal in goals]
-    kinds = {
-        "exclude": lambda p: bool(p.exclude),
-        "avoid": lambda p: bool(p.avoid),
-        "bundle": lambda p: len(p.bundle) > 1,
-        "must_have": lambda p: bool(p.must_have),
-        "prefer": lambda p: bool(p.prefer),
-        "category": lambda p: p.category is not None,
-        "not_shopping": lambda p: not p.is_shopping,
-        "budget_without_price": lambda p: p.budget_usd is not None,
+    kinds: dict[str, Callable[[str, ShoppingPlan], bool]] = {
+        "exclude": lambda g, p: bool(p.exclude),
+        "exclude_by_negation": lambda g, p: any(
+            not c.evidence.lower().endswith("free") for c in p.exclude
+        ),
+        "avoid": lambda g, p: bool(p.avoid),
+        "bundle": lambda g, p: len(p.bundle) > 1,
+        "must_have": lambda g, p: bool(p.must_have),
+        "prefer": lambda g, p: bool(p.prefer),
+        "category": lambda g, p: p.category is not None,
+        "not_shopping": lambda g, p: not p.is_shopping,
+        "budget_without_price": lambda g, p: (
+            p.budget_usd is not None and not PRICE_CLAUSE.search(g)
+        ),
     }
     rng = random.Random(seed)
     counts: dict[str, Any] = {}
     samples: dict[str, list[dict[str, Any]]] = {}
     for kind, test in kinds.items():
-        hits = [(g, p) for g, p in plans if test(p)]
+        hits = [(g, p) for g, p in plans if test(g, p)]
         counts[f"goals_with_{kind}"] = len(hits)
-        if kind in {"exclude", "avoid", "bundle", "not_shopping", "budget_without_price"}:
+        if kind in {
+            "exclude",
+            "exclude_by_negation",
+            "avoid",
+            "bundle",
+            "not_shopping",
+            "budget_without_price",
+        }:
             chosen = rng.sample(hits, min(examples, len(hits)))
             samples[kind] = [_example(g, p, kind) for g, p in chosen]
     counts["excludes_total"] = sum(len(p.exclude) for _, p in plans)
@@ -118,8 +131,7 @@ def run_planner_eval(
     report["goals_total"] = len(goals)
     report["goals_stating_price"] = len(pairs) if clause == "stated" else 0
     report["seed"] = seed
-    unpriced = [g for g in goals if not PRICE_CLAUSE.search(g)]
-    report.update(constraint_census(unpriced, examples=examples, seed=seed))
+    report.update(constraint_census(goals, examples=examples, seed=seed))
     if (data_dir / QUERY_MAP_FILE).is_file():
         report["query_budget"] = query_budget_score(load_query_map(data_dir))
     return report
@@ -127,7 +139,7 @@ def run_planner_eval(
 
 def _example(goal: str, plan: ShoppingPlan, kind: str) -> dict[str, Any]:
     out: dict[str, Any] = {"goal": goal}
-    if kind == "exclude":
+    if kind.startswith("exclude"):
         out["exclude"] = [[c.term, c.evidence] for c in plan.exclude]
     elif kind == "avoid":
         out["avoid"] = [[c.term, c.evidence] for c in plan.avoid]
