@@ -1,0 +1,37 @@
+"""Entry point of the `pickwise` console script; each command group lives in its own module."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import typer
+
+from app.cli import catalog_cmd, eval_cmd, index_cmd, search_cmd
+from app.errors import PickwiseError
+
+app = typer.Typer(
+    name="pickwise",
+    help="Pickwise: a conversational shopping backend over a real catalog.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+app.add_typer(catalog_cmd.app, name="catalog")
+app.add_typer(index_cmd.app, name="index")
+app.add_typer(eval_cmd.app, name="eval")
+search_cmd.register(app)
+
+
+def main() -> None:
+    """Run the CLI; our own errors print one clear line and exit 2 instead of a traceback."""
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        app()
+    except PickwiseError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
