@@ -39,7 +39,7 @@ def _summary(report: dict[str, Any]) -> list[str]:
         f"budget exact: {rate if rate is not None else 'n/a'} over {report['n']} goals "
         f"(price clause {report['price_clause']}; {report['misses_total']} misses)",
         f"goals: {report['goals_total']}; with exclude {report['goals_with_exclude']} "
-        f"({report['goals_with_exclude_by_negation']} by not/no/without), "
+        f"({report['goals_with_exclude_by_negation']} from not/no/without/free of, rest X-free), "
         f"avoid {report['goals_with_avoid']}, bundle {report['goals_with_bundle']}, "
         f"must-have {report['goals_with_must_have']}, prefer {report['goals_with_prefer']}",
         f"budget read where no price is stated: {report['goals_with_budget_without_price']}; "

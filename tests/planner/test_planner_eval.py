@@ -111,7 +111,7 @@ def test_human_summary(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         get_settings.cache_clear()
     assert result.exit_code == 0, result.output
     assert "budget exact: 1.0 over 2 goals (price clause appended; 0 misses)" in result.output
-    assert "with exclude 1 (1 by not/no/without), avoid 0, bundle 1" in result.output
+    assert "with exclude 1 (1 from not/no/without/free of, rest X-free), avoid 0" in result.output
 
 
 def test_missing_goal_file_is_a_config_error(tmp_path: Path) -> None:
