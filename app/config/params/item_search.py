@@ -1,0 +1,92 @@
+"""Parameters of the item_search tool: the relevance floor, result and probe sizes, and
+when a thin result triggers a relaxed search or query expansion."""
+
+from app.config.registry import REGISTRY
+
+RELEVANCE_FLOOR = REGISTRY.declare(
+    "RELEVANCE_FLOOR",
+    float,
+    0.5,
+    group="item_search",
+    minimum=-1.0,
+    maximum=1.0,
+    description="Cosine (query vs item vector) a hit needs to count as relevant on meaning "
+    "alone; tuned on the Icecat dev judgments so gibberish queries return nothing.",
+)
+RELEVANCE_FLOOR_LEXICAL = REGISTRY.declare(
+    "RELEVANCE_FLOOR_LEXICAL",
+    float,
+    0.15,
+    group="item_search",
+    minimum=-1.0,
+    maximum=1.0,
+    description="Cosine a hit that the lexical source (BM25) also matched needs to count as "
+    "relevant; lower than RELEVANCE_FLOOR because the shared words are evidence too.",
+)
+ITEM_SEARCH_POOL = REGISTRY.declare(
+    "ITEM_SEARCH_POOL",
+    int,
+    50,
+    group="item_search",
+    minimum=1,
+    maximum=1000,
+    description="Fused hits item_search takes from each recall before its post-filters "
+    "(at least the top_k asked).",
+)
+ITEM_SEARCH_RENDER_CAP = REGISTRY.declare(
+    "ITEM_SEARCH_RENDER_CAP",
+    int,
+    8,
+    group="item_search",
+    minimum=1,
+    maximum=100,
+    description="Hits shown to the model in the text rendering; every kept hit is still "
+    "registered as a candidate for later tools.",
+)
+ITEM_SEARCH_PROBE_LIMIT = REGISTRY.declare(
+    "ITEM_SEARCH_PROBE_LIMIT",
+    int,
+    8,
+    group="item_search",
+    minimum=1,
+    maximum=100,
+    description="Hits of the probe recall without hard filters, run to explain a short result.",
+)
+ITEM_SEARCH_FILTERED_OUT_CAP = REGISTRY.declare(
+    "ITEM_SEARCH_FILTERED_OUT_CAP",
+    int,
+    5,
+    group="item_search",
+    minimum=0,
+    maximum=50,
+    description="Blocked items listed with their reason in a result.",
+)
+ITEM_SEARCH_EXPANSION_MAX_VARIANTS = REGISTRY.declare(
+    "ITEM_SEARCH_EXPANSION_MAX_VARIANTS",
+    int,
+    3,
+    group="item_search",
+    minimum=0,
+    maximum=10,
+    description="Rewritten queries (no LLM) recalled when a search stays too thin.",
+)
+ITEM_SEARCH_MIN_HITS = REGISTRY.declare(
+    "ITEM_SEARCH_MIN_HITS",
+    int,
+    3,
+    group="item_search",
+    minimum=1,
+    maximum=100,
+    description="Fewer kept hits than this triggers the relaxed search (min_rating dropped) "
+    "and then query expansion.",
+)
+ITEM_VECTOR_MEMO_SIZE = REGISTRY.declare(
+    "ITEM_VECTOR_MEMO_SIZE",
+    int,
+    8192,
+    group="item_search",
+    minimum=1,
+    maximum=1_000_000,
+    description="Item vectors memoised by item_search to score lexical-only hits against the "
+    "query without asking the vector store again.",
+)
