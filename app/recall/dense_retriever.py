@@ -12,7 +12,7 @@ from app.recall.embedder import Embedder
 from app.recall.filters import SearchFilters
 from app.recall.guarded_store import guard_store
 from app.recall.retriever import Hit
-from app.recall.search_cache import CacheStats, SearchCache, search_cache_key
+from app.recall.search_cache import CacheStats, SearchCache, normalise_query, search_cache_key
 from app.recall.trace import record_vector_query, timed_step
 from app.recall.vector_store import VectorStore
 
@@ -77,6 +77,11 @@ class DenseRetriever:
                 key, lambda: self._fetch(key.query, filters, top_k)
             )
         return result.hits
+
+    async def query_vector(self, query: str) -> tuple[float, ...]:
+        """The unit vector this source searches with for `query`, memoised: after a recall of
+        the same text it costs no encode (item_search scores lexical hits with it)."""
+        return await self._vectors.vector(normalise_query(query))
 
     async def _fetch(self, text: str, filters: SearchFilters, top_k: int) -> list[Hit]:
         vector = await self._vectors.vector(text)
