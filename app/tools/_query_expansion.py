@@ -1,0 +1,62 @@
+"""Local query rewrites for a search that came back too thin, without an LLM: the quoted
+phrase, the longest segment, and the query with question and stop words removed."""
+
+from __future__ import annotations
+
+import re
+
+_QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
+_WORD = re.compile(r"[0-9a-z]+(?:['’.\-+/][0-9a-z]+)*")
+_SEGMENT_BREAK = re.compile(
+    r"[,;:!?()\[\]]|\s(?:and|or|but|with|without|for|that|which|who|because|so|to|in|on)\s",
+    re.IGNORECASE,
+)
+
+_QUESTION_TEXT = (
+    "what which where when who whom whose why how is are was were am can could would should "
+    "will shall may might must do does did have has had any anything something there here "
+    "please recommend suggest show find get give need want wanted looking look search buy "
+    "purchase shopping shop tell help know think like good best great nice decent cheap "
+    "some one hey hi hello thanks thank needs wants looks finds recommendations ideas options"
+)
+_STOP_TEXT = (
+    "a an the of for to in on at by from with without about into onto over under than then "
+    "and or but nor so if as that this these those it its it's i i'm me my mine we us our "
+    "you your yours he she him her they them their be been being very really just also too "
+    "much many more most less least such own same other else only even ever still yet again "
+    "around up down out off"
+)
+QUESTION_WORDS = frozenset(_QUESTION_TEXT.split())
+STOP_WORDS = frozenset(_STOP_TEXT.split())
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` minus question and stop words, lower-cased, in order."""
+    words = _WORD.findall(text.lower())
+    return [w for w in words if w not in STOP_WORDS and w not in QUESTION_WORDS]
+
+
+def expansion_variants(query: str, *, limit: int) -> list[str]:
+    """Up to `limit` rewrites of `query`, most specific first, none equal to the query."""
+    if limit <= 0:
+        return []
+    original = " ".join(_WORD.findall(query.lower()))
+    candidates = [*_quoted(query), _longest_segment(query), " ".join(content_words(query))]
+    variants: list[str] = []
+    for candidate in candidates:
+        text = " ".join(candidate.split())
+        if text and text != original and text not in variants:
+            variants.append(text)
+    return variants[:limit]
+
+
+def _quoted(query: str) -> list[str]:
+    phrases = [next(g for g in m.groups() if g) for m in _QUOTED.finditer(query)]
+    return [" ".join(content_words(p)) or p.strip().lower() for p in phrases]
+
+
+def _longest_segment(query: str) -> str:
+    """The segment (between punctuation and connectives) with the most content words."""
+    segments = [content_words(s) for s in _SEGMENT_BREAK.split(query)]
+    best = max(segments, key=len, default=[])
+    return " ".join(best) if len(segments) > 1 else ""

@@ -1,0 +1,111 @@
+"""The typed result of item_search: hits, what the filters blocked and why, how the search
+was widened, and what the recall did (sources, cache level, timings)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.recall.trace import CacheLevel
+from app.tools._search_render import render_result
+from app.tools.base import ToolResult
+
+
+class SearchHit(BaseModel):
+    """One kept item, in result order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    item_id: str
+    platform: str
+    title: str
+    brand: str | None = None
+    category: str | None = None
+    price_usd: float | None = None
+    rating: float | None = None
+    score: float = Field(description="Fused recall score (higher is better).")
+    relevance: float | None = Field(None, description="Cosine of query and item vectors.")
+    sources: list[str] = Field(default_factory=list, description="Recall sources that found it.")
+
+
+class BlockedItem(BaseModel):
+    """A relevant item a hard filter kept out: the first reason and every reason."""
+
+    model_config = ConfigDict(frozen=True)
+
+    item_id: str
+    title: str
+    price_usd: float | None = None
+    reason: Literal["brand", "exclude_term", "rating", "price"]
+    detail: str
+    reasons: list[str] = Field(default_factory=list)
+
+
+class PriceOnly(BaseModel):
+    """The budget alone blocked every blocked item."""
+
+    model_config = ConfigDict(frozen=True)
+
+    blocked: int
+    over_budget: int
+    unknown_price: int
+    cheapest_usd: float | None
+    budget_usd: float
+
+    def sentence(self) -> str:
+        """What the agent can tell the shopper."""
+        budget = f"${self.budget_usd:,.2f}"
+        if self.cheapest_usd is None:
+            return f"{self.blocked} matches have no known price, so none fits the {budget} budget"
+        text = (
+            f"{self.over_budget} matches are above your {budget} budget; "
+            f"the cheapest is ${self.cheapest_usd:,.2f}"
+        )
+        if self.unknown_price:
+            text += f" ({self.unknown_price} more have no known price)"
+        return text
+
+
+class AppliedScope(BaseModel):
+    """The constraints the hits satisfy (after any relaxation)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    platforms: list[str] = Field(default_factory=list, description="Empty means all platforms.")
+    price_usd_max: float | None = None
+    budget_source: Literal["args", "slot", "plan"] | None = None
+    min_rating: float | None = None
+    brand: str | None = None
+    brand_exclude: list[str] = Field(default_factory=list)
+    exclude_terms: list[str] = Field(default_factory=list)
+    model_number: str | None = None
+
+
+class ItemSearchResult(ToolResult):
+    """What one item_search call found and how; `render()` is the compact text for the model."""
+
+    query: str
+    slot: str
+    top_k: int
+    requested_top_k: int
+    hits: list[SearchHit]
+    applied: AppliedScope
+    removed: dict[str, int] = Field(
+        default_factory=dict, description="Hits each post-filter removed, in filter order."
+    )
+    filtered_out: list[BlockedItem] = Field(default_factory=list)
+    blocked_total: int = 0
+    price_only: PriceOnly | None = None
+    relaxed: bool = False
+    relaxed_constraints: list[str] = Field(default_factory=list)
+    expanded: bool = False
+    expansion_variants: list[str] = Field(default_factory=list)
+    per_source_counts: dict[str, int] = Field(default_factory=dict)
+    failed_sources: dict[str, str] = Field(default_factory=dict)
+    cache: CacheLevel | None = Field(None, description="Level that answered the main dense recall.")
+    notes: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+    def render(self) -> str:
+        return render_result(self)

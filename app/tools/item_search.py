@@ -1,0 +1,335 @@
+"""item_search: hybrid recall under the session's constraints, deterministic post-filters,
+and the widening steps (relaxed search, probe, query expansion) that let the agent tell
+"nothing like that exists" from "your filters hide it". Kept hits become slot candidates."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from app.config.params.item_search import (
+    ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
+    ITEM_SEARCH_FILTERED_OUT_CAP,
+    ITEM_SEARCH_MIN_HITS,
+    ITEM_SEARCH_POOL,
+    ITEM_SEARCH_PROBE_LIMIT,
+)
+from app.config.params.recall import RRF_K
+from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
+from app.errors import DependencyDown
+from app.recall.filters import SearchFilters
+from app.recall.fusion import rrf
+from app.recall.pipeline import RecallPipeline, RecallResponse
+from app.recall.retriever import Hit
+from app.recall.search_index import SearchIndex
+from app.recall.trace import CacheLevel, recall_trace
+from app.tools._query_expansion import expansion_variants
+from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
+from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
+from app.tools._search_probe import Block, ProbeFindings, explain_blocks
+from app.tools._search_relevance import (
+    EmbedderQueryVectors,
+    QueryVectors,
+    RelevanceScorer,
+    ScoredHit,
+)
+from app.tools._search_result import (
+    AppliedScope,
+    BlockedItem,
+    ItemSearchResult,
+    PriceOnly,
+    SearchHit,
+)
+from app.tools.base import ToolContext
+from app.tools.candidates import Candidate
+
+__all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool"]
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = (
+    "Search the product catalog (Icecat, Amazon, Walmart, Google Shopping, Abt, Buy.com) for "
+    "items matching a short product query such as 'usb-c hub 4k' or 'waterproof hiking boots'. "
+    "Put budget, brand, rating and platform in their own fields, not in the query. The "
+    "shopper's budget, platform scope and ruled-out terms from the session plan apply "
+    "automatically. Returns one line per item: [item_id] title | brand | price | platform; "
+    "use those item ids in later tools. When filters hide matching items the result says "
+    "which and why (e.g. all above budget, with the cheapest price), so tell the shopper "
+    "instead of claiming nothing exists. No item has a rating, so min_rating is relaxed."
+)
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """One recall and its post-filtered hits."""
+
+    response: RecallResponse
+    kept: list[ScoredHit]
+    removed: Removed
+    degraded: str | None
+
+
+@dataclass
+class _Run:
+    """The state of one item_search call, filled in step by step."""
+
+    scope: SearchScope
+    effective: SearchScope = field(init=False)
+    cache: CacheLevel | None = None
+    relaxed: bool = False
+    variants: list[str] = field(default_factory=list)
+    hits: list[ScoredHit] = field(default_factory=list)
+    removed: Removed = field(default_factory=Removed)
+    findings: ProbeFindings | None = None
+    notes: list[str] = field(default_factory=list)
+    steps: dict[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.effective = self.scope
+
+    def hit_ids(self) -> set[str]:
+        return {h.item_id for h in self.hits}
+
+
+class ItemSearchTool:
+    """The item_search tool over an opened index and a recall pipeline; safe to share."""
+
+    name: ClassVar[str] = "item_search"
+    description: ClassVar[str] = DESCRIPTION
+    args_model: ClassVar[type[BaseModel]] = ItemSearchArgs
+    concurrency_safe: ClassVar[bool] = True
+    terminal: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        index: SearchIndex,
+        pipeline: RecallPipeline,
+        *,
+        query_vectors: QueryVectors | None = None,
+    ) -> None:
+        self.index = index
+        self.pipeline = pipeline
+        vectors = query_vectors or EmbedderQueryVectors(index.embedder)
+        self.scorer = RelevanceScorer(index.store, index.collection, vectors)
+
+    async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
+        """Search, filter, widen when thin, register the candidates of the slot, report."""
+        started = time.perf_counter()
+        scope = resolve_scope(
+            args, ctx.plan, default_top_k=DEFAULT_TOP_K.get(), max_top_k=MAX_TOP_K.get()
+        )
+        matchers = ItemMatchers(scope)
+        pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
+        run = _Run(scope)
+        with recall_trace() as trace:
+            with _timed(run.steps, "main_recall"):
+                main = await self._pass(scope.query, scope.filters(), pool, matchers)
+            run.cache = trace.cache_levels[0] if trace.cache_levels else None
+            chosen = await self._maybe_relax(run, main, pool)
+            kept = chosen.kept
+            if len(kept) < ITEM_SEARCH_MIN_HITS.get():
+                kept = await self._expand(run, kept, pool, matchers)
+            kept, duplicates = dedupe(kept)
+            run.hits = kept[: scope.top_k]
+            if run.effective.has_hard_filters and len(run.hits) < scope.top_k:
+                with _timed(run.steps, "probe"):
+                    run.findings = await self._probe(run.effective, matchers, run.hit_ids())
+            run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
+        _register(ctx, run.effective, run.hits)
+        run.removed = replace(chosen.removed, duplicates=duplicates)
+        if scope.top_k_capped:
+            run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
+        run.notes += sorted({p.degraded for p in (main, chosen) if p.degraded})
+        run.steps["total"] = _ms_since(started)
+        return _result(run, chosen.response)
+
+    async def _pass(
+        self, query: str, filters: SearchFilters, pool: int, matchers: ItemMatchers
+    ) -> _Pass:
+        """Recall `pool` fused hits, score their relevance and apply the post-filters."""
+        response = await self.pipeline.run(query, filters, top_k=pool)
+        scoring = await self.scorer.score(query, response.hits, self.index.items)
+        kept, removed = apply_postfilters(scoring.hits, matchers)
+        return _Pass(response, kept, removed, scoring.degraded)
+
+    async def _widening_pass(
+        self,
+        run: _Run,
+        step: str,
+        query: str,
+        filters: SearchFilters,
+        pool: int,
+        matchers: ItemMatchers,
+    ) -> _Pass | None:
+        """A widening recall: a dependency that is down skips it with a note, never fails."""
+        try:
+            return await self._pass(query, filters, pool, matchers)
+        except DependencyDown as exc:
+            log.warning("item_search: %s recall skipped: %s", step, exc)
+            run.notes.append(f"{step} recall skipped: {exc}")
+            return None
+
+    async def _maybe_relax(self, run: _Run, main: _Pass, pool: int) -> _Pass:
+        """With min_rating set and too few hits, search once more without it (budget, brand
+        and the relevance floor stay) and keep that result when it has more hits."""
+        scope = run.scope
+        if scope.min_rating is None or len(main.kept) >= ITEM_SEARCH_MIN_HITS.get():
+            return main
+        loose = scope.without_rating()
+        with _timed(run.steps, "relaxed_recall"):
+            relaxed = await self._widening_pass(
+                run, "relaxed", scope.query, loose.filters(), pool, ItemMatchers(loose)
+            )
+        if relaxed is None or len(relaxed.kept) <= len(main.kept):
+            run.notes.append("searching without min_rating found no more items")
+            return main
+        run.effective, run.relaxed = loose, True
+        return relaxed
+
+    async def _expand(
+        self, run: _Run, kept: list[ScoredHit], pool: int, matchers: ItemMatchers
+    ) -> list[ScoredHit]:
+        """Recall rewrites of the query and fuse their kept hits with the main ones (RRF)."""
+        limit = ITEM_SEARCH_EXPANSION_MAX_VARIANTS.get()
+        variants = expansion_variants(run.scope.query, limit=limit)
+        if not variants:
+            return kept
+        filters = run.effective.filters()
+        with _timed(run.steps, "expansion"):
+            passes = await asyncio.gather(
+                *(
+                    self._widening_pass(run, "expansion", v, filters, pool, matchers)
+                    for v in variants
+                )
+            )
+        run.variants = [v for v, p in zip(variants, passes, strict=True) if p is not None]
+        runs = {"main": kept}
+        runs.update({f"variant{i}": p.kept for i, p in enumerate(passes) if p is not None})
+        if len(runs) == 1:
+            return kept
+        first: dict[str, ScoredHit] = {}
+        for hits in runs.values():
+            for hit in hits:
+                first.setdefault(hit.item_id, hit)
+        fused = rrf(
+            {name: [Hit(h.item_id, h.hit.score) for h in hits] for name, hits in runs.items()},
+            k=RRF_K.get(),
+        )
+        return [first[f.item_id] for f in fused]
+
+    async def _probe(
+        self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str]
+    ) -> ProbeFindings | None:
+        """Recall without the hard filters (platform scope kept) and explain what was blocked."""
+        try:
+            response = await self.pipeline.run(
+                scope.query, scope.probe_filters(), top_k=ITEM_SEARCH_PROBE_LIMIT.get()
+            )
+            scoring = await self.scorer.score(scope.query, response.hits, self.index.items)
+        except DependencyDown as exc:
+            log.warning("item_search: probe recall skipped: %s", exc)
+            return None
+        return explain_blocks(scoring.hits, kept_ids, scope, matchers)
+
+
+def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:
+    """Every kept hit becomes a candidate of the slot, replacing the slot's earlier ones."""
+    ctx.candidates.replace(
+        scope.slot,
+        (
+            Candidate(
+                item_id=h.item_id,
+                slot=scope.slot,
+                query=scope.query,
+                recall_score=h.hit.score,
+                rank=rank,
+                source_scores=dict(h.hit.source_scores),
+            )
+            for rank, h in enumerate(hits, start=1)
+        ),
+    )
+
+
+def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
+    scope = run.effective
+    blocked = run.findings.blocked if run.findings else []
+    verdict = run.findings.price_only if run.findings else None
+    timings = {f"source_{s}": round(ms, 3) for s, ms in response.timings_ms.items()}
+    timings.update(run.steps)
+    return ItemSearchResult(
+        query=scope.query,
+        slot=scope.slot,
+        top_k=scope.top_k,
+        requested_top_k=scope.requested_top_k,
+        hits=[_hit(h) for h in run.hits],
+        applied=AppliedScope(
+            platforms=list(scope.platforms),
+            price_usd_max=scope.price_max,
+            budget_source=scope.budget_source,
+            min_rating=scope.min_rating,
+            brand=scope.brand,
+            brand_exclude=list(scope.brand_exclude),
+            exclude_terms=list(scope.exclude_terms),
+            model_number=scope.model_number,
+        ),
+        removed=run.removed.as_dict(),
+        filtered_out=[_blocked(b) for b in blocked[: ITEM_SEARCH_FILTERED_OUT_CAP.get()]],
+        blocked_total=len(blocked),
+        price_only=PriceOnly(**vars(verdict)) if verdict else None,
+        relaxed=run.relaxed,
+        relaxed_constraints=["min_rating"] if run.relaxed else [],
+        expanded=bool(run.variants),
+        expansion_variants=run.variants,
+        per_source_counts=dict(response.per_source_counts),
+        failed_sources=dict(response.failed_sources),
+        cache=run.cache,
+        notes=run.notes,
+        timings_ms=timings,
+    )
+
+
+def _blocked(block: Block) -> BlockedItem:
+    return BlockedItem(
+        item_id=block.item.item_id,
+        title=block.item.title,
+        price_usd=block.item.price_usd,
+        reason=block.reason,
+        detail=block.detail,
+        reasons=[r for r, _ in block.reasons],
+    )
+
+
+def _hit(scored: ScoredHit) -> SearchHit:
+    item = scored.item
+    return SearchHit(
+        item_id=item.item_id,
+        platform=item.platform,
+        title=item.title,
+        brand=item.brand,
+        category=item.category,
+        price_usd=item.price_usd,
+        rating=item.rating,
+        score=round(scored.hit.score, 6),
+        relevance=None if scored.relevance is None else round(scored.relevance, 4),
+        sources=[s for s, v in scored.hit.source_scores.items() if v is not None],
+    )
+
+
+@contextmanager
+def _timed(steps: dict[str, float], step: str) -> Iterator[None]:
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        steps[step] = round(steps.get(step, 0.0) + _ms_since(start), 3)
+
+
+def _ms_since(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000.0, 3)
