@@ -1,0 +1,134 @@
+"""The composition root: from `Settings`, open the index, the search cache, the recall
+sources and pipeline, and the tools, and close them again. Build it inside the event loop
+that uses it: the Redis client of the cache is bound to the loop it first runs in."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Any, TypeVar
+
+from app.config.settings import Settings
+from app.errors import ConfigError
+from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.dense_retriever import DenseRetriever
+from app.recall.embedder import Embedder
+from app.recall.memo_retriever import MemoRetriever
+from app.recall.pipeline import RecallConfig, RecallPipeline
+from app.recall.search_cache import SearchCache, open_search_cache
+from app.recall.search_index import SearchIndex
+from app.tools.base import Tool
+from app.tools.item_search import ItemSearchTool
+
+T = TypeVar("T")
+
+
+class Runtime:
+    """Every long-lived component of a process, wired once; use as `async with Runtime(s)`.
+
+    An injected `index` (or `embedder`) is reused and left open on exit: tests and benchmarks
+    share one to avoid reloading the model. A `recall_config` pins the pipeline's
+    configuration; without one it reads the parameter registry on every search.
+    """
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        index: SearchIndex | None = None,
+        embedder: Embedder | None = None,
+        recall_config: RecallConfig | None = None,
+    ) -> None:
+        self.settings = settings
+        self._given_index = index
+        self._embedder = embedder
+        self._recall_config = recall_config
+        self._index: SearchIndex | None = None
+        self._cache: SearchCache | None = None
+        self._dense: DenseRetriever | None = None
+        self._bm25: MemoRetriever | None = None
+        self._pipeline: RecallPipeline | None = None
+        self.tools: dict[str, Tool[Any, Any]] = {}
+
+    async def __aenter__(self) -> Runtime:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def open(self) -> None:
+        """Open the index (unless injected) and wire the cache, the sources and the tools."""
+        if self._index is not None:
+            raise ConfigError("this runtime is already open")
+        index = self._given_index or SearchIndex.open(self.settings, embedder=self._embedder)
+        try:
+            cache = open_search_cache(self.settings.redis_url)
+        except Exception:
+            if self._given_index is None:
+                await index.close()
+            raise
+        self._index, self._cache = index, cache
+        self._dense = DenseRetriever.from_index(index, cache)
+        self._bm25 = MemoRetriever(Bm25Retriever(index.bm25), index_version=index.version)
+        self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
+        self.tools = _build_tools(index, self._pipeline, self._dense)
+
+    async def close(self) -> None:
+        """Release the cache connections and the index this runtime opened; idempotent."""
+        cache, index = self._cache, self._index
+        self._cache = self._index = self._dense = self._bm25 = self._pipeline = None
+        self.tools = {}
+        try:
+            if cache is not None:
+                await cache.close()
+        finally:
+            if index is not None and self._given_index is None:
+                await index.close()
+
+    @property
+    def index(self) -> SearchIndex:
+        return _opened(self._index, "index")
+
+    @property
+    def cache(self) -> SearchCache:
+        return _opened(self._cache, "search cache")
+
+    @property
+    def dense(self) -> DenseRetriever:
+        return _opened(self._dense, "dense retriever")
+
+    @property
+    def bm25(self) -> MemoRetriever:
+        return _opened(self._bm25, "bm25 retriever")
+
+    @property
+    def pipeline(self) -> RecallPipeline:
+        return _opened(self._pipeline, "recall pipeline")
+
+    def tool(self, name: str) -> Tool[Any, Any]:
+        """The tool registered under `name`."""
+        try:
+            return self.tools[name]
+        except KeyError:
+            raise ConfigError(f"no tool {name!r}; known: {sorted(self.tools)}") from None
+
+
+def _build_tools(
+    index: SearchIndex, pipeline: RecallPipeline, dense: DenseRetriever
+) -> dict[str, Tool[Any, Any]]:
+    """Every tool of the agent by name; adding a tool is one line here."""
+    tools: list[Tool[Any, Any]] = [
+        ItemSearchTool(index, pipeline, query_vectors=dense),
+    ]
+    return {tool.name: tool for tool in tools}
+
+
+def _opened(value: T | None, what: str) -> T:
+    if value is None:
+        raise ConfigError(f"the runtime's {what} is not open; use `async with Runtime(...)`")
+    return value
