@@ -70,19 +70,31 @@ class Profile:
         return self.brand.split()[0] if self.brand else ""
 
 
+def specific_codes(
+    item: Item, stats: MatchStats, max_code_df: int
+) -> tuple[frozenset[str], frozenset[str]]:
+    """The item's codes rare enough in the catalog to name a product (model-number field,
+    title codes, EANs), and its title codes joined with a split-off tail."""
+    codes, joined = title_codes(lower_text(item.title))
+    codes |= model_field_codes(item.model_number) | set(item.ean)
+    return (
+        frozenset(c for c in codes if stats.code_count(c) <= max_code_df),
+        frozenset(c for c in joined if stats.code_count(c) <= max_code_df),
+    )
+
+
 def profile(item: Item, stats: MatchStats, max_code_df: int) -> Profile:
-    """Read one item: its specific codes (rare in the catalog), TF-IDF weights, quantities…"""
+    """Read one item: its specific codes, title word IDFs, quantities, numbers, brand…"""
     text = lower_text(item.title)
     tokens = words(text)
-    codes, joined = title_codes(text)
-    codes |= model_field_codes(item.model_number) | set(item.ean)
+    codes, joined = specific_codes(item, stats, max_code_df)
     idfs = {t: stats.idf(t) for t in set(tokens)}
     squashed = squash(text)
     return Profile(
         item_id=item.item_id,
-        codes=frozenset(c for c in codes if stats.code_count(c) <= max_code_df),
-        joined_codes=frozenset(c for c in joined if stats.code_count(c) <= max_code_df),
-        model_key=_model_key(item, stats, max_code_df),
+        codes=codes,
+        joined_codes=joined,
+        model_key=model_key(item, stats, max_code_df),
         idfs=idfs,
         trigrams=frozenset(squashed[i : i + 3] for i in range(max(len(squashed) - 2, 0))),
         quantities=quantities(text),
@@ -95,7 +107,8 @@ def profile(item: Item, stats: MatchStats, max_code_df: int) -> Profile:
     )
 
 
-def _model_key(item: Item, stats: MatchStats, max_code_df: int) -> str:
+def model_key(item: Item, stats: MatchStats, max_code_df: int) -> str:
+    """The squashed model-number field when it has a digit and names few items, else ""."""
     key = squash(item.model_number or "")
     if len(key) < 3 or not any(ch.isdigit() for ch in key):
         return ""

@@ -12,7 +12,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.catalog._match_features import FEATURES, Profile, pair_features, profile
+from app.catalog._match_features import (
+    FEATURES,
+    Profile,
+    model_key,
+    pair_features,
+    profile,
+    specific_codes,
+)
 from app.catalog._match_model import LogisticModel
 from app.catalog._match_stats import MatchStats
 from app.catalog._match_weights import FITTED_MODEL, MAX_CODE_DF
@@ -86,6 +93,12 @@ class ProductMatcher:
         return self.score(left, right).same_product
 
     def lookup_keys(self, item: Item) -> frozenset[str]:
-        """The specific codes of an item (model number, title codes, EANs) to index it by."""
-        read = self.profile(item)
-        return read.codes | read.joined_codes | ({read.model_key} if read.model_key else set())
+        """The specific codes of an item (model number, title codes, EANs) to index it by;
+        computed without keeping a profile, so indexing the catalog stays light."""
+        known = self._profiles.get(item.item_id)
+        if known is not None:
+            codes, joined, key = known.codes, known.joined_codes, known.model_key
+        else:
+            codes, joined = specific_codes(item, self.stats, self.max_code_df)
+            key = model_key(item, self.stats, self.max_code_df)
+        return codes | joined | ({key} if key else set())
