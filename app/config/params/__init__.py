@@ -4,6 +4,26 @@ Import a parameter from its group module and call `.get()` at the moment you nee
 value. Importing this package declares all groups, so the registry is always complete.
 """
 
-from app.config.params import breakers, cache, compare, index, item_search, planner, recall, search
+from app.config.params import (
+    breakers,
+    cache,
+    category_kb,
+    compare,
+    index,
+    item_search,
+    planner,
+    recall,
+    search,
+)
 
-__all__ = ["breakers", "cache", "compare", "index", "item_search", "planner", "recall", "search"]
+__all__ = [
+    "breakers",
+    "cache",
+    "category_kb",
+    "compare",
+    "index",
+    "item_search",
+    "planner",
+    "recall",
+    "search",
+]
