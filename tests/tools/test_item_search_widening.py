@@ -1,0 +1,149 @@
+"""How item_search explains and widens a thin result on the real index: the probe's reason for
+each blocked item (brand, exclude term, rating, price), the budget-only verdict, and query
+expansion on long question-like queries."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from app.config.params.item_search import ITEM_SEARCH_FILTERED_OUT_CAP
+from app.config.registry import REGISTRY
+from app.config.settings import Settings
+from app.recall.filters import brand_key
+from app.runtime import Runtime
+from app.tools.base import ToolContext, invoke_tool
+from app.tools.item_search import ItemSearchResult
+from app.tools.shopping_plan import Constraint, ShoppingPlan
+
+REDIS_URL = "redis://127.0.0.1:6379/14"
+CALCULATOR_QUESTION = (
+    'is there any chance you could find me a "graphing calculator"? '
+    "my daughter starts high school next fall"
+)
+HEADPHONES_QUESTION = (
+    "hey, do you have any noise cancelling headphones that are good for flights and long trips?"
+)
+
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def runtime(built_index: Settings) -> AsyncIterator[Runtime]:
+    redis = Redis.from_url(REDIS_URL)
+    await redis.flushdb()
+    async with Runtime(built_index.model_copy(update={"redis_url": REDIS_URL})) as opened:
+        yield opened
+    await redis.flushdb()
+    await redis.aclose()
+
+
+async def search(runtime: Runtime, *excludes: str, **args: Any) -> ItemSearchResult:
+    plan = ShoppingPlan(exclude=tuple(Constraint(term=t) for t in excludes))
+    outcome = await invoke_tool(runtime.tool("item_search"), args, ToolContext("s", "t", plan))
+    assert isinstance(outcome.output, ItemSearchResult), outcome.output
+    return outcome.output
+
+
+async def test_budget_too_low_is_reported_as_price_only(runtime: Runtime) -> None:
+    result = await search(runtime, query="laptop", price_usd_max=5)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.budget_usd == 5
+    assert verdict.blocked == result.blocked_total == verdict.over_budget > 0
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 5
+    assert verdict.cheapest_usd == min(b.price_usd or 0 for b in result.filtered_out)
+    assert len(result.filtered_out) == min(ITEM_SEARCH_FILTERED_OUT_CAP.get(), verdict.blocked)
+    assert {b.reason for b in result.filtered_out} == {"price"}
+    assert all(b.reasons == ["price"] for b in result.filtered_out)
+    assert all((h.price_usd or 0) <= 5 for h in result.hits)
+    assert not {b.item_id for b in result.filtered_out} & {h.item_id for h in result.hits}
+    text = result.render()
+    assert f"{verdict.over_budget} matches are above your $5.00 budget" in text
+    assert f"the cheapest is ${verdict.cheapest_usd:,.2f}" in text
+
+
+async def test_the_probe_keeps_the_platform_scope(runtime: Runtime) -> None:
+    result = await search(runtime, query="laptop", price_usd_max=5, platform="icecat")
+    assert result.price_only is not None
+    blocked_platforms = {b.item_id.split(":")[0] for b in result.filtered_out}
+    assert blocked_platforms == {"icecat"}
+
+
+async def test_requested_brand_that_has_no_match_is_the_reason(runtime: Runtime) -> None:
+    result = await search(runtime, query="noise cancelling headphones", brand="Bose")
+    assert result.hits == []
+    assert result.filtered_out
+    assert {b.reason for b in result.filtered_out} == {"brand"}
+    assert all(b.detail.endswith("not Bose") for b in result.filtered_out)
+    assert result.price_only is None
+
+
+async def test_excluded_brand_is_the_reason(runtime: Runtime) -> None:
+    result = await search(runtime, query="fellowes goriser", brand_exclude=["Fellowes"])
+    assert result.filtered_out
+    assert {b.reason for b in result.filtered_out} == {"brand"}
+    assert all("Fellowes is excluded" in b.detail for b in result.filtered_out)
+    assert all(brand_key(h.brand) != "fellowes" for h in result.hits)
+
+
+async def test_session_exclude_term_is_the_reason(runtime: Runtime) -> None:
+    result = await search(runtime, "mini", query="sony hdmi cable", model_number="vmc15mhd")
+    assert result.hits == []
+    assert {b.reason for b in result.filtered_out} == {"exclude_term"}
+    assert {b.item_id for b in result.filtered_out} >= {"buy:42a2bc37f919"}
+    assert all("'mini'" in b.detail for b in result.filtered_out)
+
+
+async def test_rating_is_the_first_reason_when_relaxing_does_not_help(runtime: Runtime) -> None:
+    result = await search(runtime, query="laptop", min_rating=4, price_usd_max=1)
+    assert not result.relaxed
+    assert result.applied.min_rating == 4
+    assert any("without min_rating" in note for note in result.notes)
+    assert result.filtered_out
+    for blocked in result.filtered_out:
+        assert blocked.reason == "rating"
+        assert blocked.reasons == ["rating", "price"]
+    assert result.price_only is None, "the rating blocks them too"
+
+
+async def test_no_probe_without_a_hard_filter(runtime: Runtime) -> None:
+    result = await search(runtime, query="zzzzzz")
+    assert (result.hits, result.filtered_out, result.blocked_total) == ([], [], 0)
+    assert "probe" not in result.timings_ms
+
+
+async def test_a_thin_long_question_is_expanded(runtime: Runtime) -> None:
+    result = await search(runtime, query=HEADPHONES_QUESTION, platform="google")
+    assert result.expanded
+    assert result.expansion_variants[0] == "noise cancelling headphones"
+    assert len(result.expansion_variants) <= 3
+    assert all(h.platform == "google" for h in result.hits)
+    assert "Also searched" in result.render()
+
+
+async def test_expansion_adds_the_hits_of_the_quoted_phrase(runtime: Runtime) -> None:
+    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100):
+        with REGISTRY.overridden(ITEM_SEARCH_EXPANSION_MAX_VARIANTS=0):
+            alone = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)
+        expanded = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)
+    assert not alone.expanded
+    assert expanded.expanded
+    assert expanded.expansion_variants[0] == "graphing calculator"
+    assert "chance" not in " ".join(expanded.expansion_variants)
+    assert len(expanded.hits) > len(alone.hits)
+    added = {h.item_id for h in expanded.hits} - {h.item_id for h in alone.hits}
+    titles = {h.item_id: h.title.lower() for h in expanded.hits}
+    assert any("calculator" in titles[i] for i in added)
+
+
+async def test_a_short_query_has_no_variants(runtime: Runtime) -> None:
+    result = await search(runtime, query="qwertyuiop")
+    assert result.hits == []
+    assert not result.expanded
+    assert result.expansion_variants == []
