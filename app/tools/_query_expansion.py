@@ -17,7 +17,8 @@ _QUESTION_TEXT = (
     "will shall may might must do does did have has had any anything something there here "
     "please recommend suggest show find get give need want wanted looking look search buy "
     "purchase shopping shop tell help know think like good best great nice decent cheap "
-    "some one hey hi hello thanks thank needs wants looks finds recommendations ideas options"
+    "some one hey hi hello thanks thank needs wants looks finds recommendations ideas "
+    "options chance maybe possibly honestly"
 )
 _STOP_TEXT = (
     "a an the of for to in on at by from with without about into onto over under than then "
