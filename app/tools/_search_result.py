@@ -101,7 +101,9 @@ class ItemSearchResult(ToolResult):
     relaxed_constraints: list[str] = Field(default_factory=list)
     expanded: bool = False
     expansion_variants: list[str] = Field(default_factory=list)
-    per_source_counts: dict[str, int] = Field(default_factory=dict)
+    per_source_counts: dict[str, int] = Field(
+        default_factory=dict, description="Hits per source in the recall whose hits are shown."
+    )
     failed_sources: dict[str, str] = Field(default_factory=dict)
     cache: CacheLevel | None = Field(None, description="Level that answered the main dense recall.")
     notes: list[str] = Field(default_factory=list)
