@@ -1,0 +1,64 @@
+"""The events one chat turn emits, in order, and the agent interface that emits them.
+
+The HTTP API streams them as Server-Sent Events (the event name is `type`); the CLI and
+`?stream=false` collect them into one `TurnSummary`. Every event carries the turn id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field
+
+EventType = Literal[
+    "session", "plan", "tool_start", "tool_end", "picks", "message_delta", "done", "error"
+]
+
+
+class TurnEvent(BaseModel):
+    """One step of a turn: `session` first, then plan/tool/picks/message events, then
+    exactly one of `done` or `error` last."""
+
+    model_config = ConfigDict(frozen=True)
+
+    type: EventType
+    turn_id: str
+    session_id: str
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class PickView(BaseModel):
+    """A pick as the shopper sees it."""
+
+    item_id: str
+    title: str
+    platform: str
+    price_usd: float | None
+    reason: str
+
+
+class StageTiming(BaseModel):
+    """Time spent in one stage of a turn (planning, a tool call, a model call, …)."""
+
+    stage: str
+    ms: float
+
+
+class TurnSummary(BaseModel):
+    """Everything a turn produced, for non-streaming callers."""
+
+    session_id: str
+    turn_id: str
+    answer: str
+    picks: list[PickView] = Field(default_factory=list)
+    plan: dict[str, Any] = Field(default_factory=dict)
+    trace: list[StageTiming] = Field(default_factory=list)
+
+
+class ChatAgent(Protocol):
+    """Runs one chat turn of a session and yields its events as they happen."""
+
+    def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
+        """A new session is created when `session_id` is None or unknown."""
+        ...
