@@ -79,6 +79,9 @@ async def test_concurrent_identical_searches_encode_and_query_once(runtime: Runt
     assert after.encodes - before.encodes == 1
     assert after.vector_queries - before.vector_queries == 1
     assert len({tuple(h.item_id for h in r.hits) for r in results}) == 1
+    vector = await runtime.dense.query_vector("Ergonomic  vertical MOUSE")
+    assert runtime.dense.counters.encodes == after.encodes, "memoised by the recall"
+    assert abs(sum(x * x for x in vector) - 1.0) < 1e-4
 
 
 async def test_close_releases_what_it_opened_but_not_an_injected_index(
