@@ -27,6 +27,7 @@ from app.catalog.item import Item
 
 FEATURES: tuple[str, ...] = (
     "model_exact",
+    "model_conflict",
     "code_exact",
     "code_extends",
     "code_inside",
@@ -142,10 +143,17 @@ def pair_features(a: Profile, b: Profile) -> np.ndarray:
     )
 
 
-def _code_features(a: Profile, b: Profile) -> tuple[bool, bool, bool, bool, bool]:
-    """Model field equal; a code shared; one code extending or containing another; and
-    codes on both sides that nothing on the other side explains."""
+def _code_features(a: Profile, b: Profile) -> tuple[bool, bool, bool, bool, bool, bool]:
+    """Model fields equal, or different with neither named by the other side ("dt101g2/16gb"
+    vs "dt101g2/32gb"); a code shared; one code extending or containing another; and codes
+    on both sides that nothing on the other side explains."""
     model_exact = bool(a.model_key) and a.model_key == b.model_key
+    model_conflict = (
+        bool(a.model_key and b.model_key)
+        and not model_exact
+        and a.model_key not in b.codes | b.joined_codes
+        and b.model_key not in a.codes | a.joined_codes
+    )
     exact = bool(a.codes & (b.codes | b.joined_codes) or b.codes & a.joined_codes)
     extends = inside = False
     if not exact:
@@ -157,7 +165,7 @@ def _code_features(a: Profile, b: Profile) -> tuple[bool, bool, bool, bool, bool
                     inside = inside or not long.startswith(short)
     a_loose = _unrelated(a.codes, b.codes | b.joined_codes)
     b_loose = _unrelated(b.codes, a.codes | a.joined_codes)
-    return model_exact, exact, extends, inside, bool(a_loose and b_loose)
+    return model_exact, model_conflict, exact, extends, inside, bool(a_loose and b_loose)
 
 
 def _unrelated(codes: frozenset[str], others: frozenset[str]) -> list[str]:

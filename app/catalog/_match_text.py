@@ -114,14 +114,14 @@ def title_codes(text: str) -> tuple[set[str], set[str]]:
 
 
 def model_field_codes(model_number: str | None) -> set[str]:
-    """Codes of a model-number field: the whole field squashed and each code-like part."""
+    """Codes of a model-number field: the whole field squashed when it is one token
+    ("dt101g2/16gb" stays whole, its "dt101g2" is no match), else each code-like word."""
     text = lower_text(model_number).strip()
     if not text:
         return set()
-    codes = {squash(part) for part in _MODEL_FIELD_SPLIT.split(text) if is_code(part)}
     if " " not in text and is_code(squash(text)):
-        codes.add(squash(text))
-    return codes
+        return {squash(text)}
+    return {squash(part) for part in _MODEL_FIELD_SPLIT.split(text) if is_code(part)}
 
 
 def quantities(text: str) -> dict[str, set[float]]:
