@@ -5,17 +5,21 @@ through the "opensearch" breaker; the index is (re)filled on first use or when i
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from opensearchpy import AsyncOpenSearch, NotFoundError, RequestError
-from opensearchpy.helpers import async_bulk
+from opensearchpy import NotFoundError, OpenSearch, RequestError
+from opensearchpy.helpers import bulk
 
+from app.config.params.breakers import BREAKER_OPENSEARCH_TIMEOUT_S
 from app.recall._cache_vectors import QueryVectorMemo
 from app.recall._kb_hybrid import CardIndex, hybrid_search
 from app.recall._kb_model import CategoryCard, ScoredCard
 from app.recall.breakers import guarded
 from app.recall.embedder import Embedder
 from app.recall.retriever import Hit
+
+T = TypeVar("T")
 
 BREAKER = "opensearch"
 INDEX_PREFIX = "pickwise-categories-"
@@ -38,12 +42,13 @@ def index_name(kb_version: str) -> str:
 
 
 class OpenSearchKnowledgeBase:
-    """Category cards searched with BM25 on OpenSearch plus in-process dense similarity."""
+    """Category cards searched with BM25 on OpenSearch plus in-process dense similarity; the
+    client is opensearch-py's synchronous one (no extra HTTP dependency) run in threads."""
 
     name = "opensearch"
     remote = True
 
-    def __init__(self, index: CardIndex, embedder: Embedder, client: AsyncOpenSearch) -> None:
+    def __init__(self, index: CardIndex, embedder: Embedder, client: OpenSearch) -> None:
         self._index = index
         self._memo = QueryVectorMemo(embedder)
         self._client = client
@@ -54,7 +59,7 @@ class OpenSearchKnowledgeBase:
     @classmethod
     def connect(cls, url: str, index: CardIndex, embedder: Embedder) -> OpenSearchKnowledgeBase:
         """A KB on the server at `url` (credentials may sit in the URL); connects lazily."""
-        client = AsyncOpenSearch(hosts=[url], timeout=CLIENT_TIMEOUT_S, max_retries=0)
+        client = OpenSearch(hosts=[url], timeout=CLIENT_TIMEOUT_S, max_retries=0)
         return cls(index, embedder, client)
 
     @property
@@ -75,7 +80,7 @@ class OpenSearchKnowledgeBase:
 
     async def close(self) -> None:
         """Close the HTTP client."""
-        await self._client.close()
+        await asyncio.to_thread(self._client.close)
 
     async def _lexical(self, text: str, depth: int) -> list[Hit]:
         if not self._ready:
@@ -86,14 +91,16 @@ class OpenSearchKnowledgeBase:
             "_source": False,
         }
 
-        async def query() -> dict[str, Any]:
-            try:
-                return await self._client.search(index=self._name, body=body)
-            except NotFoundError:
-                await self._create_and_index()
-                return await self._client.search(index=self._name, body=body)
+        timeout = BREAKER_OPENSEARCH_TIMEOUT_S.get()
 
-        response = await guarded(BREAKER, query)
+        def query() -> dict[str, Any]:
+            try:
+                return self._client.search(index=self._name, body=body, request_timeout=timeout)
+            except NotFoundError:
+                self._create_and_index()
+                return self._client.search(index=self._name, body=body, request_timeout=timeout)
+
+        response = await guarded(BREAKER, lambda: _in_thread(query))
         return [
             Hit(h["_id"], float(h["_score"]))
             for h in response["hits"]["hits"]
@@ -105,19 +112,19 @@ class OpenSearchKnowledgeBase:
         async with self._filling:
             if self._ready:
                 return
-            await guarded(BREAKER, self._fill_if_needed, timed=False)
+            await guarded(BREAKER, lambda: _in_thread(self._fill_if_needed), timed=False)
             self._ready = True
 
-    async def _fill_if_needed(self) -> None:
-        if await self._client.indices.exists(index=self._name):
-            counted = await self._client.count(index=self._name)
+    def _fill_if_needed(self) -> None:
+        if self._client.indices.exists(index=self._name):
+            counted = self._client.count(index=self._name)
             if counted.get("count") == len(self._index.cards):
                 return
-        await self._create_and_index()
+        self._create_and_index()
 
-    async def _create_and_index(self) -> None:
+    def _create_and_index(self) -> None:
         try:
-            await self._client.indices.create(
+            self._client.indices.create(
                 index=self._name,
                 body={"settings": {"number_of_shards": 1}, "mappings": _MAPPINGS},
             )
@@ -137,4 +144,9 @@ class OpenSearchKnowledgeBase:
             }
             for card in self._index.cards
         ]
-        await async_bulk(self._client, actions, refresh=True)
+        bulk(self._client, actions, refresh=True)
+
+
+async def _in_thread(call: Callable[[], T]) -> T:
+    """Run a blocking client call off the event loop."""
+    return await asyncio.to_thread(call)

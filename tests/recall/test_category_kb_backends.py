@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from opensearchpy import AsyncOpenSearch
+from opensearchpy import OpenSearch
 from osmem_server import OsmemClone, OsmemServer
 
 from app.config.registry import REGISTRY
@@ -66,24 +66,24 @@ class TestOpenSearchKnowledgeBase(KnowledgeBaseContract):
         self, kb: OpenSearchKnowledgeBase, osmem_clone: OsmemClone
     ) -> None:
         await kb.search("keyboard", top_k=1)
-        client = AsyncOpenSearch(hosts=[osmem_clone.url])
+        client = OpenSearch(hosts=[osmem_clone.url])
         try:
-            counted = await client.count(index=kb.index_name)
+            counted = client.count(index=kb.index_name)
         finally:
-            await client.close()
+            client.close()
         assert counted["count"] == len(kb.cards)
 
     async def test_a_lost_index_is_filled_again(
         self, kb: OpenSearchKnowledgeBase, osmem_clone: OsmemClone
     ) -> None:
         before = await kb.search("surge protector", top_k=3)
-        client = AsyncOpenSearch(hosts=[osmem_clone.url])
+        client = OpenSearch(hosts=[osmem_clone.url])
         try:
-            await client.indices.delete(index=kb.index_name)
+            client.indices.delete(index=kb.index_name)
             after = await kb.search("surge protector", top_k=3)
-            assert (await client.count(index=kb.index_name))["count"] == len(kb.cards)
+            assert client.count(index=kb.index_name)["count"] == len(kb.cards)
         finally:
-            await client.close()
+            client.close()
         assert [r.card.card_id for r in after] == [r.card.card_id for r in before]
         assert BREAKERS.state("opensearch").failures == 0
 
