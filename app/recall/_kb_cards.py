@@ -1,10 +1,6 @@
-"""Builds category cards from catalog items: merges labels that only differ in case,
-separators or plural, summarises each category, and drops categories with too few items.
-
-Ditto labels are flattened lists ('cases bags' is 'Cases & Bags'), so two labels seen only
-on Walmart/Amazon also merge when their words are the same in another order; Icecat labels
-are noun phrases, where order matters ('label printer' is not 'printer label').
-"""
+"""Builds category cards from catalog items: merges labels that differ only in case,
+separators or plural (Walmart/Amazon list labels also in word order), summarises each
+category, and drops categories with too few items."""
 
 from __future__ import annotations
 
@@ -78,7 +74,9 @@ def _group_by_key(items: Sequence[Item], vocabulary: Vocabulary) -> list[_Group]
 
 
 def _merge_list_labels(groups: list[_Group]) -> list[_Group]:
-    """Merge Walmart/Amazon-only groups whose words are equal as sets."""
+    """Merge Walmart/Amazon-only groups whose words are equal as sets: ditto labels are
+    flattened lists ('cases bags' is 'Cases & Bags'), while Icecat labels are noun phrases
+    where order matters ('label printer' is not 'printer label')."""
     by_words: dict[frozenset[str], _Group] = {}
     out: list[_Group] = []
     for group in groups:

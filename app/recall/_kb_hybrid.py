@@ -107,12 +107,9 @@ def fuse_cards(
     *,
     top_k: int,
 ) -> list[ScoredCard]:
-    """score = (w_dense·dense_norm + w_bm25·bm25_norm) / (w_dense + w_bm25), best first.
-
-    The pool is the dense side's cards plus BM25's hits; each side is min-max normalised
-    over the whole pool, a card BM25 missed scoring 0 there, so a weak BM25 match keeps
-    its share instead of dropping to 0 as the lowest of a short hit list would.
-    """
+    """score = (w_dense·dense_norm + w_bm25·bm25_norm) / (w_dense + w_bm25), best first, each
+    side min-max normalised over the whole pool (dense cards + BM25 hits; a BM25 miss scores
+    0), so a weak BM25 match keeps its share instead of ranking as a miss in a short list."""
     w_dense, w_bm25 = KB_WEIGHT_DENSE.get(), KB_WEIGHT_BM25.get()
     total = (w_dense + w_bm25) or 1.0
     raw_lexical: dict[str, float] = {}

@@ -1,9 +1,6 @@
-"""The on-disk cache of category cards and their vectors, under the index version's folder.
-
-Cards are built once per (index version, card recipe, minimum items) and their vectors once
-per embedding model; files are written atomically, so processes that start together may
-race to build but never read a half-written file.
-"""
+"""The on-disk cache of category cards (per index version, card recipe and minimum items)
+and their vectors (per embedding model) in the index version's folder; files are replaced
+atomically, so processes starting together may both build but never read half a file."""
 
 from __future__ import annotations
 
@@ -24,7 +21,8 @@ from app.recall.embedder import Embedder
 
 log = logging.getLogger(__name__)
 
-CARD_RECIPE = "kb-cards-v1|label-key=ordered-singular|list-labels=word-set|terms=8|specs=5"
+# Change the recipe whenever `build_cards` would build different cards from the same items.
+CARD_RECIPE = "kb-cards-v1|key=ordered-singular|lists=word-set|name=singular-head|terms=8|specs=5"
 DENSE_RECIPE = "kb-dense-v1|category+aliases"
 KB_FOLDER = "category_kb"
 _CARDS = TypeAdapter(list[CategoryCard])

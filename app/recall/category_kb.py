@@ -1,9 +1,6 @@
-"""The category knowledge base: one card per catalog category, searched by a hybrid of dense
-similarity and BM25, in-process or with BM25 on OpenSearch (when `OPENSEARCH_URL` is set).
-
-Cards are built from the index's items once per index version and cached on disk next to
-the index (`var/index/<version>/category_kb/`), so serving processes load them quickly.
-"""
+"""The category knowledge base: a card per catalog category (built once per index version,
+cached in `var/index/<version>/category_kb/`), searched by dense similarity fused with BM25
+run in-process or on OpenSearch when `OPENSEARCH_URL` is set."""
 
 from __future__ import annotations
 
@@ -127,15 +124,16 @@ class Confidence:
     margin: float
 
 
+# confidence = evidence × (1 − penalty × (1 − min(1, margin / margin_full)))
+#   evidence = (w_dense·a + w_bm25·l) / (w_dense + w_bm25) for the best card, where
+#     a = its cosine rescaled from [KB_CONFIDENCE_COSINE_FLOOR, _CEIL] to [0, 1], clipped,
+#     l = its BM25 share (min-max over the pool, 0 when BM25 missed it);
+#   margin = its fused score minus the second card's (1 when it is alone).
+# Fused scores are relative (min-max gives a nonsense query's best card 0.7 too), so the
+# evidence is absolute; the margin only trims near-ties.
 def confidence(results: Sequence[ScoredCard]) -> Confidence:
-    """confidence = evidence × (1 − penalty × (1 − min(1, margin / margin_full))).
-
-    evidence = (w_dense·a + w_bm25·l) / (w_dense + w_bm25) for the best card, with
-    a = its cosine rescaled from [floor, ceil] to [0, 1] (clipped) and l = its min-max BM25
-    share (0 when BM25 missed it); margin = its fused score minus the second card's (1
-    when alone). Absolute evidence keeps a nonsense query low, whose best card would
-    still get a fused score of 0.7 after min-max; the margin only trims ties.
-    """
+    """How sure the KB is that the query names its best card's category, in [0, 1]: the
+    best card's absolute evidence (cosine, BM25 share) trimmed when the second is close."""
     if not results:
         return Confidence(0.0, 0.0, 0.0)
     best = results[0]

@@ -1,9 +1,6 @@
-"""The behaviour every `KnowledgeBase` backend must show, over the real catalog's cards.
-
-Backend test classes inherit `KnowledgeBaseContract` and provide an async `kb` fixture.
-`real_kb_inputs()` opens the real index once per process and gives its card index, so
-every module (recall and tools tests) shares one embedder and one card set.
-"""
+"""The behaviour every `KnowledgeBase` backend must show over the real catalog's cards.
+Backend classes inherit `KnowledgeBaseContract` and provide an async `kb` fixture;
+`real_kb_inputs()` opens the real index once per process for every module that needs it."""
 
 from __future__ import annotations
 
