@@ -31,8 +31,21 @@ _UNIT_FAMILIES: dict[str, tuple[str, float]] = {
     "users": ("users", 1.0), "user": ("users", 1.0),
 }
 # fmt: on
-_UNIT_NAMES = "|".join(sorted((re.escape(u) for u in _UNIT_FAMILIES), key=len, reverse=True))
-_QUANTITY = re.compile(rf"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*-?\s*({_UNIT_NAMES})(?![a-z0-9])")
+# Written apart from the number these are words ("v. 3.0", "2 x 500 gb"), not units; and
+# "in" before a number is a preposition ("2 in 1").
+_ATTACHED_ONLY = ("v", "x", "w")
+
+
+def _alternation(units: Iterable[str]) -> str:
+    ordered = sorted(units, key=len, reverse=True)
+    return "|".join(r"in(?!\s*\d)" if u == "in" else re.escape(u) for u in ordered)
+
+
+_UNIT_NAMES = _alternation(_UNIT_FAMILIES)
+_SPACED_UNITS = _alternation(u for u in _UNIT_FAMILIES if u not in _ATTACHED_ONLY)
+_QUANTITY = re.compile(
+    rf"(?<![a-z0-9.])(\d+(?:\.\d+)?)(?:\s*-?\s*({_SPACED_UNITS})|({_UNIT_NAMES}))(?![a-z0-9])"
+)
 _QUANTITY_TOKEN = re.compile(
     rf"^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?-?(?:{_UNIT_NAMES}|p|k|s|th|nd|rd|st|bit|d)?$"
 )
@@ -106,7 +119,7 @@ def title_codes(text: str) -> tuple[set[str], set[str]]:
         codes.add(squash(token))
         joined = squash(token)
         for tail in tokens[i + 1 : i + 3]:
-            if len(tail) > 3 or not tail.isalpha():
+            if len(tail) > 3 or not tail.isalnum() or tail.isdigit() or tail in _UNIT_FAMILIES:
                 break
             joined += tail
             joined_codes.add(joined)
@@ -127,8 +140,8 @@ def model_field_codes(model_number: str | None) -> set[str]:
 def quantities(text: str) -> dict[str, set[float]]:
     """Unit family -> values stated in lower-cased text, in the family's base unit."""
     found: dict[str, set[float]] = {}
-    for number, unit in _QUANTITY.findall(text):
-        family, scale = _UNIT_FAMILIES[unit]
+    for number, spaced, attached in _QUANTITY.findall(text):
+        family, scale = _UNIT_FAMILIES[spaced or attached]
         found.setdefault(family, set()).add(round(float(number) * scale, 3))
     return found
 

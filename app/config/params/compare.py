@@ -5,7 +5,7 @@ from app.config.registry import REGISTRY
 COMPARE_MATCH_THRESHOLD = REGISTRY.declare(
     "COMPARE_MATCH_THRESHOLD",
     float,
-    0.34,
+    0.33,
     group="compare",
     minimum=0.05,
     maximum=0.99,
