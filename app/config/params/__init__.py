@@ -5,6 +5,7 @@ value. Importing this package declares all groups, so the registry is always com
 """
 
 from app.config.params import (
+    api,
     breakers,
     cache,
     category_kb,
@@ -17,6 +18,7 @@ from app.config.params import (
 )
 
 __all__ = [
+    "api",
     "breakers",
     "cache",
     "category_kb",

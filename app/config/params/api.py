@@ -1,0 +1,31 @@
+"""Parameters of the HTTP API: input caps on chat requests and the SSE keep-alive."""
+
+from app.config.registry import REGISTRY
+
+CHAT_MESSAGE_MAX_CHARS = REGISTRY.declare(
+    "CHAT_MESSAGE_MAX_CHARS",
+    int,
+    4000,
+    group="api",
+    minimum=1,
+    maximum=100_000,
+    description="Longest shopper message /v1/chat accepts; longer ones get a 422.",
+)
+SESSION_ID_MAX_CHARS = REGISTRY.declare(
+    "SESSION_ID_MAX_CHARS",
+    int,
+    64,
+    group="api",
+    minimum=8,
+    maximum=256,
+    description="Longest session id the API accepts (letters, digits, '-' and '_').",
+)
+SSE_KEEPALIVE_S = REGISTRY.declare(
+    "SSE_KEEPALIVE_S",
+    float,
+    15.0,
+    group="api",
+    minimum=0.01,
+    maximum=600.0,
+    description="Quiet seconds in a chat stream after which a comment line keeps proxies open.",
+)
