@@ -5,6 +5,7 @@ value. Importing this package declares all groups, so the registry is always com
 """
 
 from app.config.params import (
+    agent,
     api,
     breakers,
     cache,
@@ -12,12 +13,14 @@ from app.config.params import (
     compare,
     index,
     item_search,
+    llm,
     planner,
     recall,
     search,
 )
 
 __all__ = [
+    "agent",
     "api",
     "breakers",
     "cache",
@@ -25,6 +28,7 @@ __all__ = [
     "compare",
     "index",
     "item_search",
+    "llm",
     "planner",
     "recall",
     "search",
