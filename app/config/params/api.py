@@ -1,16 +1,8 @@
-"""Parameters of the HTTP API: input caps on chat requests and the SSE keep-alive."""
+"""Parameters of the HTTP API: the session id cap and the SSE keep-alive; the message cap
+is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
 
 from app.config.registry import REGISTRY
 
-CHAT_MESSAGE_MAX_CHARS = REGISTRY.declare(
-    "CHAT_MESSAGE_MAX_CHARS",
-    int,
-    4000,
-    group="api",
-    minimum=1,
-    maximum=100_000,
-    description="Longest shopper message /v1/chat accepts; longer ones get a 422.",
-)
 SESSION_ID_MAX_CHARS = REGISTRY.declare(
     "SESSION_ID_MAX_CHARS",
     int,
