@@ -1,0 +1,139 @@
+"""Parameters of item_picker (how candidates are gated, weighed and shown) and of the autopick
+harness that runs it on the model's behalf."""
+
+from app.config.registry import REGISTRY
+
+PICK_RERANK_K = REGISTRY.declare(
+    "PICK_RERANK_K",
+    int,
+    15,
+    group="picker",
+    minimum=0,
+    maximum=200,
+    description="Candidates (best recall first, after the hard filters) the cross-encoder "
+    "relevance gate scores; the rest are ranked without a gate score.",
+)
+PICK_GATE_FLOOR = REGISTRY.declare(
+    "PICK_GATE_FLOOR",
+    float,
+    0.3,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="Cross-encoder score below which a candidate sinks (penalised, never dropped).",
+)
+PICK_GATE_PENALTY = REGISTRY.declare(
+    "PICK_GATE_PENALTY",
+    float,
+    0.5,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="Fraction of its weighted score a candidate below the gate floor loses; keep "
+    "1 - PICK_GATE_PENALTY under PICK_REL_SHOW_RATIO so a sunk item is not shown beside a "
+    "comparable one above the floor.",
+)
+PICK_W_RECALL = REGISTRY.declare(
+    "PICK_W_RECALL",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the recall score (min-max scaled within the slot).",
+)
+PICK_W_GATE = REGISTRY.declare(
+    "PICK_W_GATE",
+    float,
+    2.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the cross-encoder gate score (0 for items it did not score).",
+)
+PICK_W_MUST = REGISTRY.declare(
+    "PICK_W_MUST",
+    float,
+    1.5,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the must-have match: mean over must-have terms of 1 when the title "
+    "says it, else the cosine of term and title (clamped at 0).",
+)
+PICK_W_PREFER = REGISTRY.declare(
+    "PICK_W_PREFER",
+    float,
+    0.75,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the preference match (prefer terms and the plan's keywords), "
+    "computed like the must-have match.",
+)
+PICK_W_AVOID = REGISTRY.declare(
+    "PICK_W_AVOID",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight subtracted per unit of avoid match (the strongest avoid term: 1 when "
+    "the title says it, else its cosine with the title).",
+)
+PICK_W_CHEAP = REGISTRY.declare(
+    "PICK_W_CHEAP",
+    float,
+    0.3,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of cheapness: 1 - price/budget with a budget, else the min-max "
+    "scaled price within the slot (cheapest 1); 0 for an unknown price.",
+)
+PICK_W_SPEC = REGISTRY.declare(
+    "PICK_W_SPEC",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the numeric-spec match ('16 inch', '1tb'): the share of asked "
+    "specs the title carries.",
+)
+PICK_REL_SHOW_RATIO = REGISTRY.declare(
+    "PICK_REL_SHOW_RATIO",
+    float,
+    0.6,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="A pick is shown only when its score is at least this share of the best one.",
+)
+PICK_DISPLAY_CAP = REGISTRY.declare(
+    "PICK_DISPLAY_CAP",
+    int,
+    3,
+    group="picker",
+    minimum=1,
+    maximum=10,
+    description="Most picks shown per slot (a bundle shows one per slot).",
+)
+PICK_DUP_JACCARD = REGISTRY.declare(
+    "PICK_DUP_JACCARD",
+    float,
+    0.6,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="Title-token Jaccard from which two candidates count as one product (merged; "
+    "same brand and same price also merge).",
+)
+AUTOPICK = REGISTRY.declare(
+    "AUTOPICK",
+    bool,
+    True,
+    group="harness",
+    description="Run price_compare and item_picker for the model after a successful "
+    "item_search (the autopick harness); AUTOPICK=0 leaves picking to the model.",
+)
