@@ -22,6 +22,7 @@ from app.recall.breakers import BREAKERS
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.filters import brand_key
 from app.recall.pipeline import RecallConfig, RecallPipeline
+from app.recall.retriever import Retriever
 from app.recall.search_cache import SearchCache
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
@@ -266,7 +267,7 @@ async def test_vector_store_down_is_dependency_down(runtime: Runtime, dead_qdran
     index: SearchIndex = runtime.index
     store = QdrantServerStore.connect(dead_qdrant_url)
     dense = DenseRetriever(index.embedder, store, index.collection, index.version, SearchCache())
-    sources = [dense, Bm25Retriever(index.bm25)]
+    sources: list[Retriever] = [dense, Bm25Retriever(index.bm25)]
     try:
         strict = ItemSearchTool(index, RecallPipeline(sources, RecallConfig(policy="strict")))
         outcome = await invoke_tool(strict, {"query": "hdmi cable"}, context())
