@@ -1,0 +1,109 @@
+"""Session state kept between turns: the plan P_t, the recent user messages it is rebuilt
+from, the candidate registry, the last picks and a bounded conversation for the LLM; and
+the `SessionStore` Protocol that keeps it (Redis or in-process, with a TTL)."""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from typing import Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, Field
+
+from app.agent.events import PickView
+from app.config.params.agent import SESSION_MAX_MESSAGES, SESSION_PLANNER_MESSAGES
+from app.errors import InvalidRequest
+from app.tools.candidates import CandidateRegistry
+from app.tools.shopping_plan import ShoppingPlan
+
+_SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,256}")
+
+
+class ChatLine(BaseModel):
+    """One message of an earlier turn as the LLM re-reads it (tool traffic is not kept)."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+class Session(BaseModel):
+    """Everything a session remembers; serialised as JSON by every store."""
+
+    session_id: str
+    turns: int = 0
+    plan: ShoppingPlan | None = None
+    user_messages: list[str] = Field(default_factory=list)
+    conversation: list[ChatLine] = Field(default_factory=list)
+    candidates: CandidateRegistry = Field(default_factory=CandidateRegistry)
+    picks: list[PickView] = Field(default_factory=list)
+    created_at: float = Field(default_factory=time.time)
+    updated_at: float = Field(default_factory=time.time)
+
+    def begin_turn(self, message: str) -> None:
+        """Count the turn and keep `message` among the recent user messages."""
+        self.turns += 1
+        self.user_messages.append(message)
+        del self.user_messages[: -SESSION_PLANNER_MESSAGES.get()]
+
+    def end_turn(self, message: str, answer: str) -> None:
+        """Append the exchange to the conversation, dropping the oldest past the bound."""
+        self.conversation += [
+            ChatLine(role="user", content=message),
+            ChatLine(role="assistant", content=answer),
+        ]
+        del self.conversation[: -SESSION_MAX_MESSAGES.get()]
+        while self.conversation and self.conversation[0].role != "user":
+            del self.conversation[0]
+        self.updated_at = time.time()
+
+
+def new_session_id() -> str:
+    """A fresh random session id."""
+    return uuid.uuid4().hex
+
+
+def check_session_id(session_id: str) -> str:
+    """`session_id` when it is 1-256 letters, digits, '-' or '_'; else `InvalidRequest`."""
+    if not _SESSION_ID.fullmatch(session_id):
+        raise InvalidRequest(
+            f"a session id is 1 to 256 letters, digits, '-' or '_'; got {session_id[:40]!r}"
+        )
+    return session_id
+
+
+@runtime_checkable
+class SessionStore(Protocol):
+    """Where sessions live between turns; every save restarts the session's TTL."""
+
+    name: str
+    remote: bool
+
+    async def get(self, session_id: str) -> Session | None:
+        """The session, or None when it never existed, expired or was deleted."""
+        ...
+
+    async def save(self, session: Session) -> None:
+        """Store `session` for `SESSION_TTL_S` seconds from now."""
+        ...
+
+    async def delete(self, session_id: str) -> bool:
+        """Forget a session; False when there was none."""
+        ...
+
+    async def ttl(self, session_id: str) -> float | None:
+        """Seconds the session has left, or None when there is none."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+def open_session_store(redis_url: str | None) -> SessionStore:
+    """Sessions in Redis when a URL is given (connected lazily), else in this process."""
+    from app.agent._session_stores import MemorySessionStore, RedisSessionStore
+
+    if not redis_url:
+        return MemorySessionStore()
+    return RedisSessionStore.from_url(redis_url)
