@@ -1,0 +1,167 @@
+"""Probes behind `/healthz`: one small report per dependency, each bounded in time and
+marked `critical` when serving a chat turn is impossible without it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
+from typing import Any, Literal
+
+from app.api._state import ApiState
+from app.recall.breakers import BREAKERS, BreakerState
+
+Status = Literal["ok", "degraded", "down"]
+Report = dict[str, Any]
+
+PROBE_TIMEOUT_S = 2.0
+_CRITICAL_BREAKERS = frozenset({"qdrant"})
+_PROBE_SESSION = "healthz-probe"
+
+log = logging.getLogger(__name__)
+
+
+async def probe(call: Callable[[], Awaitable[object]]) -> tuple[bool, str | None]:
+    """Await `call()` within the probe timeout: (True, None), or (False, why it failed)."""
+    try:
+        async with asyncio.timeout(PROBE_TIMEOUT_S):
+            result = await call()
+    except TimeoutError:
+        return False, f"no answer within {PROBE_TIMEOUT_S:g}s"
+    except Exception as exc:
+        return False, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if result is False:
+        return False, "probe answered false"
+    return True, None
+
+
+def _component(status: Status, critical: bool, **fields: Any) -> Report:
+    return {"status": status, "critical": critical, **fields}
+
+
+async def index_reports(state: ApiState) -> dict[str, Report]:
+    """The search index (version, items) and its vector store (backend, reachable)."""
+    index = state.runtime.index
+    manifest = index.manifest
+    index_report = _component(
+        "ok",
+        True,
+        version=index.version,
+        items=len(index.items),
+        collection=index.collection,
+        embedder=manifest.model_id,
+        built_at=manifest.built_at,
+    )
+    store = index.store
+    ok, error = await probe(lambda: store.collection_exists(index.collection))
+    store_report = _component(
+        "ok" if ok else "down",
+        True,
+        backend=store.name,
+        remote=bool(state.settings.qdrant_url),
+        reachable=ok,
+        **_error(error),
+    )
+    return {"index": index_report, "vector_store": store_report}
+
+
+async def cache_report(state: ApiState) -> Report:
+    """Search cache: L1 always there; L2 backend, whether the cache uses it, and a ping."""
+    cache = state.runtime.cache
+    ok, error = await probe(cache.l2.ping)
+    healthy = ok and cache.l2_available
+    return _component(
+        "ok" if healthy else "degraded",
+        False,
+        l1={"available": True},
+        l2={
+            "backend": cache.l2.name,
+            "remote": cache.l2.remote,
+            "in_use": cache.l2_available,
+            "reachable": ok,
+            **_error(error),
+        },
+    )
+
+
+async def session_report(state: ApiState) -> Report:
+    """The agent's session store: its backend and whether a lookup gets an answer."""
+    store = state.sessions
+    if store is None:
+        return _component("down", True, error="the agent exposes no session store")
+    ok, error = await probe(lambda: store.get(_PROBE_SESSION))
+    return _component(
+        "ok" if ok else "down",
+        True,
+        backend=store.name,
+        remote=store.remote,
+        reachable=ok,
+        **_error(error),
+    )
+
+
+def reranker_report(state: ApiState) -> Report:
+    """Whether a trained reranker is loaded (or, before it is wired, present on disk)."""
+    settings = state.settings
+    loaded = getattr(state.runtime, "reranker", None) is not None
+    if settings.reranker_backend == "remote":
+        configured = bool(settings.reranker_url)
+        return _component("ok", False, backend="remote", available=loaded or configured)
+    folders = sorted(settings.models_dir.glob("reranker-*")) if settings.models_dir.is_dir() else []
+    model = settings.reranker_model or (str(folders[-1]) if folders else None)
+    return _component("ok", False, backend="local", available=loaded, model=model, loaded=loaded)
+
+
+def llm_report(state: ApiState, breakers: list[BreakerState]) -> Report:
+    """The LLM when one is configured (its breaker decides), else the offline policy."""
+    if not state.settings.openai_base_url:
+        return _component("ok", False, mode="offline_policy", configured=False)
+    breaker = next((b for b in breakers if b.name == "llm"), None)
+    status: Status = "degraded" if breaker is not None and breaker.state == "open" else "ok"
+    return _component(status, False, mode="llm", configured=True)
+
+
+def breaker_report(breakers: list[BreakerState]) -> Report:
+    """Every breaker with its state; an open critical one takes serving down."""
+    open_names = {b.name for b in breakers if b.state == "open"}
+    status: Status = "ok"
+    if open_names:
+        status = "down" if open_names & _CRITICAL_BREAKERS else "degraded"
+    return _component(
+        status,
+        bool(open_names & _CRITICAL_BREAKERS),
+        states=[
+            {k: v for k, v in asdict(b).items() if k in ("name", "state", "failures", "fail_max")}
+            for b in breakers
+        ],
+    )
+
+
+async def health(state: ApiState) -> Report:
+    """Every component and the overall status: down when a critical one is down."""
+    breakers = BREAKERS.states()
+    indexes, cache, sessions = await asyncio.gather(
+        index_reports(state), cache_report(state), session_report(state)
+    )
+    components: dict[str, Report] = {
+        **indexes,
+        "search_cache": cache,
+        "session_store": sessions,
+        "reranker": reranker_report(state),
+        "llm": llm_report(state, breakers),
+        "breakers": breaker_report(breakers),
+    }
+    return {"status": overall(components), "components": components}
+
+
+def overall(components: dict[str, Report]) -> Status:
+    """down if any critical component is down, degraded if anything is not ok, else ok."""
+    statuses = [c["status"] for c in components.values()]
+    if any(c["status"] == "down" and c["critical"] for c in components.values()):
+        return "down"
+    return "ok" if all(s == "ok" for s in statuses) else "degraded"
+
+
+def _error(error: str | None) -> dict[str, str]:
+    return {"error": error} if error else {}

@@ -1,0 +1,78 @@
+"""The FastAPI app factory: its lifespan opens the `Runtime` in the server's own event loop
+(the Redis clients bind to it), builds the agent on it unless one is injected, and closes
+everything on shutdown."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.agent.events import ChatAgent
+from app.agent.session import SessionStore
+from app.api import routes_chat, routes_health, routes_sessions
+from app.api._state import ApiState
+from app.api.errors import install_error_handlers
+from app.config.settings import Settings, get_settings
+from app.errors import ConfigError
+from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    agent: ChatAgent | None = None,
+    runtime: Runtime | None = None,
+) -> FastAPI:
+    """The HTTP API over `settings`. An injected `agent` is used as is; an injected, not yet
+    opened `runtime` (e.g. sharing a loaded index) replaces `Runtime(settings)`."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        opened = runtime or Runtime(settings)
+        async with opened:
+            chat_agent = agent if agent is not None else build_agent(opened)
+            app.state.api = ApiState(
+                settings=settings,
+                agent=chat_agent,
+                sessions=_session_store(chat_agent),
+                runtime=opened,
+            )
+            log.info("pickwise API serving index %s", opened.index.version)
+            try:
+                yield
+            finally:
+                await _close(chat_agent)
+                app.state.api = None
+
+    app = FastAPI(
+        title="Pickwise",
+        summary="Conversational shopping over a real catalog.",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(routes_chat.router)
+    app.include_router(routes_sessions.router)
+    app.include_router(routes_health.router)
+    return app
+
+
+def build_agent(runtime: Runtime) -> ChatAgent:
+    """The production agent on an opened runtime."""
+    raise ConfigError("no agent implementation is available yet")
+
+
+def _session_store(agent: ChatAgent) -> SessionStore | None:
+    store = getattr(agent, "sessions", None)
+    return store if isinstance(store, SessionStore) else None
+
+
+async def _close(agent: ChatAgent) -> None:
+    close = getattr(agent, "aclose", None)
+    if close is not None:
+        await close()

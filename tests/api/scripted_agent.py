@@ -1,0 +1,92 @@
+"""An in-test `ChatAgent` that yields a scripted event sequence, so the API's HTTP semantics
+are pinned apart from the real agent: what a message asks for decides how the turn goes."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from app.agent._session_stores import MemorySessionStore
+from app.agent.events import EventType, PickView, TurnEvent
+from app.agent.session import Session
+from app.errors import DependencyDown, InvalidRequest
+from app.tools.shopping_plan import ShoppingPlan
+
+FAIL_BEFORE = "fail before"
+FAIL_MIDWAY = "fail midway"
+BUG_MIDWAY = "bug midway"
+ERROR_EVENT = "error event"
+ERROR_FIRST = "error first"
+REJECT = "reject"
+HANG = "hang"
+
+
+class ScriptedAgent:
+    """Plan = the words of the user messages so far; one pick named after the message.
+
+    `hang` blocks until cancelled (recorded in `cancelled`, a thread-safe event, since a real
+    server runs the agent in another thread); `started` is set when a hanging turn began.
+    """
+
+    def __init__(self) -> None:
+        self.sessions = MemorySessionStore()
+        self.started = threading.Event()
+        self.cancelled = threading.Event()
+        self.finished_turns: list[str] = []
+
+    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
+        if message == FAIL_BEFORE:
+            raise DependencyDown("redis", "connection refused")
+        if message == REJECT:
+            raise InvalidRequest("the agent rejects this message")
+        known = await self.sessions.get(session_id) if session_id else None
+        session = known or Session(session_id=session_id or f"s{uuid.uuid4().hex[:12]}")
+        sid = session.session_id
+        turn = f"t{uuid.uuid4().hex[:12]}"
+
+        def event(type_: EventType, **data: Any) -> TurnEvent:
+            return TurnEvent(type=type_, turn_id=turn, session_id=sid, data=data)
+
+        if message == ERROR_FIRST:
+            yield event("error", code="dependency_down", message="llm is unavailable")
+            return
+        yield event("session", new=known is None)
+        if message == ERROR_EVENT:
+            yield event("error", code="dependency_down", message="llm is unavailable")
+            return
+        session.begin_turn(message)
+        session.plan = ShoppingPlan(keywords=tuple(" ".join(session.user_messages).split()))
+        plan = session.plan.model_dump(mode="json")
+        yield event("plan", plan=plan)
+        yield event("tool_start", tool="item_search", args={"query": message})
+        if message == HANG:
+            self.started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                self.cancelled.set()
+                raise
+        if message == FAIL_MIDWAY:
+            raise DependencyDown("qdrant", "circuit open")
+        if message == BUG_MIDWAY:
+            raise RuntimeError("secret internals")
+        yield event("tool_end", tool="item_search", ok=True, ms=1.0)
+        pick = {
+            "item_id": f"item-{message.replace(' ', '-')}",
+            "title": message.title(),
+            "platform": "amazon",
+            "price_usd": 9.99,
+            "reason": f"matches {message!r}",
+        }
+        session.picks = [PickView.model_validate(pick)]
+        yield event("picks", picks=[pick])
+        answer = f"Here is {message}."
+        for chunk in (answer[:5], answer[5:]):
+            yield event("message_delta", text=chunk)
+        session.end_turn(message, answer)
+        await self.sessions.save(session)
+        self.finished_turns.append(turn)
+        yield event("done", answer=answer, trace=[{"stage": "item_search", "ms": 1.0}])
