@@ -22,7 +22,7 @@ from app.tools.shopping_plan import ShoppingPlan
 
 log = logging.getLogger(__name__)
 
-ArgsT = TypeVar("ArgsT", bound=BaseModel)
+ArgsT = TypeVar("ArgsT", bound=BaseModel, contravariant=True)
 ResultT = TypeVar("ResultT", bound="ToolResult", covariant=True)
 
 
@@ -60,6 +60,8 @@ class ToolContext:
     plan: ShoppingPlan = field(default_factory=ShoppingPlan)
     candidates: CandidateRegistry = field(default_factory=CandidateRegistry)
     last_results: dict[str, ToolResult] = field(default_factory=dict)
+    slot_results: dict[str, dict[str, ToolResult]] = field(default_factory=dict)
+    """The latest result per tool and slot, for results that name their slot (`slot`)."""
 
 
 class Tool(Protocol, Generic[ArgsT, ResultT]):
@@ -109,11 +111,16 @@ async def invoke_tool(
     output: ToolResult | ToolError
     try:
         args = _parse_args(tool, raw_args)
-        output = await tool.run(args, ctx)
-        ctx.last_results[tool.name] = output
+        result: ToolResult = await tool.run(args, ctx)
+        ctx.last_results[tool.name] = result
+        output = result
+        slot = getattr(output, "slot", None)
+        if isinstance(output, ToolResult) and isinstance(slot, str):
+            ctx.slot_results.setdefault(tool.name, {})[slot] = output
     except _ArgumentsInvalid as exc:
-        output = ToolError(code="invalid_arguments", message=str(exc), retry=True,
-                           details={"errors": exc.errors})
+        output = ToolError(
+            code="invalid_arguments", message=str(exc), retry=True, details={"errors": exc.errors}
+        )
     except DependencyDown as exc:
         output = ToolError(
             code=DependencyDown.code,
@@ -143,7 +150,9 @@ def _parse_args(tool: Tool[Any, Any], raw: str | dict[str, Any] | None) -> BaseM
         try:
             raw = json.loads(raw)
         except json.JSONDecodeError as exc:
-            raise _ArgumentsInvalid(f"arguments of {tool.name} are not valid JSON: {exc}", []) from None
+            raise _ArgumentsInvalid(
+                f"arguments of {tool.name} are not valid JSON: {exc}", []
+            ) from None
     if not isinstance(raw, dict):
         raise _ArgumentsInvalid(f"arguments of {tool.name} must be a JSON object", [])
     try:
