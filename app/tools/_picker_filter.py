@@ -1,0 +1,180 @@
+"""item_picker stages 1 and 2: prepare one slot's inputs from the plan and its candidates, then
+drop what the shopper ruled out or cannot afford.
+
+An item with an unknown price is dropped when a budget is set: a pick promises to fit the
+budget, and an unknown price cannot keep that promise. The count is reported instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from app.catalog.item import Item
+from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
+from app.tools._picker_terms import Spec, Term, make_terms, mentions, normalise, singular
+from app.tools.candidates import DEFAULT_SLOT, Candidate
+from app.tools.shopping_plan import BundleSlot, ShoppingPlan
+
+
+def prepare(
+    plan: ShoppingPlan,
+    slot: str,
+    candidates: Sequence[Candidate],
+    items: Mapping[str, Item],
+    *,
+    budget_usd: float | None = None,
+    max_picks: int | None = None,
+    cap: int = 3,
+    bundle_call: bool = False,
+) -> PickInputs:
+    """Stage 1: the slot's category, terms, specs and budget (argument, else the slot's, else
+    the plan's) and its candidates in recall order (unknown or repeated ids skipped)."""
+    part = _bundle_slot(plan, slot)
+    if part is not None:
+        category: str | None = part.category
+        keywords: tuple[str, ...] = part.keywords
+    elif slot == DEFAULT_SLOT:
+        category, keywords = plan.category, plan.keywords
+    else:
+        category, keywords = None, ()
+    bundle = bundle_call or (part is not None and len(plan.bundle) > 1)
+    must = make_terms(plan.must_have)
+    keyword_terms = make_terms(keywords)
+    prefer = make_terms([*plan.prefer, *(t.text for t in keyword_terms if t.words)])
+    specs = _distinct_specs([*keyword_terms, *must, *prefer])
+    budget, source = _budget(plan, part, budget_usd)
+    entries = _entries(candidates, items)
+    request = entries[0].candidate.query if entries else plan.query_text()
+    picks = min(max_picks, cap) if max_picks is not None else (1 if bundle else cap)
+    return PickInputs(
+        slot=slot,
+        request=normalise(request),
+        category=normalise(category) or None,
+        bundle=bundle,
+        must=must,
+        prefer=prefer,
+        avoid=make_terms(plan.avoid_terms),
+        exclude=tuple(dict.fromkeys(t for t in map(_clean, plan.exclude_terms) if t)),
+        specs=specs,
+        gate_terms=() if part is not None else tuple(t.text for t in must),
+        budget_usd=budget,
+        budget_source=source,
+        max_picks=max(1, picks),
+        entries=entries,
+    )
+
+
+def hard_filter(inputs: PickInputs) -> Filtered:
+    """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
+    when negated) and items over budget or of unknown price when a budget is set; scale the
+    recall scores and compute cheapness over the survivors."""
+    excluded = dict.fromkeys(inputs.exclude, 0)
+    over = unknown = 0
+    kept: list[Entry] = []
+    for entry in inputs.entries:
+        term = excluded_by(entry.item, inputs.exclude)
+        if term is not None:
+            excluded[term] += 1
+            continue
+        price = entry.item.price_usd
+        if inputs.budget_usd is not None:
+            if price is None:
+                unknown += 1
+                continue
+            if price > inputs.budget_usd:
+                over += 1
+                continue
+        kept.append(entry)
+    recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
+    cheap = cheapness([e.item.price_usd for e in kept], inputs.budget_usd)
+    pool = tuple(
+        Pooled(e.item, e.candidate, r, c) for e, r, c in zip(kept, recall, cheap, strict=True)
+    )
+    return Filtered(
+        pool=pool,
+        excluded=excluded,
+        unmatched_excludes=tuple(t for t, n in excluded.items() if n == 0),
+        over_budget=over,
+        unknown_price=unknown,
+    )
+
+
+def excluded_by(item: Item, terms: Sequence[str]) -> str | None:
+    """The first exclude term the item's title, brand or category names (negations ignored)."""
+    for term in terms:
+        forms = _forms(term)
+        for text in (item.title, item.brand, item.category):
+            if text and any(mentions(text, form) for form in forms):
+                return term
+    return None
+
+
+def cheapness(prices: Sequence[float | None], budget: float | None) -> list[float]:
+    """0-1 per price: 1 - price/budget with a budget, else min-max within the prices
+    (cheapest 1); an unknown price is 0."""
+    if budget is not None:
+        return [0.0 if p is None else min(1.0, max(0.0, 1.0 - p / budget)) for p in prices]
+    known = [p for p in prices if p is not None]
+    scaled = iter(_min_max(known, higher_is_better=False))
+    return [0.0 if p is None else next(scaled) for p in prices]
+
+
+def _min_max(values: Sequence[float], *, higher_is_better: bool) -> list[float]:
+    if not values:
+        return []
+    low, high = min(values), max(values)
+    if high - low <= 1e-12:
+        return [1.0] * len(values)
+    if higher_is_better:
+        return [(v - low) / (high - low) for v in values]
+    return [(high - v) / (high - low) for v in values]
+
+
+def _bundle_slot(plan: ShoppingPlan, slot: str) -> BundleSlot | None:
+    return next((b for b in plan.bundle if b.slot == slot), None)
+
+
+def _budget(
+    plan: ShoppingPlan, part: BundleSlot | None, asked: float | None
+) -> tuple[float | None, BudgetSource | None]:
+    if asked is not None:
+        return asked, "args"
+    if part is not None and part.budget_usd is not None:
+        return part.budget_usd, "slot"
+    if plan.budget_usd is not None:
+        return plan.budget_usd, "plan"
+    return None, None
+
+
+def _entries(candidates: Sequence[Candidate], items: Mapping[str, Item]) -> tuple[Entry, ...]:
+    seen: set[str] = set()
+    out: list[Entry] = []
+    for candidate in sorted(candidates, key=lambda c: c.rank):
+        item = items.get(candidate.item_id)
+        if item is None or candidate.item_id in seen:
+            continue
+        seen.add(candidate.item_id)
+        out.append(Entry(candidate, item))
+    return tuple(out)
+
+
+def _distinct_specs(terms: Sequence[Term]) -> tuple[Spec, ...]:
+    out: dict[tuple[float, str], Spec] = {}
+    for term in terms:
+        for spec in term.specs:
+            out.setdefault(spec.key, spec)
+    return tuple(out.values())
+
+
+def _clean(term: str) -> str:
+    return normalise(term.replace("-", " "))
+
+
+def _forms(term: str) -> tuple[str, ...]:
+    """The term and its last word in singular and plural form ("nuts" ~ "nut")."""
+    words = term.split()
+    if not words:
+        return ()
+    last = singular(words[-1])
+    stems = {words[-1], last, last + "s"}
+    return tuple(" ".join([*words[:-1], w]) for w in sorted(stems))

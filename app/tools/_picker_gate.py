@@ -1,0 +1,132 @@
+"""item_picker stage 3: the cross-encoder relevance gate and the rules that switch it off.
+
+The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors;
+an item below the floor sinks (penalised in stage 5), never dropped. It is off, and says
+why, when no reranker is available, when the category contradicts the request the slot was
+searched with, or when no scored candidate reaches the floor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
+
+from app.errors import ConfigError, DependencyDown
+from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
+from app.tools._picker_terms import singular, tokens
+from app.tools.planner_rules import plan_from_text
+
+log = logging.getLogger(__name__)
+
+
+class RelevanceModel(Protocol):
+    """What the gate needs of a reranker: scores in [0, 1] of documents for one query."""
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]: ...
+
+
+class GatePlan(NamedTuple):
+    """What the gate will score: the query and the items, or why it stays off."""
+
+    query: str | None
+    targets: tuple[Pooled, ...]
+    off: str | None
+
+
+def gate_query(inputs: PickInputs) -> str:
+    """The gate's query: the must-have terms, then the category (the request without one)."""
+    anchor = inputs.category or inputs.request
+    parts = [t for t in inputs.gate_terms if t and t not in anchor]
+    return " ".join([*parts, anchor]).strip()
+
+
+def contradiction(inputs: PickInputs) -> str | None:
+    """Why the category cannot anchor the gate for this request, or None when it can.
+
+    The category's head noun must be a word of the request the slot was searched with, and
+    the request must not be for another product that merely names it ("laptop sleeve" when
+    the category is "laptop"): the rule planner's reading of the request decides that.
+    """
+    if not inputs.category or not inputs.request:
+        return None
+    words = tokens(inputs.category)
+    if not words:
+        return None
+    head = singular(words[-1])
+    asked = {singular(w) for w in tokens(inputs.request)}
+    if head not in asked:
+        return f"the request {inputs.request!r} does not mention {words[-1]!r}"
+    read = plan_from_text([inputs.request]).category
+    read_words = tokens(read)
+    if read_words:
+        read_head = singular(read_words[-1])
+        modifiers = {singular(w) for w in read_words[:-1]}
+        if read_head != head and head in modifiers:
+            return (
+                f"the request {inputs.request!r} is for a {read_words[-1]}, "
+                f"not a {inputs.category}"
+            )
+    return None
+
+
+def plan_gate(
+    inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None
+) -> GatePlan:
+    """Decide whether the gate runs and on which items: the top `k` survivors by recall."""
+    if unavailable is not None:
+        return GatePlan(None, (), f"no reranker: {unavailable}")
+    if k <= 0:
+        return GatePlan(None, (), "PICK_RERANK_K is 0")
+    if not filtered.pool:
+        return GatePlan(None, (), "no candidates to score")
+    why = contradiction(inputs)
+    if why is not None:
+        return GatePlan(None, (), f"category contradicts the request: {why}")
+    ranked = sorted(filtered.pool, key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
+    return GatePlan(gate_query(inputs), tuple(ranked[:k]), None)
+
+
+def finish_gate(
+    plan: GatePlan, scores: Sequence[float] | None, *, floor: float, failure: str | None = None
+) -> Gate:
+    """The verdict from the scores: below the floor sinks; off when none reaches the floor."""
+    if plan.off is not None:
+        return Gate(False, plan.off, plan.query, floor)
+    if failure is not None or scores is None:
+        return Gate(False, f"reranker failed: {failure or 'no scores'}", plan.query, floor)
+    if len(scores) != len(plan.targets):
+        why = f"reranker returned {len(scores)} scores for {len(plan.targets)} titles"
+        return Gate(False, f"reranker failed: {why}", plan.query, floor)
+    by_id = {p.item.item_id: float(s) for p, s in zip(plan.targets, scores, strict=True)}
+    if not any(s >= floor for s in by_id.values()):
+        reason = f"no candidate reaches the floor {floor:.2f} for {plan.query!r}"
+        return Gate(False, reason, plan.query, floor, by_id)
+    sunk = frozenset(i for i, s in by_id.items() if s < floor)
+    return Gate(True, None, plan.query, floor, by_id, sunk)
+
+
+async def run_gate(
+    inputs: PickInputs,
+    filtered: Filtered,
+    model: RelevanceModel | None,
+    *,
+    k: int,
+    floor: float,
+    unavailable: str | None = None,
+) -> Gate:
+    """Stage 3: plan, score in a worker thread, and judge; a reranker that fails (no trained
+    model, a remote one down) switches the gate off for this call instead of failing it."""
+    if model is None and unavailable is None:
+        unavailable = "none configured"
+    plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
+    if plan.off is not None or model is None or plan.query is None:
+        return finish_gate(plan, None, floor=floor)
+    titles = [p.item.title for p in plan.targets]
+    try:
+        scores = await asyncio.to_thread(model.score, plan.query, titles)
+    except (ConfigError, DependencyDown) as exc:
+        log.warning("item_picker: relevance gate off: %s", exc)
+        return finish_gate(plan, None, floor=floor, failure=str(exc))
+    return finish_gate(plan, list(scores), floor=floor)

@@ -1,0 +1,141 @@
+"""The small typed values item_picker's stages hand to each other, one per stage boundary."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, NamedTuple
+
+from app.catalog.item import Item
+from app.tools._picker_terms import Spec, Term
+from app.tools.candidates import Candidate
+
+BudgetSource = Literal["args", "slot", "plan"]
+
+
+class Entry(NamedTuple):
+    """One candidate of the slot with its catalog item."""
+
+    candidate: Candidate
+    item: Item
+
+
+@dataclass(frozen=True)
+class PickInputs:
+    """Stage 1 → 2: what one slot is picked for, normalised, and its candidates in recall order.
+
+    `request` is the text the slot was searched with; `category` anchors the relevance gate.
+    """
+
+    slot: str
+    request: str
+    category: str | None
+    bundle: bool
+    must: tuple[Term, ...]
+    prefer: tuple[Term, ...]
+    avoid: tuple[Term, ...]
+    exclude: tuple[str, ...]
+    specs: tuple[Spec, ...]
+    gate_terms: tuple[str, ...]
+    budget_usd: float | None
+    budget_source: BudgetSource | None
+    max_picks: int
+    entries: tuple[Entry, ...]
+
+
+class Pooled(NamedTuple):
+    """A candidate that passed the hard filters, with its scaled recall and cheapness."""
+
+    item: Item
+    candidate: Candidate
+    recall: float
+    cheapness: float
+
+
+@dataclass(frozen=True)
+class Filtered:
+    """Stage 2 → 3: the survivors in recall order and what the hard filters removed."""
+
+    pool: tuple[Pooled, ...]
+    excluded: Mapping[str, int]
+    unmatched_excludes: tuple[str, ...]
+    over_budget: int
+    unknown_price: int
+
+
+@dataclass(frozen=True)
+class Gate:
+    """Stage 3 → 5: the relevance gate's verdict.
+
+    `scores` holds the cross-encoder score of every item it scored (even when switched off
+    by the candidates); `sunk` are the ids that get the penalty (empty when off).
+    """
+
+    on: bool
+    reason: str | None
+    query: str | None
+    floor: float
+    scores: Mapping[str, float] = field(default_factory=dict)
+    sunk: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """Stage 4 → 5: one candidate's match against the shopper's terms and specs (each 0-1)."""
+
+    must: float = 0.0
+    prefer: float = 0.0
+    avoid: float = 0.0
+    spec: float = 0.0
+    must_said: tuple[str, ...] = ()
+    prefer_said: tuple[str, ...] = ()
+    avoid_said: tuple[str, ...] = ()
+    specs_said: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The score weights in force for one call."""
+
+    recall: float
+    gate: float
+    must: float
+    prefer: float
+    avoid: float
+    cheap: float
+    spec: float
+
+
+@dataclass(frozen=True)
+class Scored:
+    """Stage 5 → 6: one candidate with its weighted score and the parts that made it."""
+
+    pooled: Pooled
+    score: float
+    gate_score: float | None
+    sunk: bool
+    semantics: Semantics
+    parts: Mapping[str, float]
+
+    @property
+    def item(self) -> Item:
+        return self.pooled.item
+
+
+@dataclass(frozen=True)
+class Chosen:
+    """A pick, with the near-duplicates merged into it."""
+
+    scored: Scored
+    merged: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Stage 6 → 7: the picks of a slot and what the display rules held back."""
+
+    picks: tuple[Chosen, ...]
+    ranked: int
+    merged: int
+    below_ratio: int
+    over_cap: int

@@ -1,0 +1,157 @@
+"""item_picker stages 4 and 5: how well each candidate says what the shopper asked for (words,
+meaning, numeric specs), and the weighted score that ranks the candidates."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from app.config.params.picker import (
+    PICK_W_AVOID,
+    PICK_W_CHEAP,
+    PICK_W_GATE,
+    PICK_W_MUST,
+    PICK_W_PREFER,
+    PICK_W_RECALL,
+    PICK_W_SPEC,
+)
+from app.recall.embedder import Embedder
+from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
+from app.tools._picker_terms import Term, negated_only, spec_keys, term_in
+
+
+def current_weights() -> Weights:
+    """The score weights in force now (read from the parameter registry on every call)."""
+    return Weights(
+        recall=PICK_W_RECALL.get(),
+        gate=PICK_W_GATE.get(),
+        must=PICK_W_MUST.get(),
+        prefer=PICK_W_PREFER.get(),
+        avoid=PICK_W_AVOID.get(),
+        cheap=PICK_W_CHEAP.get(),
+        spec=PICK_W_SPEC.get(),
+    )
+
+
+def term_texts(inputs: PickInputs) -> list[str]:
+    """Every must, prefer and avoid term, once each: what stage 4 embeds."""
+    return list(dict.fromkeys(t.text for t in (*inputs.must, *inputs.prefer, *inputs.avoid)))
+
+
+def semantic_scores(
+    inputs: PickInputs,
+    pool: Sequence[Pooled],
+    term_vectors: Mapping[str, np.ndarray],
+    title_vectors: np.ndarray | None,
+) -> dict[str, Semantics]:
+    """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
+    when the title says the term, else the term-title cosine clamped at 0; avoid as the
+    strongest avoid term (0 when the title only negates it); spec as the share of asked
+    numeric specs the title carries."""
+    out: dict[str, Semantics] = {}
+    for row, pooled in enumerate(pool):
+        title = pooled.item.title
+        text = f"{title} {pooled.item.brand or ''}"
+        vector = None if title_vectors is None else title_vectors[row]
+
+        def closeness(term: Term, text: str = text, vector: np.ndarray | None = vector) -> float:
+            if term_in(text, term):
+                return 1.0
+            return _cosine(term_vectors.get(term.text), vector)
+
+        keys = spec_keys(title)
+        specs_said = tuple(s.text for s in inputs.specs if s.key in keys)
+        avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
+        out[pooled.item.item_id] = Semantics(
+            must=_mean([closeness(t) for t in inputs.must]),
+            prefer=_mean([closeness(t) for t in inputs.prefer]),
+            avoid=max((v for v, _ in avoid), default=0.0),
+            spec=len(specs_said) / len(inputs.specs) if inputs.specs else 0.0,
+            must_said=tuple(t.text for t in inputs.must if term_in(text, t)),
+            prefer_said=tuple(t.text for t in inputs.prefer if term_in(text, t)),
+            avoid_said=tuple(name for v, name in avoid if v >= 1.0),
+            specs_said=specs_said,
+        )
+    return out
+
+
+async def semantics(
+    embedder: Embedder, inputs: PickInputs, pool: Sequence[Pooled]
+) -> dict[str, Semantics]:
+    """Stage 4: embed the terms and titles in a worker thread (skipped when there are no
+    terms) and score every candidate."""
+    texts = term_texts(inputs)
+    if not texts or not pool:
+        return semantic_scores(inputs, pool, {}, None)
+    terms, titles = await asyncio.to_thread(_encode, embedder, texts, [p.item.title for p in pool])
+    return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), titles)
+
+
+def weigh(
+    filtered: Filtered,
+    gate: Gate,
+    scores: Mapping[str, Semantics],
+    weights: Weights,
+    *,
+    penalty: float,
+) -> tuple[Scored, ...]:
+    """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank keeps
+    (1 - penalty) of it. Best first, ties by recall rank; every survivor stays in."""
+    ranked: list[Scored] = []
+    for pooled in filtered.pool:
+        item_id = pooled.item.item_id
+        sem = scores.get(item_id, Semantics())
+        gate_score = gate.scores.get(item_id)
+        parts = {
+            "recall": weights.recall * pooled.recall,
+            "gate": weights.gate * (gate_score or 0.0) if gate.on else 0.0,
+            "must": weights.must * sem.must,
+            "prefer": weights.prefer * sem.prefer,
+            "spec": weights.spec * sem.spec,
+            "cheap": weights.cheap * pooled.cheapness,
+            "avoid": -weights.avoid * sem.avoid,
+        }
+        sunk = item_id in gate.sunk
+        score = max(0.0, sum(parts.values()))
+        if sunk:
+            score *= 1.0 - penalty
+        ranked.append(
+            Scored(
+                pooled=pooled,
+                score=round(score, 6),
+                gate_score=gate_score,
+                sunk=sunk,
+                semantics=sem,
+                parts={k: round(v, 6) for k, v in parts.items()},
+            )
+        )
+    ranked.sort(key=lambda s: (-s.score, s.pooled.candidate.rank, s.item.item_id))
+    return tuple(ranked)
+
+
+def _encode(
+    embedder: Embedder, terms: list[str], titles: list[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    return embedder.encode_queries(terms), embedder.encode_documents(titles)
+
+
+def _avoid_closeness(
+    term: Term, text: str, vectors: Mapping[str, np.ndarray], vector: np.ndarray | None
+) -> float:
+    if term_in(text, term):
+        return 1.0
+    if term.words and negated_only(text, " ".join(term.words)):
+        return 0.0
+    return _cosine(vectors.get(term.text), vector)
+
+
+def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    if a is None or b is None:
+        return 0.0
+    return max(0.0, min(1.0, float(np.dot(a, b))))
+
+
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values) if values else 0.0

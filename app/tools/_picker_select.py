@@ -1,0 +1,57 @@
+"""item_picker stage 6: merge near-duplicate listings, show only picks close to the best one,
+and cap how many are shown."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.recall.filters import brand_key
+from app.tools._picker_model import Chosen, Scored, Selection
+from app.tools._picker_terms import jaccard
+
+
+def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
+    """Two listings of one product: title-token Jaccard at least `threshold`, or the same
+    known brand at the same known price."""
+    if jaccard(a.item.title, b.item.title) >= threshold:
+        return True
+    brand_a, brand_b = brand_key(a.item.brand), brand_key(b.item.brand)
+    price_a, price_b = a.item.price_usd, b.item.price_usd
+    return (
+        brand_a is not None
+        and brand_a == brand_b
+        and price_a is not None
+        and price_b is not None
+        and abs(price_a - price_b) < 0.005
+    )
+
+
+def select(
+    ranked: Sequence[Scored], *, max_picks: int, show_ratio: float, dup_threshold: float
+) -> Selection:
+    """Walk the ranking best first, folding each near-duplicate into the better listing kept
+    before it; show those scoring at least `show_ratio` of the best (only the best when it
+    scores 0), at most `max_picks`."""
+    kept: list[Scored] = []
+    merged: dict[str, list[str]] = {}
+    for scored in ranked:
+        twin = next(
+            (k for k in kept if near_duplicates(k, scored, threshold=dup_threshold)), None
+        )
+        if twin is None:
+            kept.append(scored)
+            merged[scored.item.item_id] = []
+        else:
+            merged[twin.item.item_id].append(scored.item.item_id)
+    if not kept:
+        return Selection((), ranked=len(ranked), merged=0, below_ratio=0, over_cap=0)
+    best = kept[0].score
+    shown = [k for k in kept if k.score >= show_ratio * best] if best > 0 else kept[:1]
+    picks = shown[: max(1, max_picks)]
+    return Selection(
+        picks=tuple(Chosen(p, tuple(merged[p.item.item_id])) for p in picks),
+        ranked=len(ranked),
+        merged=len(ranked) - len(kept),
+        below_ratio=len(kept) - len(shown),
+        over_cap=len(shown) - len(picks),
+    )

@@ -1,0 +1,180 @@
+"""Text machinery of item_picker: normalised terms, numeric specs ("16 inch", "1tb", '15.6"')
+split from words, and a whole-word matcher that ignores a term the text negates
+("gluten free", "no gluten", "without gluten")."""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
+_SPACES = re.compile(r"\s+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
+
+_UNITS: dict[str, str] = {
+    "inch": "inch", "inches": "inch", '"': "inch", "''": "inch",
+    "tb": "tb", "gb": "gb", "mb": "mb", "ghz": "ghz", "mhz": "mhz", "hz": "hz",
+    "mah": "mah", "w": "w", "watt": "w", "watts": "w", "mp": "mp", "megapixel": "mp",
+    "mm": "mm", "cm": "cm", "ft": "ft", "feet": "ft", "foot": "ft", "oz": "oz", "ounce": "oz",
+    "ounces": "oz", "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "ml": "ml",
+    "l": "l", "liter": "l", "litre": "l", "v": "v", "volt": "v", "volts": "v", "k": "k",
+    "p": "p", "core": "core", "cores": "core", "port": "port", "ports": "port",
+}
+_UNIT_ALTERNATION = "|".join(
+    re.escape(u) for u in sorted(_UNITS, key=len, reverse=True) if u not in ('"', "''")
+)
+SPEC = re.compile(
+    rf"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(?:-\s*)?(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
+    re.IGNORECASE,
+)
+"""A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p"."""
+
+_NEGATED_BEFORE = re.compile(r"(?:\bno|\bnon|\bwithout|\bzero|\bfree\s+(?:of|from))[\s-]*$")
+_NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
+
+
+def normalise(text: str | None) -> str:
+    """Lower case, typographic dashes and quotes to ASCII, one space between words."""
+    if not text:
+        return ""
+    return _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
+
+
+def tokens(text: str | None) -> tuple[str, ...]:
+    """Letter-and-digit tokens of the normalised text ("15.6" stays one token)."""
+    return tuple(_TOKEN.findall(normalise(text)))
+
+
+def singular(word: str) -> str:
+    """A crude singular for comparing nouns ("headphones" ~ "headphone", "boxes" ~ "box")."""
+    if len(word) > 4 and word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True, order=True)
+class Spec:
+    """A numeric spec with a canonical unit; `text` is how the shopper wrote it."""
+
+    value: float
+    unit: str
+    text: str = ""
+
+    @property
+    def key(self) -> tuple[float, str]:
+        return (round(self.value, 3), self.unit)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A shopper's term: its normalised text, the words left once specs are split off, and
+    the specs."""
+
+    text: str
+    words: tuple[str, ...]
+    specs: tuple[Spec, ...]
+
+
+def find_specs(text: str | None) -> tuple[Spec, ...]:
+    """Every numeric spec in `text`, in order, with canonical units."""
+    found: list[Spec] = []
+    for match in SPEC.finditer(normalise(text)):
+        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
+        unit = _UNITS.get(raw_unit)
+        if unit is None:
+            continue
+        value = float(match.group(1))
+        if unit == "p" and value not in (480, 720, 1080, 1440, 2160):
+            continue
+        found.append(Spec(value, unit, match.group(0).strip()))
+    return tuple(found)
+
+
+def make_term(text: str) -> Term | None:
+    """`text` normalised, with its numeric specs split from its words; None when blank."""
+    clean = normalise(text.replace("-", " "))
+    if not clean:
+        return None
+    specs = find_specs(clean)
+    rest = SPEC.sub(" ", clean)
+    words = tuple(w for w in tokens(rest) if w)
+    return Term(clean, words, specs)
+
+
+def make_terms(texts: tuple[str, ...] | list[str]) -> tuple[Term, ...]:
+    """Distinct terms of `texts`, first occurrence kept, blanks dropped."""
+    out: dict[str, Term] = {}
+    for text in texts:
+        term = make_term(text)
+        if term is not None and term.text not in out:
+            out[term.text] = term
+    return tuple(out.values())
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(phrase: str) -> re.Pattern[str]:
+    words = r"[\s-]+".join(re.escape(w) for w in phrase.split())
+    return re.compile(rf"(?<![0-9a-z]){words}(?![0-9a-z])")
+
+
+def mentions(text: str | None, phrase: str) -> bool:
+    """True when `phrase` occurs in `text` as whole words and at least once not negated
+    ("gluten free", "gluten-free", "no gluten", "without gluten", "non-gluten", "free of
+    gluten" do not mention gluten)."""
+    return any(not negated for negated in _occurrences(text, phrase))
+
+
+def negated_only(text: str | None, phrase: str) -> bool:
+    """True when `phrase` occurs in `text` as whole words, but only in negated forms."""
+    found = _occurrences(text, phrase)
+    return bool(found) and all(found)
+
+
+def _occurrences(text: str | None, phrase: str) -> list[bool]:
+    """For each whole-word occurrence of `phrase` in `text`: whether it is negated."""
+    low = normalise(text)
+    phrase = normalise(phrase.replace("-", " "))
+    if not low or not phrase:
+        return []
+    out = []
+    for match in _word_pattern(phrase).finditer(low):
+        before, after = low[: match.start()], low[match.end() :]
+        out.append(bool(_NEGATED_BEFORE.search(before) or _NEGATED_AFTER.match(after)))
+    return out
+
+
+def has_words(text: str | None, words: tuple[str, ...]) -> bool:
+    """True when every word occurs in `text` as a whole word, singular or plural, not negated."""
+    return all(
+        any(mentions(text, form) for form in {w, singular(w), singular(w) + "s"}) for w in words
+    )
+
+
+def spec_keys(text: str | None) -> frozenset[tuple[float, str]]:
+    """The canonical (value, unit) keys of the specs in `text`."""
+    return frozenset(s.key for s in find_specs(text))
+
+
+def term_in(text: str | None, term: Term) -> bool:
+    """True when the title says the term: all its specs, and its words as a phrase or each
+    one on its own (not negated)."""
+    if not term.words and not term.specs:
+        return False
+    keys = spec_keys(text) if term.specs else frozenset()
+    if not all(s.key in keys for s in term.specs):
+        return False
+    phrase = " ".join(term.words)
+    return not phrase or mentions(text, phrase) or has_words(text, term.words)
+
+
+def jaccard(a: str, b: str) -> float:
+    """Jaccard similarity of the two titles' token sets (0 when both are empty)."""
+    sa, sb = set(tokens(a)), set(tokens(b))
+    if not sa and not sb:
+        return 0.0
+    return len(sa & sb) / len(sa | sb)
