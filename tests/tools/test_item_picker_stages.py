@@ -1,0 +1,486 @@
+"""item_picker's stages one at a time, as pure functions on hand-made candidates: terms and
+specs, the hard filter, the gate's rules, semantic scores, weighing, selection and reasons."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.tools._picker_filter import cheapness, excluded_by, hard_filter, prepare
+from app.tools._picker_gate import (
+    contradiction,
+    finish_gate,
+    gate_query,
+    plan_gate,
+)
+from app.tools._picker_model import Gate, Semantics, Weights
+from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
+from app.tools._picker_scoring import semantic_scores, weigh
+from app.tools._picker_select import select
+from app.tools._picker_terms import find_specs, make_term, mentions, negated_only, term_in
+from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
+
+WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=1.0)
+NO_GATE = Gate(False, "off", None, 0.3)
+
+
+def plan(exclude: tuple[str, ...] = (), avoid: tuple[str, ...] = (), **fields: Any) -> ShoppingPlan:
+    return ShoppingPlan(
+        exclude=tuple(Constraint(term=t) for t in exclude),
+        avoid=tuple(Constraint(term=t) for t in avoid),
+        **fields,
+    )
+
+
+def gate_for(
+    items: list[Any], p: ShoppingPlan, query: str, scores: list[float] | None, **kw: Any
+) -> Gate:
+    """Stages 1-3 with the given cross-encoder scores (None: the gate did not score)."""
+    inputs = inputs_for(items, p, query=query)
+    planned = plan_gate(
+        inputs, hard_filter(inputs), k=kw.pop("k", 15), unavailable=kw.pop("unavailable", None)
+    )
+    return finish_gate(planned, scores, floor=0.3, **kw)
+
+
+# --- terms -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('Dell 15.6" laptop', [(15.6, "inch")]),
+        ("15.6-inch screen, 16GB RAM", [(15.6, "inch"), (16.0, "gb")]),
+        ("1 TB SSD and 4K at 144hz", [(1.0, "tb"), (4.0, "k"), (144.0, "hz")]),
+        ("2 in 1 laptop, 1080p", [(1080.0, "p")]),
+        ("model 2024 and 7 colours", []),
+    ],
+)
+def test_specs_are_numbers_with_units(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [s.key for s in find_specs(text)] == expected
+
+
+def test_a_term_splits_its_specs_from_its_words() -> None:
+    term = make_term("16GB  RAM")
+    assert term is not None
+    assert (term.text, term.words, [s.key for s in term.specs]) == (
+        "16gb ram",
+        ("ram",),
+        [(16.0, "gb")],
+    )
+    assert make_term("Gluten-Free") == make_term("gluten free")
+    assert make_term("   ") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Gluten Free Crackers", False),
+        ("gluten-free bread", False),
+        ("No gluten added", False),
+        ("Without Gluten", False),
+        ("non-gluten pasta", False),
+        ("free of gluten", False),
+        ("wheat bread with gluten", True),
+        ("gluten free, but contains gluten traces", True),
+        ("glutenous rice", False),
+    ],
+)
+def test_a_negated_term_is_not_mentioned(text: str, said: bool) -> None:
+    assert mentions(text, "gluten") is said
+
+
+def test_negated_only_needs_the_word_present() -> None:
+    assert negated_only("gluten-free bar", "gluten")
+    assert not negated_only("oat bar", "gluten")
+    assert not negated_only("gluten bar", "gluten")
+
+
+def test_a_term_is_in_a_title_with_its_words_and_specs() -> None:
+    ram = make_term("16gb ram")
+    free = make_term("gluten free")
+    assert ram is not None
+    assert free is not None
+    assert term_in("Lenovo laptop 16 GB RAM", ram)
+    assert not term_in("Lenovo laptop 8GB RAM", ram)
+    assert term_in("Gluten-Free Oat Bars", free)
+    assert not term_in("Oat bars with gluten", free)
+
+
+# --- stage 1: prepare ----------------------------------------------------------------------
+
+
+def test_prepare_normalises_terms_and_splits_specs() -> None:
+    p = plan(
+        category="Laptop",
+        keywords=("15.6 inch", "lightweight"),
+        must_have=("16GB RAM",),
+        prefer=("Backlit-Keyboard",),
+        avoid=("refurbished",),
+        exclude=("Chromebook",),
+    )
+    inputs = inputs_for([item(1, "a laptop")], p, query="laptop 15.6 inch")
+    assert inputs.category == "laptop"
+    assert inputs.request == "laptop 15.6 inch"
+    assert [t.text for t in inputs.must] == ["16gb ram"]
+    assert [t.text for t in inputs.prefer] == ["backlit keyboard", "lightweight"]
+    assert [t.text for t in inputs.avoid] == ["refurbished"]
+    assert inputs.exclude == ("chromebook",)
+    assert sorted(s.key for s in inputs.specs) == [(15.6, "inch"), (16.0, "gb")]
+    assert inputs.gate_terms == ("16gb ram",)
+    assert inputs.max_picks == 3
+
+
+def test_prepare_takes_the_budget_from_args_then_slot_then_plan() -> None:
+    items = [item(1, "tv")]
+    bundle = (
+        BundleSlot(slot="tv", category="tv", budget_usd=300),
+        BundleSlot(slot="x", category="x"),
+    )
+    p = plan(budget_usd=500, bundle=bundle)
+    assert inputs_for(items, p, slot="tv", budget_usd=200).budget_usd == 200
+    assert inputs_for(items, p, slot="tv", budget_usd=200).budget_source == "args"
+    assert (
+        inputs_for(items, p, slot="tv").budget_usd,
+        inputs_for(items, p, slot="tv").budget_source,
+    ) == (300, "slot")
+    assert (
+        inputs_for(items, p, slot="x").budget_usd,
+        inputs_for(items, p, slot="x").budget_source,
+    ) == (500, "plan")
+    assert inputs_for(items, plan()).budget_usd is None
+
+
+def test_a_bundle_slot_picks_one_and_anchors_on_its_own_category() -> None:
+    bundle = (
+        BundleSlot(slot="tv", category="tv", keywords=("55 inch",)),
+        BundleSlot(slot="soundbar", category="soundbar"),
+    )
+    p = plan(category="tv", must_have=("hdmi",), bundle=bundle)
+    inputs = inputs_for([item(1, "soundbar")], p, slot="soundbar")
+    assert (inputs.category, inputs.bundle, inputs.max_picks) == ("soundbar", True, 1)
+    assert inputs.gate_terms == ()
+    assert inputs_for([item(1, "tv")], p, slot="tv").specs[0].key == (55.0, "inch")
+    assert inputs_for([item(1, "tv")], p, slot="tv", max_picks=2).max_picks == 2
+    assert inputs_for([item(1, "tv")], plan(), max_picks=9, cap=3).max_picks == 3
+
+
+def test_a_slot_outside_the_plan_anchors_on_its_request() -> None:
+    inputs = inputs_for([item(1, "mouse")], plan(category="laptop"), slot="mouse", query="mouse")
+    assert inputs.category is None
+    assert gate_query(inputs) == "mouse"
+
+
+def test_prepare_skips_unknown_and_repeated_candidates() -> None:
+    a, b = item(1, "a"), item(2, "b")
+    cands = candidates([a, b, a])
+    inputs = prepare(ShoppingPlan(), "main", cands, {a.item_id: a})
+    assert [e.item.item_id for e in inputs.entries] == [a.item_id]
+
+
+# --- stage 2: hard filter ------------------------------------------------------------------
+
+
+def test_excludes_match_whole_words_in_title_brand_and_category() -> None:
+    terms = ("apple", "nuts")
+    assert excluded_by(item(1, "Apple iPad"), terms) == "apple"
+    assert excluded_by(item(2, "Pineapple slicer"), terms) is None
+    assert excluded_by(item(3, "Tablet", brand="Apple"), terms) == "apple"
+    assert excluded_by(item(4, "Trail mix", category="Nuts & Seeds"), terms) == "nuts"
+    assert excluded_by(item(5, "Trail mix with one nut"), terms) == "nuts"
+    assert excluded_by(item(6, "Nut-free granola"), terms) is None
+
+
+def test_hard_filter_drops_excluded_over_budget_and_unpriced_items() -> None:
+    items = [
+        item(1, "Gluten Free Crackers", 5.0),
+        item(2, "Wheat crackers with gluten", 4.0),
+        item(3, "Rice crackers", 50.0),
+        item(4, "Corn crackers", None),
+        item(5, "Oat crackers", 20.0),
+    ]
+    out = filtered_for(items, plan(exclude=("gluten", "soy"), budget_usd=20))
+    assert [p.item.item_id for p in out.pool] == ["amazon:1", "amazon:5"]
+    assert dict(out.excluded) == {"gluten": 1, "soy": 0}
+    assert out.unmatched_excludes == ("soy",)
+    assert (out.over_budget, out.unknown_price) == (1, 1)
+    assert [round(p.cheapness, 2) for p in out.pool] == [0.75, 0.0]
+    assert [p.recall for p in out.pool] == [1.0, 0.0]
+
+
+def test_without_a_budget_unpriced_items_stay_and_cheapness_is_relative() -> None:
+    out = filtered_for([item(1, "a", 10.0), item(2, "b", None), item(3, "c", 30.0)])
+    assert [p.item.item_id for p in out.pool] == ["amazon:1", "amazon:2", "amazon:3"]
+    assert [p.cheapness for p in out.pool] == [1.0, 0.0, 0.0]
+    assert cheapness([10.0, 20.0, 30.0], None) == [1.0, 0.5, 0.0]
+    assert cheapness([7.0], None) == [1.0]
+
+
+# --- stage 3: relevance gate ---------------------------------------------------------------
+
+
+def test_the_gate_scores_only_the_top_k_by_recall() -> None:
+    items = [item(n, f"keyboard {n}") for n in range(1, 21)]
+    inputs = inputs_for(items, plan(category="keyboard"), query="keyboard")
+    gate = plan_gate(
+        inputs,
+        filtered_for(items, plan(category="keyboard"), query="keyboard"),
+        k=15,
+        unavailable=None,
+    )
+    assert gate.off is None
+    assert gate.query == "keyboard"
+    assert [p.item.item_id for p in gate.targets] == [f"amazon:{n}" for n in range(1, 16)]
+
+
+def test_the_gate_query_puts_must_haves_before_the_category() -> None:
+    inputs = inputs_for(
+        [item(1, "x")], plan(category="snacks", must_have=("gluten free",)), query="snacks"
+    )
+    assert gate_query(inputs) == "gluten free snacks"
+
+
+def test_below_the_floor_sinks_but_stays() -> None:
+    items = [item(1, "keyboard"), item(2, "mouse"), item(3, "keyboard cover")]
+    p = plan(category="keyboard")
+    filtered = filtered_for(items, p, query="keyboard")
+    gate = gate_for(items, p, "keyboard", [0.9, 0.1, 0.2])
+    assert gate.on
+    assert gate.sunk == {"amazon:2", "amazon:3"}
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    assert len(ranked) == 3
+    assert ranked[0].item.item_id == "amazon:1"
+    mouse = next(r for r in ranked if r.item.item_id == "amazon:2")
+    assert mouse.sunk
+    unpenalised = sum(mouse.parts.values())
+    assert mouse.score == pytest.approx(unpenalised * 0.5, abs=1e-6)
+
+
+def test_the_gate_is_off_without_a_reranker() -> None:
+    p = plan(category="keyboard")
+    gate = gate_for([item(1, "keyboard")], p, "keyboard", None, unavailable="no model trained")
+    assert not gate.on
+    assert gate.reason == "no reranker: no model trained"
+
+
+def test_a_failing_reranker_turns_the_gate_off() -> None:
+    items, p = [item(1, "keyboard")], plan(category="keyboard")
+    gate = gate_for(items, p, "keyboard", None, failure="reranker is unavailable")
+    assert (gate.on, gate.reason) == (False, "reranker failed: reranker is unavailable")
+    short = gate_for(items, p, "keyboard", [])
+    assert not short.on
+    assert short.reason == "reranker failed: reranker returned 0 scores for 1 titles"
+
+
+@pytest.mark.parametrize(
+    ("category", "request_text", "contradicts"),
+    [
+        ("laptop", "laptop", False),
+        ("gaming keyboard", "rgb gaming keyboards", False),
+        ("headphones", "noise cancelling headphone", False),
+        ("laptop", "laptop 16gb ram", False),
+        ("laptop", "laptop sleeve 13 inch", True),
+        ("laptop", "wireless mouse", True),
+        ("tv", "55 inch 4k tv", False),
+    ],
+)
+def test_the_category_contradicts_a_request_for_something_else(
+    category: str, request_text: str, contradicts: bool
+) -> None:
+    inputs = inputs_for([item(1, "x")], plan(category=category), query=request_text)
+    assert (contradiction(inputs) is not None) is contradicts
+
+
+def test_a_contradiction_switches_the_gate_off_and_says_why() -> None:
+    items = [item(1, "Neoprene Laptop Sleeve 13.3")]
+    gate = gate_for(items, plan(category="laptop"), "laptop sleeve", [0.9])
+    assert not gate.on
+    assert gate.reason is not None
+    assert "contradicts" in gate.reason
+    assert "sleeve" in gate.reason
+
+
+def test_no_candidate_above_the_floor_switches_the_gate_off() -> None:
+    items = [item(1, "mouse"), item(2, "cable")]
+    p = plan(category="keyboard")
+    filtered = filtered_for(items, p, query="keyboard")
+    gate = gate_for(items, p, "keyboard", [0.1, 0.2])
+    assert not gate.on
+    assert gate.reason == "no candidate reaches the floor 0.30 for 'keyboard'"
+    assert gate.sunk == frozenset()
+    assert gate.scores == {"amazon:1": 0.1, "amazon:2": 0.2}
+    assert all(not r.sunk for r in weigh(filtered, gate, {}, WEIGHTS, penalty=0.5))
+
+
+# --- stage 4: semantic scores --------------------------------------------------------------
+
+
+def test_semantic_scores_use_words_first_then_cosine_clamped_at_zero() -> None:
+    items = [
+        item(1, "Wireless 16GB mouse"),
+        item(2, "Wired mouse"),
+        item(3, "Gluten-free wired mouse"),
+    ]
+    p = plan(must_have=("wireless",), prefer=("quiet",), avoid=("gluten",), keywords=("16gb",))
+    inputs = inputs_for(items, p)
+    pool = filtered_for(items, p).pool
+    e1, e2 = np.eye(2, dtype=np.float32)
+    vectors = {"wireless": e1, "quiet": e1, "gluten": e1}
+    titles = np.stack([e2, -e1, e1])
+    out = semantic_scores(inputs, pool, vectors, titles)
+    first, second, third = (out[f"amazon:{n}"] for n in (1, 2, 3))
+    assert (first.must, first.must_said) == (1.0, ("wireless",))
+    assert first.prefer == 0.0
+    assert (first.spec, first.specs_said) == (1.0, ("16gb",))
+    assert (second.must, second.prefer, second.avoid, second.spec) == (0.0, 0.0, 0.0, 0.0)
+    assert third.must == pytest.approx(1.0)
+    assert third.avoid == 0.0  # gluten only negated ("gluten-free")
+
+
+def test_avoid_subtracts() -> None:
+    items = [item(1, "Beats headphones"), item(2, "Sony headphones"), item(3, "Bose headphones")]
+    p = plan(avoid=("beats",))
+    inputs = inputs_for(items, p)
+    filtered = filtered_for(items, p)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    assert sem["amazon:1"].avoid_said == ("beats",)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    assert ranked[0].item.item_id == "amazon:2"
+    beats = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert beats.parts["avoid"] == -1.0
+    assert beats.score == pytest.approx(beats.parts["recall"] + beats.parts["cheap"] - 1.0)
+
+
+# --- stage 5: weighted score ---------------------------------------------------------------
+
+
+def test_weights_scale_each_part() -> None:
+    items = [item(1, "a", 5.0), item(2, "b", 10.0)]
+    filtered = filtered_for(items, plan(budget_usd=10))
+    gate = Gate(True, None, "q", 0.3, {"amazon:1": 0.5, "amazon:2": 0.9})
+    sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0)}
+    ranked = weigh(filtered, gate, sem, WEIGHTS, penalty=0.5)
+    first = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert first.parts == {
+        "recall": 1.0,
+        "gate": 1.0,
+        "must": 0.75,
+        "prefer": 0.75,
+        "spec": 1.0,
+        "cheap": 0.15,
+        "avoid": -0.0,
+    }
+    assert first.score == pytest.approx(4.65)
+    assert first.gate_score == 0.5
+
+
+# --- stage 6: selection --------------------------------------------------------------------
+
+
+def _ranked(
+    *specs: tuple[str, str | None, float | None], gate_scores: list[float] | None = None
+) -> tuple:
+    items = [item(n, title, price, brand=brand) for n, (title, brand, price) in enumerate(specs, 1)]
+    filtered = filtered_for(items)
+    gate = NO_GATE
+    if gate_scores is not None:
+        gate = Gate(True, None, "q", 0.3, {f"amazon:{n}": s for n, s in enumerate(gate_scores, 1)})
+    return weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+
+
+def test_near_duplicates_merge_into_the_better_listing() -> None:
+    ranked = _ranked(
+        ("Kensington Value Keyboard Black Netherlands", "Kensington", 22.95),
+        ("Kensington Value Keyboard Black Germany", "Kensington", 25.95),
+        ("Cherry Stream keyboard", "Cherry", 30.0),
+        ("Cherry KC 1000 keyboard", "Cherry", 30.0),
+    )
+    sel = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.6)
+    assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1", "amazon:3"]
+    assert [c.merged for c in sel.picks] == [("amazon:2",), ("amazon:4",)]
+    assert sel.merged == 2
+
+
+def test_the_display_gate_and_cap_hold_picks_back() -> None:
+    ranked = _ranked(*((f"distinct product {w}", None, 10.0) for w in "abcdef"))
+    capped = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.99)
+    assert len(capped.picks) == 3
+    assert capped.over_cap == 3
+    strict = select(ranked, max_picks=3, show_ratio=0.9, dup_threshold=0.99)
+    best = ranked[0].score
+    assert all(c.scored.score >= 0.9 * best for c in strict.picks)
+    assert len(strict.picks) + strict.below_ratio + strict.over_cap == 6
+    assert strict.below_ratio > 0
+
+
+def test_a_sunk_item_is_ranked_but_not_shown_beside_a_good_one() -> None:
+    ranked = _ranked(
+        ("keyboard one", None, 10.0), ("mouse two", None, 10.0), gate_scores=[0.9, 0.1]
+    )
+    assert [r.item.item_id for r in ranked] == ["amazon:1", "amazon:2"]
+    sel = select(ranked, max_picks=3, show_ratio=0.6, dup_threshold=0.6)
+    assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1"]
+
+
+def test_nothing_to_select() -> None:
+    sel = select((), max_picks=3, show_ratio=0.6, dup_threshold=0.6)
+    assert (sel.picks, sel.ranked) == ((), 0)
+
+
+# --- stage 7: report -----------------------------------------------------------------------
+
+
+def test_the_report_gives_checkable_reasons_and_counts() -> None:
+    items = [
+        item(1, "Gaming Keyboard RGB", 60.0),
+        item(2, "Logitech keyboard", 30.0),
+        item(3, "x", 99.0),
+    ]
+    p = plan(category="gaming keyboard", prefer=("rgb",), exclude=("logitech",), budget_usd=80)
+    inputs = inputs_for(items, p, query="gaming keyboard")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "gaming keyboard", 0.3, {"amazon:1": 0.93})
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    sel = select(
+        weigh(filtered, gate, sem, WEIGHTS, penalty=0.5),
+        max_picks=3,
+        show_ratio=0.6,
+        dup_threshold=0.6,
+    )
+    cheaper = PickOffer(
+        item_id="walmart:9", platform="walmart", price_usd=50.0, cheapest=True, saving_usd=10.0
+    )
+    part = slot_report(
+        inputs, filtered, gate, sel, {"amazon:1": OfferView((cheaper,), 10.0, cheaper)}
+    )
+    assert (part.excluded, part.over_budget, part.candidates) == ({"logitech": 1}, 1, 3)
+    pick = part.picks[0]
+    assert (pick.item_id, pick.gate_score, pick.saving_usd, pick.matched) == (
+        "amazon:1",
+        0.93,
+        10.0,
+        ["rgb"],
+    )
+    assert "relevance 0.93 for 'gaming keyboard'" in pick.reason
+    assert "also rgb" in pick.reason
+    assert "$60.00, $20.00 under the $80.00 budget" in pick.reason
+    assert "cheaper on walmart at $50.00 [walmart:9], saves $10.00" in pick.reason
+    assert pick.offers == [cheaper]
+
+
+def test_a_sunk_pick_says_it_is_only_the_closest_match() -> None:
+    items = [item(1, "mouse", 5.0)]
+    inputs = inputs_for(items, plan(category="keyboard"), query="keyboard")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "keyboard", 0.3, {"amazon:1": 0.1}, frozenset({"amazon:1"}))
+    sel = select(
+        weigh(filtered, gate, {}, WEIGHTS, penalty=0.5),
+        max_picks=3,
+        show_ratio=0.6,
+        dup_threshold=0.6,
+    )
+    text = reason(inputs, gate, sel.picks[0], None)
+    assert text.startswith("closest match only: relevance 0.10 for 'keyboard' is below 0.30")
