@@ -186,8 +186,8 @@ def _text_features(a: Profile, b: Profile) -> tuple[float, float]:
     union = len(a.trigrams | b.trigrams)
     trigram = len(a.trigrams & b.trigrams) / union if union else 0.0
     shared = a.idfs.keys() & b.idfs.keys()
-    smaller = min(sum(a.idfs.values()), sum(b.idfs.values()))
-    return trigram, sum(a.idfs[w] for w in shared) / smaller if smaller else 0.0
+    smaller = min(math.fsum(a.idfs.values()), math.fsum(b.idfs.values()))
+    return trigram, math.fsum(a.idfs[w] for w in shared) / smaller if smaller else 0.0
 
 
 def _spec_features(a: Profile, b: Profile) -> tuple[bool, bool]:
@@ -225,4 +225,4 @@ def _brand_relation(a: Profile, b: Profile) -> tuple[bool, bool]:
 def _price_log_ratio(left: float | None, right: float | None) -> float:
     if not left or not right:
         return 0.0
-    return min(abs(math.log(left / right)), _MAX_PRICE_LOG_RATIO)
+    return min(abs(math.log(left) - math.log(right)), _MAX_PRICE_LOG_RATIO)

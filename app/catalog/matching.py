@@ -83,7 +83,7 @@ class ProductMatcher:
         return MatchScore(
             left_id=left.item_id,
             right_id=right.item_id,
-            probability=round(self.model.probability(values, FEATURES), 4),
+            probability=self.model.probability(values, FEATURES),
             threshold=COMPARE_MATCH_THRESHOLD.get() if threshold is None else threshold,
             reasons=self.model.contributions(values, FEATURES),
         )

@@ -68,7 +68,7 @@ def _offer(item: Item, match: OfferMatch, cheapest: bool) -> Offer:
         platform=match.item.platform,
         title=match.item.title,
         price_usd=price,
-        match_probability=match.score.probability,
+        match_probability=round(match.score.probability, 4),
         cheapest=cheapest,
         saving_usd=saving,
         evidence=[EVIDENCE_WORDS[name] for _, name in positive],
