@@ -1,7 +1,7 @@
 """The matcher's fitted weights (`fit_matcher` on the ditto train splits), kept in code.
 
-Refit with `pickwise eval matching --refit` after changing a feature; the threshold chosen on
-valid is the default of `COMPARE_MATCH_THRESHOLD`.
+After changing a feature, copy here what `pickwise eval matching --refit` prints; the threshold
+chosen on valid is also the default of `COMPARE_MATCH_THRESHOLD`.
 """
 
 from app.catalog._match_model import LogisticModel
