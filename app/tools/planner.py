@@ -1,0 +1,251 @@
+"""The planner tool: P_t from the recent user messages. With an LLM, one structured-output call
+(repaired once with its validation error), then the rules; the rules always decide what they
+do best (budget, currency, negations with their evidence) and platform mentions."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Sequence
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from app.catalog.item import PLATFORMS
+from app.config.params.agent import PLANNER_LLM_REPAIRS
+from app.errors import DependencyDown
+from app.tools.base import ToolContext, ToolResult
+from app.tools.llm import ChatModel, Message
+from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import BundleSlot, ShoppingPlan
+
+__all__ = ["PlannerArgs", "PlannerResult", "PlannerTool", "merge_plans", "platform_scope"]
+
+log = logging.getLogger(__name__)
+
+PlanSource = Literal["llm", "llm_repaired", "rules"]
+UserMessage = Annotated[str, Field(min_length=1, max_length=20_000)]
+
+SYSTEM_PROMPT = (
+    "You turn a shopper's recent messages (oldest first) into a shopping plan: one JSON "
+    "object of the given schema, nothing else. category: the product asked for most recently "
+    "('gaming keyboard'). keywords: short descriptive words the shopper used. must_have: "
+    "required features; prefer: nice-to-haves. exclude: what the shopper ruled out (term, "
+    "and evidence quoting their exact words); avoid: soft dislikes. budget_usd, "
+    "budget_amount and currency only from a number the shopper wrote. bundle: one slot per "
+    "product when several are wanted together. platforms: any of icecat, walmart, amazon, "
+    "google, abt, buy the shopper limited the search to; empty means all. is_shopping: "
+    "false for small talk or questions that are not about buying. A later message overrides "
+    "an earlier one and may lift a constraint."
+)
+
+_PLATFORM_NAMES = {
+    "amazon": "amazon",
+    "walmart": "walmart",
+    "google shopping": "google",
+    "google": "google",
+    "abt": "abt",
+    "buy.com": "buy",
+    "buy com": "buy",
+    "icecat": "icecat",
+}
+_NAMES = "|".join(re.escape(n) for n in sorted(_PLATFORM_NAMES, key=len, reverse=True))
+_SCOPED = re.compile(rf"\b(?:on|from|at|in|via|through|only)\s+(?:the\s+)?({_NAMES})\b")
+_BARE = re.compile(r"\b(walmart|abt|buy\.com|icecat|google shopping)\b|\b(amazon|google)\s+only\b")
+_NEGATED = re.compile(r"\b(?:not|no|except|without|avoid|but|never|skip)\b[\w\s]{0,12}$")
+_ANY_SHOP = re.compile(
+    r"\b(?:any|all|every|whatever)\s+(?:shops?|stores?|platforms?|sites?|retailers?)\b"
+    r"|\banywhere\b"
+)
+_PLATFORM_WORDS = frozenset({"amazon", "walmart", "google", "shopping", "abt", "buy.com", "com"})
+
+
+class PlannerArgs(BaseModel):
+    """The recent user messages, oldest first (the latest last)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    messages: list[UserMessage] = Field(min_length=1, max_length=50)
+
+
+class PlannerResult(ToolResult):
+    """The plan, where it came from, and whether the latest message alone is about shopping."""
+
+    plan: ShoppingPlan
+    source: PlanSource
+    turn_is_shopping: bool
+    notes: list[str] = Field(default_factory=list)
+
+    def render(self) -> str:
+        return f"plan ({self.source}): " + self.plan.model_dump_json(exclude_defaults=True)
+
+
+class PlannerTool:
+    """Builds P_t; the session's current plan (`ctx.plan`) seeds the rules unless it is empty."""
+
+    name: ClassVar[str] = "planner"
+    description: ClassVar[str] = "Rebuild the shopping plan from the shopper's recent messages."
+    args_model: ClassVar[type[BaseModel]] = PlannerArgs
+    concurrency_safe: ClassVar[bool] = True
+    terminal: ClassVar[bool] = False
+
+    def __init__(self, model: ChatModel | None = None) -> None:
+        self.model = model
+
+    async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
+        previous = None if ctx.plan == ShoppingPlan() else ctx.plan
+        rules = plan_from_text(args.messages, previous=previous)
+        platforms = platform_scope(args.messages, previous.platforms if previous else ())
+        rules = _with_platforms(rules, platforms)
+        turn_is_shopping = plan_from_text(args.messages[-1:]).is_shopping
+        notes: list[str] = []
+        drafted: ShoppingPlan | None = None
+        source: PlanSource = "rules"
+        if self.model is not None:
+            drafted, source = await self._draft(self.model, args.messages, previous, notes)
+        plan = rules if drafted is None else merge_plans(drafted, rules)
+        return PlannerResult(
+            plan=plan,
+            source=source,
+            turn_is_shopping=turn_is_shopping,
+            notes=notes,
+        )
+
+    async def _draft(
+        self,
+        model: ChatModel,
+        messages: Sequence[str],
+        previous: ShoppingPlan | None,
+        notes: list[str],
+    ) -> tuple[ShoppingPlan | None, PlanSource]:
+        """The LLM's plan, with up to `PLANNER_LLM_REPAIRS` repairs; None: use the rules."""
+        chat = _prompt(messages, previous)
+        schema = ShoppingPlan.model_json_schema()
+        for attempt in range(PLANNER_LLM_REPAIRS.get() + 1):
+            try:
+                text = await model.structured(chat, schema=schema, schema_name="shopping_plan")
+            except DependencyDown as exc:
+                notes.append(f"LLM planner unavailable ({exc}); planned with the rules")
+                return None, "rules"
+            try:
+                return ShoppingPlan.model_validate_json(text), (
+                    "llm" if attempt == 0 else "llm_repaired"
+                )
+            except ValidationError as exc:
+                problem = _validation_summary(exc)
+                notes.append(f"LLM plan attempt {attempt + 1} invalid: {problem}")
+                chat += [
+                    {"role": "assistant", "content": text},
+                    {
+                        "role": "user",
+                        "content": f"That JSON does not validate: {problem}. "
+                        "Reply with the corrected JSON object only.",
+                    },
+                ]
+        log.info("LLM planner gave no valid plan; using the rules")
+        notes.append("no valid LLM plan; planned with the rules")
+        return None, "rules"
+
+
+def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
+    """The LLM's plan with the rules' budget, currency, negations and platform scope laid
+    over it; a positive term the rules ruled out is dropped."""
+    ruled_out = {*rules.exclude_terms, *rules.avoid_terms}
+    ruled_words = {w for term in ruled_out for w in term.split()}
+
+    def positive(terms: Sequence[str], extra: Sequence[str] = ()) -> tuple[str, ...]:
+        kept = [t.strip().lower() for t in (*terms, *extra) if t.strip()]
+        return tuple(dict.fromkeys(t for t in kept if t not in ruled_out))
+
+    keywords = [k for k in positive(drafted.keywords) if k not in ruled_words]
+    return ShoppingPlan(
+        is_shopping=drafted.is_shopping or rules.budget_usd is not None,
+        category=drafted.category or rules.category,
+        keywords=tuple(keywords) or rules.keywords,
+        must_have=positive(drafted.must_have, rules.must_have),
+        prefer=positive(drafted.prefer, rules.prefer),
+        exclude=rules.exclude,
+        avoid=rules.avoid,
+        budget_usd=rules.budget_usd,
+        budget_amount=rules.budget_amount,
+        currency=rules.currency,
+        bundle=_bundle(drafted.bundle, rules.bundle),
+        platforms=rules.platforms or _known_platforms(drafted.platforms),
+    )
+
+
+def platform_scope(messages: Sequence[str], previous: Sequence[str] = ()) -> tuple[str, ...]:
+    """The platforms the messages limit the search to, in catalog order; a later message
+    replaces an earlier scope, "not on X" removes X, "any shop" clears it."""
+    scope = set(previous)
+    for message in messages:
+        low = " ".join(message.lower().split())
+        if _ANY_SHOP.search(low):
+            scope = set()
+        wanted, unwanted = _mentions(low)
+        if wanted:
+            scope = wanted
+        if unwanted:
+            scope = (scope or set(PLATFORMS)) - unwanted
+    return tuple(p for p in PLATFORMS if p in scope)
+
+
+def _mentions(low: str) -> tuple[set[str], set[str]]:
+    wanted: set[str] = set()
+    unwanted: set[str] = set()
+    for match in [*_SCOPED.finditer(low), *_BARE.finditer(low)]:
+        name = match.group(1) or match.group(2)
+        target = unwanted if _NEGATED.search(low[: match.start()]) else wanted
+        target.add(_PLATFORM_NAMES[name])
+    return wanted - unwanted, unwanted
+
+
+def _with_platforms(plan: ShoppingPlan, platforms: tuple[str, ...]) -> ShoppingPlan:
+    """`plan` scoped to `platforms`, with platform names dropped from its words."""
+    if not platforms and not plan.platforms:
+        return plan
+    return plan.model_copy(
+        update={
+            "platforms": platforms,
+            "keywords": tuple(k for k in plan.keywords if k not in _PLATFORM_WORDS),
+            "exclude": tuple(c for c in plan.exclude if c.term not in _PLATFORM_WORDS),
+        }
+    )
+
+
+def _known_platforms(platforms: Sequence[str]) -> tuple[str, ...]:
+    chosen = {p.strip().lower() for p in platforms}
+    return tuple(p for p in PLATFORMS if p in chosen)
+
+
+def _bundle(drafted: Sequence[BundleSlot], rules: Sequence[BundleSlot]) -> tuple[BundleSlot, ...]:
+    """The LLM's slots with each budget taken from the rules' slot of that name or category
+    (a budget needs a number in the text); without LLM slots, the rules' slots."""
+    if not drafted:
+        return tuple(rules)
+    by_key = {s.slot.lower(): s for s in rules} | {s.category.lower(): s for s in rules}
+    slots = []
+    for slot in drafted:
+        match = by_key.get(slot.slot.lower()) or by_key.get(slot.category.lower())
+        budget = match.budget_usd if match is not None else None
+        slots.append(slot.model_copy(update={"budget_usd": budget}))
+    return tuple(slots)
+
+
+def _prompt(messages: Sequence[str], previous: ShoppingPlan | None) -> list[Message]:
+    lines = [f"{n}. {m}" for n, m in enumerate(messages, start=1)]
+    text = "Shopper's messages, oldest first:\n" + "\n".join(lines)
+    if previous is not None:
+        text += "\n\nPlan before these messages:\n" + previous.model_dump_json(
+            exclude_defaults=True
+        )
+    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": text}]
+
+
+def _validation_summary(exc: ValidationError) -> str:
+    parts = [
+        f"{'.'.join(str(p) for p in e['loc']) or 'plan'}: {e['msg']}"
+        for e in exc.errors(include_url=False, include_context=False, include_input=False)
+    ]
+    return json.dumps(parts[:8])
