@@ -59,7 +59,7 @@ async def index_reports(state: ApiState) -> dict[str, Report]:
         "ok" if ok else "down",
         True,
         backend=store.name,
-        remote=bool(state.settings.qdrant_url),
+        remote=store.remote,
         reachable=ok,
         **_error(error),
     )
