@@ -1,0 +1,169 @@
+"""What a shopping summary may say, gathered from the turn's tool results: the picks per slot
+with their cheaper offers, and for a slot without picks why not (probe reasons, picker
+counts). Also the check that keeps item ids in written text to the ones we can vouch for."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from app.tools._picker_report import ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools._search_result import ItemSearchResult
+from app.tools.base import ToolContext
+
+_ITEM_ID = re.compile(
+    r"\[?\b((?:icecat|walmart|amazon|google|abt|buy):[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\]?"
+)
+
+
+@dataclass(frozen=True)
+class SlotFacts:
+    """One slot: its picks (best first), or the sentence that says why there are none."""
+
+    slot: str
+    query: str
+    picks: tuple[Pick, ...]
+    why_none: str | None
+
+
+@dataclass(frozen=True)
+class SummaryFacts:
+    """Every slot of the turn, the ruled-out terms, and the ids the text may cite."""
+
+    slots: tuple[SlotFacts, ...]
+    excluded: tuple[str, ...]
+
+    @property
+    def picks(self) -> list[Pick]:
+        return [p for s in self.slots for p in s.picks]
+
+    def allowed_ids(self) -> set[str]:
+        """The picks and their cheaper offers: the only items a summary may name."""
+        ids = {p.item_id for p in self.picks}
+        ids.update(o.item_id for p in self.picks if (o := cheaper_offer(p)) is not None)
+        return ids
+
+
+def gather_facts(ctx: ToolContext) -> SummaryFacts:
+    """The facts of every slot searched or picked this turn, in plan (bundle) order."""
+    searches = _searches(ctx)
+    picked: dict[str, SlotPicks] = {}
+    for result in _picker_results(ctx):
+        picked.update({part.slot: part for part in result.slots})
+    order = [b.slot for b in ctx.plan.bundle]
+    slots = [*order, *searches, *picked]
+    facts = []
+    for slot in dict.fromkeys(s for s in slots if s in searches or s in picked):
+        search, part = searches.get(slot), picked.get(slot)
+        picks = tuple(part.picks) if part is not None else ()
+        query = part.request if part is not None else search.query if search else slot
+        why = None if picks else why_nothing(search, part)
+        facts.append(SlotFacts(slot, query, picks, why))
+    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms)
+
+
+def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:
+    """Why a slot has no pick, from the picker's counts or the search's probe reasons."""
+    if part is not None and part.candidates:
+        return _picker_reasons(part)
+    if search is None:
+        return "it was not searched"
+    if search.price_only is not None:
+        return search.price_only.sentence()
+    if search.filtered_out:
+        return _blocked_reasons(search)
+    if search.hits:
+        return f"none of the {len(search.hits)} items found passed the picker's checks"
+    return f'the catalog has nothing relevant for "{search.query}"'
+
+
+def cheaper_offer(pick: Pick) -> PickOffer | None:
+    """The cheapest offer elsewhere when it saves money, else None."""
+    offer = next((o for o in pick.offers if o.cheapest), None)
+    if offer is None or offer.price_usd is None or not (pick.saving_usd or 0) > 0:
+        return None
+    return offer
+
+
+def check_item_ids(text: str, allowed: Iterable[str]) -> tuple[str, list[str]]:
+    """`text` with every item id outside `allowed` removed: a line that cites only unknown
+    ids is dropped (it describes an item we cannot vouch for), else just the citation.
+    Returns the cleaned text and the removed ids in order of appearance."""
+    known = set(allowed)
+    removed: list[str] = []
+    kept_lines = []
+    for line in text.splitlines():
+        ids = [m.group(1).rstrip(".") for m in _ITEM_ID.finditer(line)]
+        unknown = [i for i in ids if i not in known]
+        removed += [i for i in unknown if i not in removed]
+        if unknown and len(unknown) == len(ids):
+            continue
+        if unknown:
+            line = _ITEM_ID.sub(functools.partial(_cite, unknown=set(unknown)), line)
+            line = re.sub(r"\s{2,}", " ", re.sub(r"\s+([,.;:)])", r"\1", line)).rstrip()
+        kept_lines.append(line)
+    return "\n".join(kept_lines).strip(), removed
+
+
+def _cite(match: re.Match[str], unknown: set[str]) -> str:
+    return "" if match.group(1).rstrip(".") in unknown else match[0]
+
+
+def cited_ids(text: str) -> list[str]:
+    """Item ids cited in `text`, in order, without repeats."""
+    return list(dict.fromkeys(m.group(1).rstrip(".") for m in _ITEM_ID.finditer(text)))
+
+
+def _picker_reasons(part: SlotPicks) -> str:
+    reasons = []
+    if part.over_budget and part.budget_usd is not None:
+        reasons.append(f"{part.over_budget} above the ${part.budget_usd:,.2f} budget")
+    if part.unknown_price:
+        reasons.append(f"{part.unknown_price} without a known price")
+    for term, n in part.excluded.items():
+        reasons.append(f"{n} mention {term!r}, which you ruled out")
+    if not reasons:
+        return f"none of the {part.candidates} candidates was a good enough match"
+    return f"of {part.candidates} candidates, " + "; ".join(reasons)
+
+
+def _blocked_reasons(search: ItemSearchResult) -> str:
+    counts: dict[str, int] = {}
+    for blocked in search.filtered_out:
+        counts[blocked.reason] = counts.get(blocked.reason, 0) + 1
+    words = {
+        "brand": "are of a brand you ruled out",
+        "exclude_term": "mention a term you ruled out",
+        "rating": "are rated too low",
+        "price": "are above your budget",
+    }
+    parts = [f"{n} {words.get(reason, reason)}" for reason, n in counts.items()]
+    total = search.blocked_total or len(search.filtered_out)
+    first = search.filtered_out[0]
+    return (
+        f"{total} relevant items were left out by your constraints ("
+        + "; ".join(parts)
+        + f"), e.g. {first.title[:60]!r}: {first.detail}"
+    )
+
+
+def _searches(ctx: ToolContext) -> dict[str, ItemSearchResult]:
+    """The latest item_search result of each slot."""
+    stored = ctx.slot_results.get("item_search", {})
+    found = {s: r for s, r in stored.items() if isinstance(r, ItemSearchResult)}
+    last = ctx.last_results.get("item_search")
+    if isinstance(last, ItemSearchResult):
+        found.setdefault(last.slot, last)
+    return found
+
+
+def _picker_results(ctx: ToolContext) -> list[ItemPickerResult]:
+    """item_picker results of the turn, oldest first (later ones win per slot)."""
+    stored = ctx.slot_results.get("item_picker", {}).values()
+    found = [r for r in stored if isinstance(r, ItemPickerResult)]
+    last = ctx.last_results.get("item_picker")
+    if isinstance(last, ItemPickerResult) and last not in found:
+        found.append(last)
+    return found
