@@ -1,0 +1,50 @@
+"""The agent loop's system prompt (the session's plan and last picks included), the notes
+added to tool results, and the form of harness hints in the conversation."""
+
+from __future__ import annotations
+
+from app.agent.hooks import HarnessHint
+from app.agent.session import Session
+from app.tools.llm import Message
+from app.tools.shopping_plan import ShoppingPlan
+
+SYSTEM = """You are Pickwise, a shopping assistant over a real catalog of six shops \
+(Amazon, Walmart, Google Shopping, Abt, Buy.com, Icecat).
+How to work:
+- Search with item_search (one call per product of a multi-item request, each with its \
+own slot). The shopping plan below (budget, ruled-out terms, platforms) applies \
+automatically; do not repeat it in the query.
+- After a search, the autopick harness compares prices and picks items for you; its \
+results arrive as messages starting with [autopick]. You may also call price_compare and \
+item_picker yourself.
+- Answer with shopping_summary once there are picks or the search showed there are none; \
+it cites every item as [item_id]. For a message that is not about shopping, call \
+chat_fallback.
+- Never invent an item, a price or an offer: cite only [item_id]s that tool results \
+showed. When filters hide the matches, say which and why.
+- A tool result with code dependency_down means that part is unavailable: do not retry \
+it; tell the shopper plainly."""
+
+DEPENDENCY_DOWN_NOTE = (
+    "NOTE: {dependency} is unavailable right now. Do not call {tool} again in this turn. "
+    "Tell the shopper plainly that this part is unavailable and answer with what you have."
+)
+
+
+def system_message(session: Session, plan: ShoppingPlan) -> Message:
+    """The system prompt with the plan in force and the picks of the previous turn."""
+    lines = [SYSTEM, "", "Shopping plan (from the shopper's messages):"]
+    lines.append(plan.model_dump_json(exclude_defaults=True) or "{}")
+    if session.picks:
+        lines.append("Picks of the previous turn:")
+        lines += [
+            f"- [{p.item_id}] {p.title} | {p.platform} | "
+            + ("no price" if p.price_usd is None else f"${p.price_usd:,.2f}")
+            for p in session.picks
+        ]
+    return {"role": "system", "content": "\n".join(lines)}
+
+
+def hint_message(hint: HarnessHint) -> Message:
+    """A harness hint as the model reads it: marked as automatic, not from the shopper."""
+    return {"role": "user", "content": f"[{hint.source}] {hint.text}"}

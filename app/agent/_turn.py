@@ -1,0 +1,125 @@
+"""The state of one running turn: its tool context and hooks, the events it emits (through a
+queue the facade drains), stage timings, the picks so far and the ids it may cite."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from app.agent.events import EventType, PickView, StageTiming, TurnEvent
+from app.agent.hooks import HarnessHint, TurnHook
+from app.agent.session import Session
+from app.tools._summary_facts import cited_ids
+from app.tools.base import ToolContext, ToolOutcome
+from app.tools.item_picker import ItemPickerResult, Pick
+
+Mode = Literal["llm", "offline"]
+
+
+@dataclass
+class Turn:
+    """One turn of one session, shared by the facade, the loop or policy, and the tool runner."""
+
+    session: Session
+    turn_id: str
+    message: str
+    ctx: ToolContext
+    hooks: Sequence[TurnHook]
+    mode: Mode
+    queue: asyncio.Queue[TurnEvent | None] = field(default_factory=asyncio.Queue)
+    trace: list[StageTiming] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    picks_by_slot: dict[str, list[PickView]] = field(default_factory=dict)
+    seen_ids: set[str] = field(default_factory=set)
+    searches: int = 0
+    down_tools: dict[str, str] = field(default_factory=dict)
+    answer: str = ""
+
+    def emit(self, type: EventType, **data: Any) -> None:
+        """Queue one event of this turn."""
+        session_id = self.session.session_id
+        event = TurnEvent(type=type, turn_id=self.turn_id, session_id=session_id, data=data)
+        self.queue.put_nowait(event)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        """Record the wall time of one stage in the trace."""
+        started = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.trace.append(StageTiming(stage=name, ms=_ms_since(started)))
+
+    @property
+    def picks(self) -> list[PickView]:
+        """The picks of this turn, every slot in the order first picked."""
+        return [p for picks in self.picks_by_slot.values() for p in picks]
+
+    def allowed_ids(self) -> set[str]:
+        """Item ids an answer may cite: those tool results showed, and the earlier picks."""
+        return self.seen_ids | {p.item_id for p in self.session.picks}
+
+    def record(self, outcome: ToolOutcome, by: str) -> None:
+        """Book a finished tool call: hooks, ids shown, picks (with a `picks` event), trace."""
+        self.trace.append(StageTiming(stage=f"tool.{outcome.tool}", ms=round(outcome.ms, 3)))
+        if outcome.ok:
+            self.seen_ids.update(cited_ids(outcome.output.render()))
+        output = outcome.output
+        if isinstance(output, ItemPickerResult):
+            for part in output.slots:
+                self.picks_by_slot[part.slot] = [_pick_view(p) for p in part.picks]
+            self.seen_ids.update(p.item_id for p in output.picks)
+            self.emit("picks", picks=[p.model_dump() for p in self.picks], by=by)
+        for hook in self.hooks:
+            hook.after_tool(outcome, self.ctx)
+
+    async def hints(self) -> list[HarnessHint]:
+        """Ask every hook for its hints; the tool calls a harness ran are shown as tool events."""
+        hints: list[HarnessHint] = []
+        for hook in self.hooks:
+            with self.stage(f"harness.{hook.name}"):
+                found = await hook.before_model_call(self.ctx)
+            for hint in found:
+                for n, outcome in enumerate(hint.outcomes, start=1):
+                    call_id = f"{hint.source}-{len(self.trace)}-{n}"
+                    self.emit("tool_start", call_id=call_id, tool=outcome.tool, by=hint.source)
+                    self.emit("tool_end", **tool_end_data(call_id, outcome, hint.source))
+                    self.record(outcome, hint.source)
+            hints += found
+        return hints
+
+
+def tool_end_data(call_id: str, outcome: ToolOutcome, by: str) -> dict[str, Any]:
+    """The data of a `tool_end` event: status, time, first line of the result or the error."""
+    data: dict[str, Any] = {
+        "call_id": call_id,
+        "tool": outcome.tool,
+        "by": by,
+        "ok": outcome.ok,
+        "ms": round(outcome.ms, 3),
+    }
+    output = outcome.output
+    if outcome.ok:
+        data["summary"] = output.render().split("\n", 1)[0][:200]
+    else:
+        data["code"] = getattr(output, "code", "error")
+        data["message"] = getattr(output, "message", "")
+    return data
+
+
+def _pick_view(pick: Pick) -> PickView:
+    return PickView(
+        item_id=pick.item_id,
+        title=pick.title,
+        platform=pick.platform,
+        price_usd=pick.price_usd,
+        reason=pick.reason,
+    )
+
+
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000.0, 3)

@@ -1,0 +1,97 @@
+"""The LLM-driven turn: chat completions with the tools' JSON schemas, tool calls run
+through the shared runner (parallel when safe), harness hints before every model call,
+until a terminal tool answers, the model answers in text, or the iteration cap is hit."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from app.agent._prompts import DEPENDENCY_DOWN_NOTE, hint_message, system_message
+from app.agent._tool_calls import PlannedCall, run_calls
+from app.agent._turn import Turn
+from app.config.params.agent import AGENT_MAX_ITERATIONS, AGENT_TOOL_RESULT_MAX_CHARS
+from app.errors import DependencyDown
+from app.tools._summary_facts import check_item_ids
+from app.tools.base import Tool, ToolError, ToolOutcome, tool_json_schema
+from app.tools.llm import ChatModel, Message
+
+log = logging.getLogger(__name__)
+
+HIDDEN_TOOLS = frozenset({"planner"})
+"""Tools the agent runs itself and never offers to the model."""
+
+SUMMARY_TOOL = "shopping_summary"
+
+
+def model_tools(tools: Mapping[str, Tool[Any, Any]]) -> list[dict[str, Any]]:
+    """The function-tool schemas offered to the model, generated from the argument models."""
+    return [tool_json_schema(t) for name, t in tools.items() if name not in HIDDEN_TOOLS]
+
+
+async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[Any, Any]]) -> bool:
+    """Drive the turn with the model; True when it produced the answer. A `DependencyDown`
+    from the model propagates (the caller falls back to the offline policy)."""
+    offered = {n: t for n, t in tools.items() if n not in HIDDEN_TOOLS}
+    schemas = model_tools(tools)
+    messages: list[Message] = [system_message(turn.session, turn.ctx.plan)]
+    messages += [line.model_dump() for line in turn.session.conversation]
+    messages.append({"role": "user", "content": turn.message})
+    for iteration in range(1, AGENT_MAX_ITERATIONS.get() + 1):
+        messages += [hint_message(h) for h in await turn.hints()]
+        with turn.stage(f"model.{iteration}"):
+            reply = await model.chat(messages, tools=schemas)
+        if not reply.tool_calls:
+            text, removed = check_item_ids(reply.content or "", turn.allowed_ids())
+            if removed:
+                turn.notes.append(f"removed unknown item ids from the answer: {removed}")
+            turn.answer = text
+            return bool(text)
+        messages.append(reply.as_message())
+        calls = [PlannedCall(c.id, c.name, c.arguments, "model") for c in reply.tool_calls]
+        outcomes = await run_calls(turn, offered, calls)
+        messages += [_tool_message(c, o) for c, o in zip(calls, outcomes, strict=True)]
+        answer = _terminal_answer(offered, outcomes)
+        if answer is not None:
+            turn.answer = answer
+            return True
+    turn.notes.append(f"stopped after {AGENT_MAX_ITERATIONS.get()} model calls")
+    return await finish_with_summary(turn, offered)
+
+
+async def finish_with_summary(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -> bool:
+    """Answer with shopping_summary when something was searched; False when it cannot."""
+    if SUMMARY_TOOL not in tools or not turn.ctx.slot_results.get("item_search"):
+        return False
+    call = PlannedCall(f"agent-summary-{turn.searches}", SUMMARY_TOOL, {}, "agent")
+    outcomes = await run_calls(turn, tools, [call])
+    answer = _terminal_answer(tools, outcomes)
+    if answer is None:
+        return False
+    turn.answer = answer
+    return True
+
+
+def _terminal_answer(
+    tools: Mapping[str, Tool[Any, Any]], outcomes: list[ToolOutcome]
+) -> str | None:
+    """The text of the first successful terminal tool of the batch, if any."""
+    for outcome in outcomes:
+        tool = tools.get(outcome.tool)
+        if tool is not None and tool.terminal and outcome.ok:
+            return str(getattr(outcome.output, "text", outcome.output.render()))
+    return None
+
+
+def _tool_message(call: PlannedCall, outcome: ToolOutcome) -> Message:
+    """The tool result the model reads, cut to size; a dependency_down error gets the note."""
+    text = outcome.output.render()
+    cap = AGENT_TOOL_RESULT_MAX_CHARS.get()
+    if len(text) > cap:
+        text = text[:cap] + f"\n[cut: {len(text) - cap} more characters]"
+    error = outcome.output
+    if isinstance(error, ToolError) and error.code == DependencyDown.code:
+        dependency = str(error.details.get("dependency") or "a dependency")
+        text += "\n" + DEPENDENCY_DOWN_NOTE.format(dependency=dependency, tool=call.name)
+    return {"role": "tool", "tool_call_id": call.call_id, "content": text}
