@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, TypeVar
 
+from app.agent.session import SessionStore, open_session_store
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.bm25_retriever import Bm25Retriever
@@ -17,7 +18,11 @@ from app.recall.pipeline import RecallConfig, RecallPipeline
 from app.recall.search_cache import SearchCache, open_search_cache
 from app.recall.search_index import SearchIndex
 from app.tools.base import Tool
+from app.tools.chat_fallback import ChatFallbackTool
 from app.tools.item_search import ItemSearchTool
+from app.tools.llm import ChatModel, open_chat_model
+from app.tools.planner import PlannerTool
+from app.tools.shopping_summary import ShoppingSummaryTool
 
 T = TypeVar("T")
 
@@ -47,6 +52,9 @@ class Runtime:
         self._dense: DenseRetriever | None = None
         self._bm25: MemoRetriever | None = None
         self._pipeline: RecallPipeline | None = None
+        self._sessions: SessionStore | None = None
+        self.chat_model: ChatModel | None = None
+        """The LLM when `OPENAI_BASE_URL` is set; None runs the agent offline."""
         self.tools: dict[str, Tool[Any, Any]] = {}
 
     async def __aenter__(self) -> Runtime:
@@ -76,16 +84,25 @@ class Runtime:
         self._dense = DenseRetriever.from_index(index, cache)
         self._bm25 = MemoRetriever(Bm25Retriever(index.bm25), index_version=index.version)
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
-        self.tools = _build_tools(index, self._pipeline, self._dense)
+        self._sessions = open_session_store(self.settings.redis_url)
+        self.chat_model = open_chat_model(self.settings)
+        self.tools = _build_tools(index, self._pipeline, self._dense, self.chat_model)
 
     async def close(self) -> None:
-        """Release the cache connections and the index this runtime opened; idempotent."""
+        """Release the cache, session store and LLM connections and the index this runtime
+        opened; idempotent."""
         cache, index = self._cache, self._index
+        sessions, chat_model = self._sessions, self.chat_model
         self._cache = self._index = self._dense = self._bm25 = self._pipeline = None
+        self._sessions, self.chat_model = None, None
         self.tools = {}
         try:
             if cache is not None:
                 await cache.close()
+            if sessions is not None:
+                await sessions.close()
+            if chat_model is not None:
+                await chat_model.close()
         finally:
             if index is not None and self._given_index is None:
                 await index.close()
@@ -110,6 +127,10 @@ class Runtime:
     def pipeline(self) -> RecallPipeline:
         return _opened(self._pipeline, "recall pipeline")
 
+    @property
+    def sessions(self) -> SessionStore:
+        return _opened(self._sessions, "session store")
+
     def tool(self, name: str) -> Tool[Any, Any]:
         """The tool registered under `name`."""
         try:
@@ -119,11 +140,17 @@ class Runtime:
 
 
 def _build_tools(
-    index: SearchIndex, pipeline: RecallPipeline, dense: DenseRetriever
+    index: SearchIndex,
+    pipeline: RecallPipeline,
+    dense: DenseRetriever,
+    chat_model: ChatModel | None,
 ) -> dict[str, Tool[Any, Any]]:
     """Every tool of the agent by name; adding a tool is one line here."""
     tools: list[Tool[Any, Any]] = [
         ItemSearchTool(index, pipeline, query_vectors=dense),
+        PlannerTool(chat_model),
+        ShoppingSummaryTool(chat_model),
+        ChatFallbackTool(chat_model),
     ]
     return {tool.name: tool for tool in tools}
 

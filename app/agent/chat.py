@@ -1,0 +1,248 @@
+"""The agent facade (`ChatAgent`): load or create the session, plan, run the LLM loop or the
+offline policy, save the session, and stream the turn's events; `collect()` folds them into
+a `TurnSummary`. One turn at a time per session in this process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import uuid
+import weakref
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from app.agent._turn import Mode, Turn
+from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
+from app.agent.hooks import TurnHook
+from app.agent.loop import finish_with_summary, run_llm_turn
+from app.agent.offline_policy import run_offline_turn
+from app.agent.session import Session, SessionStore, check_session_id, new_session_id
+from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
+from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
+from app.tools.base import Tool, ToolContext, invoke_tool
+from app.tools.llm import ChatModel
+from app.tools.planner import PlannerResult
+from app.tools.shopping_plan import ShoppingPlan
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+HookFactory = Callable[[], Sequence[TurnHook]]
+"""Builds fresh hooks for one turn (hooks keep per-turn state)."""
+
+UNANSWERED = "Sorry, I could not finish this request. Could you say it another way?"
+
+
+def no_hooks() -> Sequence[TurnHook]:
+    return ()
+
+
+class ShoppingAgent:
+    """Runs chat turns over the runtime's tools, session store and (optional) chat model."""
+
+    def __init__(
+        self,
+        tools: Mapping[str, Tool[Any, Any]],
+        sessions: SessionStore,
+        *,
+        model: ChatModel | None = None,
+        hooks: HookFactory = no_hooks,
+    ) -> None:
+        if "planner" not in tools:
+            raise PickwiseError("the agent needs the planner tool")
+        self.tools = dict(tools)
+        self.sessions = sessions
+        self.model = model
+        self.hooks = hooks
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @classmethod
+    def from_runtime(cls, runtime: Runtime, *, hooks: HookFactory | None = None) -> ShoppingAgent:
+        """The agent on an opened runtime: its tools, session store and chat model."""
+        return cls(
+            runtime.tools, runtime.sessions, model=runtime.chat_model, hooks=hooks or no_hooks
+        )
+
+    @property
+    def mode(self) -> Mode:
+        return "llm" if self.model is not None else "offline"
+
+    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
+        """Events of one turn: `session`, `plan`, tool and pick events, message deltas, then
+        `done` or `error`. Bad input or an unreachable session store raises before any event."""
+        text = _check_message(message)
+        sid = check_session_id(session_id) if session_id else new_session_id()
+        async with self._lock(sid):
+            session = await self.sessions.get(sid)
+            created = session is None
+            session = session or Session(session_id=sid)
+            turn = self._start(session, text)
+            turn.emit("session", new=created, turn=session.turns, mode=self.mode)
+            task = asyncio.create_task(self._run(turn))
+            try:
+                while (event := await turn.queue.get()) is not None:
+                    yield event
+                await task
+            finally:
+                if not task.done():
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+
+    async def get_session(self, session_id: str) -> Session:
+        """The stored session; `NotFound` when unknown or expired."""
+        session = await self.sessions.get(check_session_id(session_id))
+        if session is None:
+            raise NotFound(f"no session {session_id!r}")
+        return session
+
+    async def delete_session(self, session_id: str) -> bool:
+        """Forget a session; False when there was none."""
+        return await self.sessions.delete(check_session_id(session_id))
+
+    async def aclose(self) -> None:
+        """Nothing of its own to release: the runtime owns the store and the model."""
+
+    def _start(self, session: Session, message: str) -> Turn:
+        session.begin_turn(message)
+        ctx = ToolContext(
+            session.session_id,
+            uuid.uuid4().hex[:16],
+            plan=session.plan or ShoppingPlan(),
+            candidates=session.candidates,
+        )
+        return Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+
+    async def _run(self, turn: Turn) -> None:
+        """The turn after its `session` event; always ends the queue with done or error."""
+        try:
+            for hook in turn.hooks:
+                hook.start_turn(turn.ctx)
+            planned = await self._plan(turn)
+            answered = await self._answer(turn, planned)
+            if not answered or not turn.answer.strip():
+                turn.answer = UNANSWERED
+            for line in turn.answer.splitlines(keepends=True):
+                turn.emit("message_delta", text=line)
+            await self._save(turn)
+            turn.emit("done", **_done_data(turn, planned))
+        except PickwiseError as exc:
+            log.warning("turn %s failed: %s", turn.turn_id, exc)
+            data: dict[str, Any] = {"code": exc.code, "message": str(exc)}
+            if isinstance(exc, DependencyDown):
+                data["dependency"] = exc.name
+            turn.emit("error", **data)
+        finally:
+            turn.queue.put_nowait(None)
+
+    async def _plan(self, turn: Turn) -> PlannerResult:
+        """Rebuild P_t from the recent user messages; a new product clears old candidates."""
+        args = {"messages": turn.session.user_messages}
+        with turn.stage("planner"):
+            outcome = await invoke_tool(self.tools["planner"], args, turn.ctx)
+        if not isinstance(outcome.output, PlannerResult):
+            raise PickwiseError(f"the planner failed: {outcome.output.render()}")
+        planned = outcome.output
+        previous, plan = turn.session.plan, planned.plan
+        if previous is not None and previous.category != plan.category:
+            turn.ctx.candidates.clear()
+        turn.ctx.plan = turn.session.plan = plan
+        turn.notes += planned.notes
+        turn.emit("plan", plan=plan.model_dump(mode="json"), source=planned.source)
+        return planned
+
+    async def _answer(self, turn: Turn, planned: PlannerResult) -> bool:
+        shopping = planned.turn_is_shopping
+        if self.model is None:
+            return await run_offline_turn(turn, self.tools, turn_is_shopping=shopping)
+        try:
+            if await run_llm_turn(turn, self.model, self.tools):
+                return True
+        except DependencyDown as exc:
+            if exc.name != "llm":
+                raise
+            turn.mode = "offline"
+            turn.notes.append(f"the LLM is unavailable ({exc}); answered without it")
+            return await run_offline_turn(turn, self.tools, turn_is_shopping=shopping)
+        return await finish_with_summary(turn, self.tools)
+
+    async def _save(self, turn: Turn) -> None:
+        session = turn.session
+        if turn.picks_by_slot:
+            session.picks = turn.picks
+        session.end_turn(turn.message, turn.answer)
+        with turn.stage("session.save"):
+            try:
+                await self.sessions.save(session)
+            except DependencyDown as exc:
+                log.warning("session %s not saved: %s", session.session_id, exc)
+                turn.notes.append(f"the session could not be saved ({exc})")
+
+    def _lock(self, session_id: str) -> asyncio.Lock:
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[session_id] = lock
+        return lock
+
+
+async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
+    """Fold a turn's events into its summary; an `error` event raises the matching error."""
+    done: TurnEvent | None = None
+    first: TurnEvent | None = None
+    async for event in events:
+        first = first or event
+        if event.type == "error":
+            raise _error_of(event.data)
+        if event.type == "done":
+            done = event
+    if done is None or first is None:
+        raise PickwiseError("the turn ended without a done event")
+    data = done.data
+    return TurnSummary(
+        session_id=done.session_id,
+        turn_id=done.turn_id,
+        answer=data["answer"],
+        picks=[PickView.model_validate(p) for p in data.get("picks", [])],
+        plan=data.get("plan", {}),
+        trace=[StageTiming.model_validate(t) for t in data.get("trace", [])],
+    )
+
+
+def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
+    return {
+        "answer": turn.answer,
+        "picks": [p.model_dump() for p in turn.picks],
+        "plan": turn.ctx.plan.model_dump(mode="json"),
+        "plan_source": planned.source,
+        "trace": [t.model_dump() for t in turn.trace],
+        "mode": turn.mode,
+        "turn": turn.session.turns,
+        "notes": turn.notes,
+    }
+
+
+def _check_message(message: str) -> str:
+    text = message.strip() if isinstance(message, str) else ""
+    if not text:
+        raise InvalidRequest("the message is empty")
+    cap = AGENT_MESSAGE_MAX_CHARS.get()
+    if len(text) > cap:
+        raise InvalidRequest(f"the message has {len(text)} characters; at most {cap} are read")
+    return text
+
+
+def _error_of(data: Mapping[str, Any]) -> PickwiseError:
+    code, message = str(data.get("code", "error")), str(data.get("message", ""))
+    if code == DependencyDown.code:
+        return DependencyDown(str(data.get("dependency", "unknown")), message)
+    if code == NotFound.code:
+        return NotFound(message)
+    if code == InvalidRequest.code:
+        return InvalidRequest(message)
+    error = PickwiseError(message)
+    error.code = code
+    return error

@@ -1,0 +1,90 @@
+"""The deterministic turn used without an LLM (or when it is down): it drives the same tools
+through the same runner and hooks as the model would. Plan → item_search per slot →
+autopick (price_compare + item_picker) → shopping_summary; chat_fallback off-topic."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.agent._tool_calls import PlannedCall, run_calls
+from app.agent._turn import Turn
+from app.agent.loop import finish_with_summary
+from app.tools.base import Tool
+from app.tools.candidates import DEFAULT_SLOT
+from app.tools.shopping_plan import ShoppingPlan
+
+BY = "policy"
+
+
+def search_calls(plan: ShoppingPlan) -> list[tuple[str, str]]:
+    """(slot, query) per search: one per bundle slot, else one for the whole plan."""
+    if plan.bundle:
+        return [
+            (slot.slot, " ".join(dict.fromkeys([slot.category, *slot.keywords])))
+            for slot in plan.bundle
+        ]
+    query = plan.query_text()
+    return [(DEFAULT_SLOT, query)] if query else []
+
+
+async def run_offline_turn(
+    turn: Turn, tools: Mapping[str, Tool[Any, Any]], *, turn_is_shopping: bool
+) -> bool:
+    """Answer the turn without a model; True when a tool wrote the answer."""
+    plan = turn.ctx.plan
+    searches = search_calls(plan)
+    if not turn_is_shopping or not plan.is_shopping:
+        return await _chat_fallback(turn, tools)
+    if not searches:
+        turn.answer = _ask_what(plan)
+        return True
+    done = turn.ctx.slot_results.get("item_search", {})
+    calls = [
+        PlannedCall(f"{BY}-search-{slot}", "item_search", {"query": query, "slot": slot}, BY)
+        for slot, query in searches
+        if slot not in done
+    ]
+    if calls:
+        await run_calls(turn, tools, calls)
+    await turn.hints()
+    if not turn.ctx.last_results.get("item_picker"):
+        await _pick_without_harness(turn, tools)
+    return await finish_with_summary(turn, tools)
+
+
+async def _pick_without_harness(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -> None:
+    """What autopick would have done, for runs where it is off: compare, then pick."""
+    slots = turn.ctx.candidates.slots()
+    if not slots or "item_picker" not in tools:
+        return
+    if "price_compare" in tools:
+        compares = [
+            PlannedCall(f"{BY}-compare-{slot}", "price_compare", {"slot": slot}, BY)
+            for slot in slots
+        ]
+        await run_calls(turn, tools, compares)
+    pick = PlannedCall(f"{BY}-pick", "item_picker", {"slot": "all"}, BY)
+    await run_calls(turn, tools, [pick])
+
+
+async def _chat_fallback(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -> bool:
+    if "chat_fallback" not in tools:
+        return False
+    call = PlannedCall(f"{BY}-chat", "chat_fallback", {"message": turn.message[:4000]}, BY)
+    (outcome,) = await run_calls(turn, tools, [call])
+    if not outcome.ok:
+        return False
+    turn.answer = str(getattr(outcome.output, "text", outcome.output.render()))
+    return True
+
+
+def _ask_what(plan: ShoppingPlan) -> str:
+    """The reply to a shopping message that names nothing to search for yet."""
+    noted = []
+    if plan.budget_amount is not None:
+        noted.append(f"a budget of {plan.budget_amount:,.2f} {plan.currency}")
+    if plan.exclude:
+        noted.append("leaving out " + ", ".join(plan.exclude_terms))
+    text = "What are you looking for? Name the product, e.g. 'wireless earbuds'."
+    return text + (f" I've noted {' and '.join(noted)}." if noted else "")
