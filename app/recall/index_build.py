@@ -78,7 +78,9 @@ def build_index(
             if read_current(root) != version:
                 write_current(root, version)
             return BuildReport(
-                False, manifest, f"index {version} is up to date ({manifest.items} items); nothing to do"
+                False,
+                manifest,
+                f"index {version} is up to date ({manifest.items} items); nothing to do",
             )
 
     started = time.perf_counter()
@@ -88,8 +90,14 @@ def build_index(
     staged = IndexPaths(root, tmp.name)
 
     texts = [dense_text(item, desc_chars) for item in catalog.items]
-    with tqdm(total=len(texts), unit="item", desc="embedding", disable=not show_progress) as bar:
-        vectors = embedder.encode_documents(texts, progress=bar.update)
+    with tqdm(
+        total=len(texts), unit="item", desc="embedding", disable=not show_progress, mininterval=1.0
+    ) as bar:
+
+        def advance(n: int) -> None:
+            bar.update(n)
+
+        vectors = embedder.encode_documents(texts, progress=advance)
     embed_s = time.perf_counter() - started
 
     collection = collection_name(version)
@@ -121,8 +129,10 @@ def build_index(
     write_current(root, version)
     log.info("built index %s: %d items in %.1f s", version, manifest.items, build_s)
     return BuildReport(
-        True, manifest, f"built index {version}: {manifest.items} items in {build_s:.1f} s "
-        f"({manifest.items_per_s:.0f} items/s)"
+        True,
+        manifest,
+        f"built index {version}: {manifest.items} items in {build_s:.1f} s "
+        f"({manifest.items_per_s:.0f} items/s)",
     )
 
 
@@ -146,7 +156,13 @@ async def _write_vectors(
         await store.ensure_collection(collection, int(vectors.shape[1]))
         batch = INDEX_UPSERT_BATCH.get()
         items = catalog.items
-        with tqdm(total=len(items), unit="item", desc="writing vectors", disable=not show_progress) as bar:
+        with tqdm(
+            total=len(items),
+            unit="item",
+            desc="writing vectors",
+            disable=not show_progress,
+            mininterval=1.0,
+        ) as bar:
             for start in range(0, len(items), batch):
                 chunk = items[start : start + batch]
                 await store.upsert(
