@@ -8,12 +8,11 @@ searched with, or when no scored candidate reaches the floor.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
-from app.errors import ConfigError, DependencyDown
+from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import singular, tokens
 from app.tools.planner_rules import plan_from_text
@@ -24,7 +23,7 @@ log = logging.getLogger(__name__)
 class RelevanceModel(Protocol):
     """What the gate needs of a reranker: scores in [0, 1] of documents for one query."""
 
-    def score(self, query: str, documents: Sequence[str]) -> list[float]: ...
+    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]: ...
 
 
 class GatePlan(NamedTuple):
@@ -81,6 +80,8 @@ def plan_gate(
         return GatePlan(None, (), "PICK_RERANK_K is 0")
     if not filtered.pool:
         return GatePlan(None, (), "no candidates to score")
+    if not (inputs.category or inputs.request):
+        return GatePlan(None, (), "nothing to anchor it: no category and no request")
     why = contradiction(inputs)
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
@@ -116,8 +117,9 @@ async def run_gate(
     floor: float,
     unavailable: str | None = None,
 ) -> Gate:
-    """Stage 3: plan, score in a worker thread, and judge; a reranker that fails (no trained
-    model, a remote one down) switches the gate off for this call instead of failing it."""
+    """Stage 3: plan, score without blocking the loop, and judge; a reranker that fails (a
+    model that cannot load, a remote one down) switches the gate off for this call instead
+    of failing it."""
     if model is None and unavailable is None:
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
@@ -125,8 +127,8 @@ async def run_gate(
         return finish_gate(plan, None, floor=floor)
     titles = [p.item.title for p in plan.targets]
     try:
-        scores = await asyncio.to_thread(model.score, plan.query, titles)
-    except (ConfigError, DependencyDown) as exc:
+        scores = await model.ascore(plan.query, titles)
+    except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))
     return finish_gate(plan, list(scores), floor=floor)

@@ -185,18 +185,18 @@ class ItemPickerTool:
 
 
 def _slots(asked: str | list[str], ctx: ToolContext) -> list[str]:
-    """The slots to pick for: 'all' means every slot with candidates, the plan's bundle order
-    first; a named slot must have candidates."""
-    searched = ctx.candidates.slots()
+    """The slots to pick for: 'all' means every searched slot, the plan's bundle order
+    first; a named slot must have been searched (it may have found nothing)."""
+    searched = list(ctx.candidates.by_slot)
     if asked == "all":
         order = [b.slot for b in ctx.plan.bundle if b.slot in searched]
         chosen = order + [s for s in searched if s not in order]
     else:
         chosen = [asked] if isinstance(asked, str) else list(asked)
-    missing = [s for s in chosen if not ctx.candidates.slot(s)]
+    missing = [s for s in chosen if s not in searched]
     if missing or not chosen:
         raise InvalidRequest(
-            f"slot(s) {missing or [asked]} have no candidates (slots with candidates: "
+            f"slot(s) {missing or [asked]} were not searched (searched slots: "
             f"{', '.join(searched) or 'none'}); run item_search for them first"
         )
     return chosen
