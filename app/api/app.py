@@ -10,13 +10,13 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app.agent.chat import ShoppingAgent
 from app.agent.events import ChatAgent
 from app.agent.session import SessionStore
 from app.api import routes_chat, routes_health, routes_sessions
 from app.api._state import ApiState
 from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
-from app.errors import ConfigError
 from app.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -62,9 +62,10 @@ def create_app(
     return app
 
 
-def build_agent(runtime: Runtime) -> ChatAgent:
-    """The production agent on an opened runtime."""
-    raise ConfigError("no agent implementation is available yet")
+def build_agent(runtime: Runtime) -> ShoppingAgent:
+    """The production agent on an opened runtime: its tools, session store and chat model
+    (the offline policy when no LLM is configured)."""
+    return ShoppingAgent.from_runtime(runtime)
 
 
 def _session_store(agent: ChatAgent) -> SessionStore | None:

@@ -3,16 +3,17 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.agent.chat import collect
 from app.agent.events import TurnEvent, TurnSummary
 from app.api._sse import EventStreamResponse
 from app.api._state import api_state
-from app.api._summary import summarize
 from app.api._turn import TurnStream
 from app.api._validation import message_problem, session_id_problem
 from app.api.errors import status_for_code
@@ -84,14 +85,19 @@ async def chat(
         events = [event async for event in turn.events()]
     finally:
         await turn.close()
-    return _whole_turn(events)
+    return await _whole_turn(events)
 
 
-def _whole_turn(events: list[TurnEvent]) -> JSONResponse:
+async def _whole_turn(events: list[TurnEvent]) -> JSONResponse:
     last = events[-1]
     headers = {"X-Session-Id": last.session_id, "X-Turn-Id": last.turn_id}
     if last.type == "error":
         status = status_for_code(str(last.data.get("code", "error")))
         return JSONResponse({"error": last.data}, status_code=status, headers=headers)
-    doc = ChatResponse.of(summarize(events)).model_dump(mode="json")
+    doc = ChatResponse.of(await collect(_replay(events))).model_dump(mode="json")
     return JSONResponse(doc, headers=headers)
+
+
+async def _replay(events: Sequence[TurnEvent]) -> AsyncIterator[TurnEvent]:
+    for event in events:
+        yield event

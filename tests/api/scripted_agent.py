@@ -89,4 +89,5 @@ class ScriptedAgent:
         session.end_turn(message, answer)
         await self.sessions.save(session)
         self.finished_turns.append(turn)
-        yield event("done", answer=answer, trace=[{"stage": "item_search", "ms": 1.0}])
+        trace = [{"stage": "item_search", "ms": 1.0}]
+        yield event("done", answer=answer, picks=[pick], plan=plan, trace=trace)
