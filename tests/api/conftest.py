@@ -9,9 +9,8 @@ from contextlib import asynccontextmanager
 
 import httpx
 import pytest
-import pytest_asyncio
 from fastapi import FastAPI
-from redis.asyncio import Redis
+from redis import Redis
 
 from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
@@ -27,14 +26,15 @@ def shared_index(built_index: Settings) -> Iterator[SearchIndex]:
     asyncio.run(opened.close())
 
 
-@pytest_asyncio.fixture
-async def api_settings(built_index: Settings) -> AsyncIterator[Settings]:
-    """Settings over the real index with the search cache (and sessions) on a flushed db 13."""
+@pytest.fixture(scope="module")
+def api_settings(built_index: Settings) -> Iterator[Settings]:
+    """Settings over the real index with the search cache and sessions on db 13, flushed
+    before and after each module."""
     redis = Redis.from_url(REDIS_URL)
-    await redis.flushdb()
+    redis.flushdb()
     yield built_index.model_copy(update={"redis_url": REDIS_URL})
-    await redis.flushdb()
-    await redis.aclose()
+    redis.flushdb()
+    redis.close()
 
 
 @asynccontextmanager

@@ -1,5 +1,5 @@
-"""`POST /v1/chat` and the session routes against a scripted agent, in-process: event order
-and ids, the non-streaming document, input validation, and every kind of failure."""
+"""`POST /v1/chat` and the session routes against a scripted agent, in-process (one app for
+the module): event order and ids, the non-streaming document, validation, every failure."""
 
 from __future__ import annotations
 
@@ -18,15 +18,15 @@ from tests.api import scripted_agent as script
 from tests.api.conftest import serving
 from tests.api.sse import SseMessage, parse_sse
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
 
-@pytest_asyncio.fixture
-async def agent() -> script.ScriptedAgent:
+@pytest.fixture(scope="module")
+def agent() -> script.ScriptedAgent:
     return script.ScriptedAgent()
 
 
-@pytest_asyncio.fixture
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def client(
     api_settings: Settings, shared_index: SearchIndex, agent: script.ScriptedAgent
 ) -> AsyncIterator[httpx.AsyncClient]:
