@@ -180,6 +180,12 @@ class ParamRegistry:
             return cast(T, layers.env[p.name])
         return p.default
 
+    def base_value(self, param: Param[T] | str) -> T:
+        """The value `param` has without the override layer: environment, else default."""
+        p = self.param(param) if isinstance(param, str) else param
+        env = self._current_layers().env
+        return cast(T, env[p.name]) if p.name in env else p.default
+
     def source(self, name: str) -> Source:
         """Where the current value of `name` comes from."""
         self.param(name)

@@ -5,6 +5,7 @@ value. Importing this package declares all groups, so the registry is always com
 """
 
 from app.config.params import (
+    admin,
     agent,
     api,
     breakers,
@@ -21,6 +22,7 @@ from app.config.params import (
 )
 
 __all__ = [
+    "admin",
     "agent",
     "api",
     "breakers",
