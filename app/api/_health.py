@@ -102,15 +102,15 @@ async def session_report(state: ApiState) -> Report:
 
 
 def reranker_report(state: ApiState) -> Report:
-    """Whether a trained reranker is loaded (or, before it is wired, present on disk)."""
-    settings = state.settings
-    loaded = getattr(state.runtime, "reranker", None) is not None
-    if settings.reranker_backend == "remote":
-        configured = bool(settings.reranker_url)
-        return _component("ok", False, backend="remote", available=loaded or configured)
-    folders = sorted(settings.models_dir.glob("reranker-*")) if settings.models_dir.is_dir() else []
-    model = settings.reranker_model or (str(folders[-1]) if folders else None)
-    return _component("ok", False, backend="local", available=loaded, model=model, loaded=loaded)
+    """item_picker's relevance gate: the reranker it holds, or why it runs without one."""
+    picker = state.runtime.tools.get("item_picker")
+    reranker = getattr(picker, "reranker", None)
+    if reranker is not None:
+        return _component(
+            "ok", False, available=True, model=reranker.model_id, remote=reranker.remote
+        )
+    why = getattr(picker, "reranker_unavailable", None) or "item_picker holds no reranker"
+    return _component("degraded", False, available=False, error=why)
 
 
 def llm_report(state: ApiState, breakers: list[BreakerState]) -> Report:

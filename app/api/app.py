@@ -18,6 +18,7 @@ from app.api._state import ApiState
 from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
+from harness.autopick import AutopickHook
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +65,8 @@ def create_app(
 
 def build_agent(runtime: Runtime) -> ShoppingAgent:
     """The production agent on an opened runtime: its tools, session store and chat model
-    (the offline policy when no LLM is configured)."""
-    return ShoppingAgent.from_runtime(runtime)
+    (the offline policy when no LLM is configured), with the autopick harness."""
+    return ShoppingAgent.from_runtime(runtime, hooks=lambda: [AutopickHook(runtime.tools)])
 
 
 def _session_store(agent: ChatAgent) -> SessionStore | None:

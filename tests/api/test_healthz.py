@@ -51,8 +51,10 @@ async def test_every_component_reports(api_settings: Settings, shared_index: Sea
     response = await healthz(api_settings, shared_index)
     assert response.status_code == 200, response.text
     report = response.json()
-    assert report["status"] == "ok"
     parts: dict[str, Any] = report["components"]
+    reranker = parts["reranker"]
+    assert report["status"] == ("ok" if reranker["available"] else "degraded")
+    assert ("model" if reranker["available"] else "error") in reranker
     assert set(parts) == COMPONENTS
     current = (api_settings.index_dir / "CURRENT").read_text().strip()
     manifest = json.loads((api_settings.index_dir / current / "manifest.json").read_text())
@@ -74,7 +76,6 @@ async def test_every_component_reports(api_settings: Settings, shared_index: Sea
     }
     assert parts["session_store"]["backend"] == "memory"
     assert parts["session_store"]["reachable"] is True
-    assert isinstance(parts["reranker"]["available"], bool)
     assert parts["llm"]["mode"] == "offline_policy"
     states = parts["breakers"]["states"]
     assert [b["name"] for b in states] == list(BREAKERS.names)
