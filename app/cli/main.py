@@ -7,7 +7,15 @@ import sys
 
 import typer
 
-from app.cli import catalog_cmd, eval_cmd, index_cmd, pick_cmd, search_cmd
+from app.cli import (
+    catalog_cmd,
+    chat_cmd,
+    eval_cmd,
+    index_cmd,
+    pick_cmd,
+    search_cmd,
+    serve_cmd,
+)
 from app.errors import PickwiseError
 
 app = typer.Typer(
@@ -22,6 +30,8 @@ app.add_typer(index_cmd.app, name="index")
 app.add_typer(eval_cmd.app, name="eval")
 search_cmd.register(app)
 pick_cmd.register(app)
+chat_cmd.register(app)
+serve_cmd.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,134 @@
+"""`pickwise ask MESSAGE` (one turn, optionally as JSON) and `pickwise chat` (a REPL that keeps
+its session): the agent runs in this process on its own runtime, no server needed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import typer
+
+from app.agent.chat import collect
+from app.agent.events import ChatAgent, PickView, TurnEvent, TurnSummary
+from app.api.app import build_agent
+from app.cli._output import emit_json
+from app.config import get_settings
+from app.config.settings import Settings
+from app.errors import PickwiseError
+from app.runtime import Runtime
+
+HELP = "Type what you are looking for. /new starts a new session, /quit leaves."
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `ask` and `chat` commands to the root CLI."""
+    app.command("ask")(ask)
+    app.command("chat")(chat)
+
+
+def open_runtime(settings: Settings) -> Runtime:
+    """The runtime the agent runs on (tests swap in one that reuses an opened index)."""
+    return Runtime(settings)
+
+
+@asynccontextmanager
+async def open_agent(settings: Settings) -> AsyncIterator[ChatAgent]:
+    """The production agent on a runtime opened in this event loop, closed on exit."""
+    async with open_runtime(settings) as runtime:
+        yield build_agent(runtime)
+
+
+def ask(
+    message: str = typer.Argument(..., help="What the shopper says."),
+    session: str | None = typer.Option(
+        None, "--session", help="Session to continue (kept across runs only with REDIS_URL)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+) -> None:
+    """Run one chat turn and print the picks and the answer."""
+    try:
+        summary = asyncio.run(run_ask(get_settings(), message, session))
+    except PickwiseError as exc:
+        if json_out:
+            emit_json({"error": {"code": exc.code, "message": str(exc)}})
+        typer.echo(f"error ({exc.code}): {exc}", err=True)
+        raise typer.Exit(code=2) from None
+    if json_out:
+        emit_json(ask_payload(summary))
+        return
+    _print_picks(summary.picks)
+    typer.echo(summary.answer)
+    typer.echo(f"(session {summary.session_id})")
+
+
+async def run_ask(settings: Settings, message: str, session_id: str | None) -> TurnSummary:
+    """One turn on a fresh runtime, folded into its summary; an `error` event raises."""
+    async with open_agent(settings) as agent:
+        return await collect(agent.run_turn(session_id, message))
+
+
+def ask_payload(summary: TurnSummary) -> dict[str, Any]:
+    """The JSON document of `pickwise ask --json` (the same as `/v1/chat?stream=false`)."""
+    doc = summary.model_dump(mode="json")
+    return {key: doc[key] for key in ("session_id", "answer", "picks", "plan", "trace")}
+
+
+def chat(
+    session: str | None = typer.Option(None, "--session", help="Session to continue."),
+) -> None:
+    """Talk to the agent; the session carries over from one message to the next."""
+    asyncio.run(run_repl(get_settings(), session))
+
+
+async def run_repl(settings: Settings, session_id: str | None) -> None:
+    """Read a line, run a turn printing its picks and answer, until /quit or end of input."""
+    async with open_agent(settings) as agent:
+        typer.echo(HELP)
+        while True:
+            line = await asyncio.to_thread(_read_line)
+            command = None if line is None else line.strip()
+            if command is None or command == "/quit":
+                return
+            if command == "/new":
+                session_id = None
+                typer.echo("(new session)")
+            elif command:
+                session_id = await _print_turn(agent, session_id, command)
+
+
+async def _print_turn(agent: ChatAgent, session_id: str | None, message: str) -> str | None:
+    """Stream one turn to the terminal; the session id to continue with."""
+    try:
+        async for event in agent.run_turn(session_id, message):
+            session_id = _print_event(event) or session_id
+    except PickwiseError as exc:
+        typer.echo(f"error ({exc.code}): {exc}", err=True)
+    return session_id
+
+
+def _print_event(event: TurnEvent) -> str | None:
+    if event.type == "picks":
+        _print_picks([PickView.model_validate(p) for p in event.data.get("picks", [])])
+    elif event.type == "message_delta":
+        typer.echo(str(event.data.get("text", "")), nl=False)
+    elif event.type == "done":
+        typer.echo("")
+    elif event.type == "error":
+        typer.echo(f"error ({event.data.get('code')}): {event.data.get('message')}", err=True)
+    return event.session_id
+
+
+def _print_picks(picks: list[PickView]) -> None:
+    for rank, pick in enumerate(picks, 1):
+        price = "n/a" if pick.price_usd is None else f"${pick.price_usd:,.2f}"
+        typer.echo(f"{rank}. [{pick.platform}] {pick.title[:80]}  {price}  ({pick.item_id})")
+        typer.echo(f"   {pick.reason}")
+
+
+def _read_line() -> str | None:
+    try:
+        return input("you> ")
+    except EOFError:
+        return None

@@ -1,0 +1,26 @@
+"""`pickwise serve`: the HTTP API under uvicorn; the app's lifespan opens the runtime in the
+server's event loop."""
+
+from __future__ import annotations
+
+import typer
+
+from app.config import get_settings
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `serve` command to the root CLI."""
+    app.command("serve")(serve)
+
+
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Interface to listen on."),
+    port: int = typer.Option(8000, "--port", min=1, max=65535, help="TCP port."),
+    log_level: str = typer.Option("info", "--log-level", help="uvicorn's log level."),
+) -> None:
+    """Serve POST /v1/chat (SSE), /v1/sessions/{id} and /healthz."""
+    import uvicorn
+
+    from app.api.app import create_app
+
+    uvicorn.run(create_app(get_settings()), host=host, port=port, log_level=log_level)

@@ -1,0 +1,134 @@
+"""`pickwise ask` and `pickwise chat` on the real index with the offline agent: the `--json`
+document, a session continued across runs through Redis, the readable output, bad input
+exiting 2, and the REPL keeping its session until `/new`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from redis import Redis
+from typer.testing import CliRunner, Result
+
+from app.cli import chat_cmd
+from app.cli.main import app
+from app.config.settings import Settings
+from app.recall.breakers import BREAKERS
+from app.recall.search_index import SearchIndex
+from app.runtime import Runtime
+
+REDIS_URL = "redis://127.0.0.1:6379/13"
+SESSION_KEYS = "pickwise:session:*"
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+
+@pytest.fixture(scope="module")
+def index(built_index: Settings) -> Iterator[SearchIndex]:
+    """One opened index (and model) for every command of the module."""
+    opened = SearchIndex.open(built_index)
+    yield opened
+    asyncio.run(opened.close())
+
+
+@pytest.fixture(scope="module")
+def redis() -> Iterator[Redis]:
+    client = Redis.from_url(REDIS_URL)
+    client.flushdb()
+    yield client
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture(autouse=True)
+def _cli_on_the_shared_index(
+    monkeypatch: pytest.MonkeyPatch, built_index: Settings, index: SearchIndex, redis: Redis
+) -> None:
+    settings = built_index.model_copy(update={"redis_url": REDIS_URL})
+    BREAKERS.reset()
+    monkeypatch.setattr(chat_cmd, "get_settings", lambda: settings)
+    monkeypatch.setattr(chat_cmd, "open_runtime", lambda s: Runtime(s, index=index))
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    return CliRunner().invoke(app, list(args), input=stdin)
+
+
+def ask_json(*args: str) -> dict[str, Any]:
+    result = run("ask", *args, "--json")
+    assert result.exit_code == 0, result.output
+    doc: dict[str, Any] = json.loads(result.stdout)
+    return doc
+
+
+def test_ask_json_document() -> None:
+    doc = ask_json("a gaming keyboard, not logitech")
+    assert set(doc) == {"session_id", "answer", "picks", "plan", "trace"}
+    assert doc["answer"].strip()
+    assert doc["picks"]
+    for pick in doc["picks"]:
+        assert set(pick) == {"item_id", "title", "platform", "price_usd", "reason"}
+        assert "logitech" not in pick["title"].lower()
+        assert pick["reason"]
+    assert doc["plan"]["category"] == "gaming keyboard"
+    assert [c["term"] for c in doc["plan"]["exclude"]] == ["logitech"]
+    assert doc["trace"]
+    assert all(set(t) == {"stage", "ms"} for t in doc["trace"])
+    assert "planner" in {t["stage"] for t in doc["trace"]}
+
+
+def test_ask_continues_a_session_across_runs(redis: Redis) -> None:
+    first = ask_json("headphones under $30", "--session", "cli-ask-1")
+    assert first["session_id"] == "cli-ask-1"
+    second = ask_json("not sony", "--session", "cli-ask-1")
+    assert second["session_id"] == "cli-ask-1"
+    plan = second["plan"]
+    assert (plan["category"], plan["budget_usd"]) == ("headphones", 30.0)
+    assert [c["term"] for c in plan["exclude"]] == ["sony"]
+    stored = json.loads(redis.get("pickwise:session:cli-ask-1") or b"{}")
+    assert stored["turns"] == 2
+
+
+def test_ask_prints_picks_answer_and_session() -> None:
+    result = run("ask", "a usb-c charger")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("1. [")
+    assert lines[1].startswith("   ")
+    assert lines[-1].startswith("(session ")
+
+
+def test_bad_input_exits_2_with_the_reason() -> None:
+    blank = run("ask", "   ", "--json")
+    assert blank.exit_code == 2
+    assert json.loads(blank.stdout)["error"]["code"] == "invalid_request"
+    bad_id = run("ask", "a mouse", "--session", "no spaces allowed")
+    assert bad_id.exit_code == 2
+    assert "session id" in bad_id.stderr
+
+
+def test_chat_keeps_the_session_until_new(redis: Redis) -> None:
+    before = set(redis.scan_iter(SESSION_KEYS))
+    script = "a gaming keyboard\nunder $50\n\n/new\nwhat's the weather in Paris?\n/quit\n"
+    result = run("chat", stdin=script)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(chat_cmd.HELP)
+    assert "(new session)" in result.stdout
+    assert "1. [" in result.stdout
+    assert "I can only help with shopping." in result.stdout
+    sessions = [
+        json.loads(redis.get(key) or b"{}") for key in set(redis.scan_iter(SESSION_KEYS)) - before
+    ]
+    assert sorted(s["turns"] for s in sessions) == [1, 2]
+    kept = next(s for s in sessions if s["turns"] == 2)
+    assert kept["user_messages"] == ["a gaming keyboard", "under $50"]
+    assert (kept["plan"]["category"], kept["plan"]["budget_usd"]) == ("gaming keyboard", 50.0)
+
+
+def test_chat_ends_at_end_of_input() -> None:
+    result = run("chat", stdin="")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(chat_cmd.HELP)
