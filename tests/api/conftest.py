@@ -1,5 +1,6 @@
 """Fixtures of the API tests: one loaded index shared by every app of the package, settings
-on Redis db 13, and `serving(app)` to run an app's lifespan under an httpx ASGI client."""
+on Redis db 13, the scripted OpenAI server, and `serving(app)` to run an app's lifespan
+under an httpx ASGI client."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from redis import Redis
 
 from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
+from tests.fakes.scripted_openai import scripted_openai, scripted_openai_server
+
+__all__ = ["scripted_openai", "scripted_openai_server", "serving"]
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 

@@ -1,0 +1,102 @@
+"""One conversation through the API with the real agent driving an LLM: the real `openai`
+client against the scripted OpenAI-compatible server on loopback, over the real index."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+
+from app.api.app import create_app
+from app.config.settings import Settings
+from app.recall.breakers import BREAKERS
+from app.recall.search_index import SearchIndex
+from app.runtime import Runtime
+from tests.api.conftest import serving
+from tests.api.sse import SseMessage, parse_sse
+from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, say, structured
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+FIRST_ANSWER = "Here are three wireless mice under $25."
+SECOND_ANSWER = "These ones stay under $15."
+
+
+@pytest.fixture
+async def client(
+    api_settings: Settings, shared_index: SearchIndex, scripted_openai: ScriptedOpenAI
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The production app with OPENAI_BASE_URL on the scripted server."""
+    BREAKERS.reset()
+    settings = api_settings.model_copy(update={"openai_base_url": scripted_openai.base_url})
+    app = create_app(settings, runtime=Runtime(settings, index=shared_index))
+    async with serving(app) as c:
+        yield c
+    BREAKERS.reset()
+
+
+def script_turn(server: ScriptedOpenAI, budget: float, answer: str) -> None:
+    """The planner's JSON, one item_search call, then a written answer (autopick picks)."""
+    plan = {"category": "wireless mouse", "keywords": ["wireless"], "budget_usd": budget}
+    server.script("plan", structured(plan))
+    server.script("tools", calls(Call("item_search", {"query": "wireless mouse"})), say(answer))
+
+
+async def stream(client: httpx.AsyncClient, body: dict[str, Any]) -> list[SseMessage]:
+    response = await client.post("/v1/chat", json=body)
+    assert response.status_code == 200, response.text
+    events = parse_sse(response.text)
+    assert events[0].event == "session"
+    assert events[-1].event == "done", events[-1].data
+    return events
+
+
+def tool_ends(events: list[SseMessage]) -> list[dict[str, Any]]:
+    return [e.data["data"] for e in events if e.event == "tool_end"]
+
+
+async def test_a_conversation_driven_by_the_model(
+    client: httpx.AsyncClient, scripted_openai: ScriptedOpenAI
+) -> None:
+    script_turn(scripted_openai, 25, FIRST_ANSWER)
+    first = await stream(client, {"message": "a wireless mouse under $25"})
+    sid = first[0].data["session_id"]
+    assert first[0].data["data"]["mode"] == "llm"
+    assert first[1].data["data"]["source"] == "llm"
+    assert [(t["tool"], t["by"]) for t in tool_ends(first)][:3] == [
+        ("item_search", "model"),
+        ("price_compare", "autopick"),
+        ("item_picker", "autopick"),
+    ]
+    done = first[-1].data["data"]
+    assert done["answer"] == FIRST_ANSWER
+    assert done["plan"]["budget_usd"] == 25.0
+    assert done["picks"]
+    assert all(p["price_usd"] is not None and p["price_usd"] <= 25 for p in done["picks"])
+
+    script_turn(scripted_openai, 15, SECOND_ANSWER)
+    second = await stream(client, {"session_id": sid, "message": "under $15 instead"})
+    assert second[0].data["session_id"] == sid
+    done = second[-1].data["data"]
+    assert done["answer"] == SECOND_ANSWER
+    assert done["plan"]["budget_usd"] == 15.0
+    assert all(p["price_usd"] is not None and p["price_usd"] <= 15 for p in done["picks"])
+
+    tool_requests = scripted_openai.requests("tools")
+    assert len(tool_requests) == 4
+    assert "item_search" in tool_requests[0].tool_names
+    assert "planner" not in tool_requests[0].tool_names
+    later = [(m["role"], m.get("content")) for m in tool_requests[2].messages]
+    assert ("user", "a wireless mouse under $25") in later
+    assert ("assistant", FIRST_ANSWER) in later
+    assert later[-1] == ("user", "under $15 instead")
+    planner_inputs = [r.messages[-1]["content"] for r in scripted_openai.requests("plan")]
+    assert "a wireless mouse under $25" in planner_inputs[1]
+    assert "under $15 instead" in planner_inputs[1]
+
+    view = (await client.get(f"/v1/sessions/{sid}")).json()
+    assert view["turns"] == 2
+    assert view["messages"][-1] == {"role": "assistant", "content": SECOND_ANSWER}
+    assert view["picks"] == done["picks"]
