@@ -10,6 +10,7 @@ from dataclasses import asdict
 from typing import Any, Literal
 
 from app.api._state import ApiState
+from app.config.params.llm import LLM_MODEL
 from app.recall.breakers import BREAKERS, BreakerState
 
 Status = Literal["ok", "degraded", "down"]
@@ -114,12 +115,12 @@ def reranker_report(state: ApiState) -> Report:
 
 
 def llm_report(state: ApiState, breakers: list[BreakerState]) -> Report:
-    """The LLM when one is configured (its breaker decides), else the offline policy."""
-    if not state.settings.openai_base_url:
+    """The chat model when one is configured (its breaker decides), else the offline policy."""
+    if state.runtime.chat_model is None:
         return _component("ok", False, mode="offline_policy", configured=False)
     breaker = next((b for b in breakers if b.name == "llm"), None)
     status: Status = "degraded" if breaker is not None and breaker.state == "open" else "ok"
-    return _component(status, False, mode="llm", configured=True)
+    return _component(status, False, mode="llm", configured=True, model=LLM_MODEL.get())
 
 
 def breaker_report(breakers: list[BreakerState]) -> Report:

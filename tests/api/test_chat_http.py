@@ -12,6 +12,7 @@ import pytest_asyncio
 from app.api.app import create_app
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
+from app.errors import ConfigError, DependencyDown
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.api import scripted_agent as script
@@ -234,3 +235,47 @@ async def test_session_routes_validate_the_id(client: httpx.AsyncClient) -> None
     unknown_route = await client.get("/v1/nothing")
     assert unknown_route.status_code == 404
     assert unknown_route.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    ("raised", "status", "error"),
+    [
+        (
+            DependencyDown("redis", "timed out"),
+            503,
+            {
+                "code": "dependency_down",
+                "message": "redis is unavailable: timed out",
+                "dependency": "redis",
+            },
+        ),
+        (
+            ConfigError("REDIS_URL names no database"),
+            500,
+            {
+                "code": "config_error",
+                "message": "server misconfigured: REDIS_URL names no database",
+            },
+        ),
+        (
+            RuntimeError("secret internals"),
+            500,
+            {"code": "internal_error", "message": "internal error; see the server log"},
+        ),
+    ],
+)
+async def test_route_failures_map_to_one_error_shape(
+    client: httpx.AsyncClient,
+    agent: script.ScriptedAgent,
+    monkeypatch: pytest.MonkeyPatch,
+    raised: Exception,
+    status: int,
+    error: dict[str, str],
+) -> None:
+    async def failing_get(session_id: str) -> None:
+        raise raised
+
+    monkeypatch.setattr(agent.sessions, "get", failing_get)
+    response = await client.get("/v1/sessions/abc")
+    assert response.status_code == status
+    assert response.json() == {"error": error}
