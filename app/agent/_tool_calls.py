@@ -71,16 +71,16 @@ def _refusals(
     search_cap = AGENT_MAX_SEARCHES_PER_TURN.get()
     for n, call in enumerate(calls):
         error: ToolError | None = None
-        if call.name not in tools:
-            error = ToolError(
-                code="unknown_tool",
-                message=f"there is no tool {call.name!r}; available: {', '.join(sorted(tools))}",
-                retry=True,
-            )
-        elif n >= step_cap:
+        if n >= step_cap:
             error = ToolError(
                 code="too_many_calls",
                 message=f"at most {step_cap} tool calls per step; repeat the ones you need",
+                retry=True,
+            )
+        elif call.name not in tools:
+            error = ToolError(
+                code="unknown_tool",
+                message=f"there is no tool {call.name!r}; available: {', '.join(sorted(tools))}",
                 retry=True,
             )
         elif call.name in turn.down_tools:

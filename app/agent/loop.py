@@ -61,9 +61,11 @@ async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[An
 
 
 async def finish_with_summary(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -> bool:
-    """Answer with shopping_summary when something was searched; False when it cannot."""
+    """Answer with shopping_summary when something was searched (armed harnesses pick
+    first); False when it cannot."""
     if SUMMARY_TOOL not in tools or not turn.ctx.slot_results.get("item_search"):
         return False
+    await turn.hints()
     call = PlannedCall(f"agent-summary-{turn.searches}", SUMMARY_TOOL, {}, "agent")
     outcomes = await run_calls(turn, tools, [call])
     answer = _terminal_answer(tools, outcomes)
