@@ -55,6 +55,7 @@ class Reply:
     content: str | None = None
     calls: tuple[Call, ...] = ()
     status: int = 200
+    echo: bool = False
 
 
 def say(text: str) -> Reply:
@@ -70,6 +71,12 @@ def calls(*tool_calls: Call, content: str | None = None) -> Reply:
 def structured(value: dict[str, Any] | str) -> Reply:
     """A structured-output answer: the JSON text (a string is sent verbatim, valid or not)."""
     return Reply(content=value if isinstance(value, str) else json.dumps(value))
+
+
+def echo(prefix: str = "", suffix: str = "") -> Reply:
+    """An answer that repeats the request's last user message between `prefix` and `suffix`
+    (a writer that keeps every fact it was given)."""
+    return Reply(content=prefix + "\x00" + suffix, echo=True)
 
 
 def fail(status: int = 503) -> Reply:
@@ -130,6 +137,7 @@ class ScriptedOpenAI:
             self._requests.clear()
             self.unscripted.clear()
             self.allow_unscripted = False
+            self._ids = 0
 
     def start(self) -> None:
         """Serve on a free loopback port in a background thread."""
@@ -181,7 +189,11 @@ class ScriptedOpenAI:
             return _error(500, f"nothing scripted for a {kind!r} request")
         if reply.status != 200:
             return _error(reply.status, "scripted failure")
-        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        content = reply.content
+        if reply.echo and content is not None:
+            users = [m.get("content") or "" for m in recorded.messages if m["role"] == "user"]
+            content = content.replace("\x00", users[-1] if users else "")
+        message: dict[str, Any] = {"role": "assistant", "content": content}
         if reply.calls:
             message["tool_calls"] = [
                 c.wire(f"call_{base + i}") for i, c in enumerate(reply.calls, start=1)
