@@ -1,0 +1,240 @@
+"""The shopping summary and chat fallback: the item-id check, the template (picks with their
+cheaper offers, and why a slot has none), and LLM-written text from the scripted server
+whose invented ids are removed, falling back to the template when it drops a pick."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from app.tools._openai_chat import OpenAIChatModel
+from app.tools._picker_report import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools._search_result import AppliedScope, BlockedItem, ItemSearchResult, PriceOnly
+from app.tools._summary_facts import check_item_ids, cited_ids
+from app.tools.base import ToolContext, ToolError, invoke_tool
+from app.tools.chat_fallback import ChatFallbackResult, ChatFallbackTool
+from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.shopping_summary import ShoppingSummaryResult, ShoppingSummaryTool
+from tests.fakes.scripted_openai import ScriptedOpenAI, echo, fail, say
+
+KEYBOARD = "amazon:50f1ddc72bef"
+OFFER = "walmart:61f53f5c4021"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "removed"),
+    [
+        ("- [amazon:aa11] Mouse, $10.", "- [amazon:aa11] Mouse, $10.", []),
+        ("- [walmart:ff00] Invented mouse, $5.", "", ["walmart:ff00"]),
+        (
+            "- [amazon:aa11] Mouse; cheaper at [google:zz99].",
+            "- [amazon:aa11] Mouse; cheaper at.",
+            ["google:zz99"],
+        ),
+        ("Try amazon:bad1 or icecat:123.", "", ["amazon:bad1", "icecat:123"]),
+        (
+            "No ids here, just words: amazon is a shop.",
+            "No ids here, just words: amazon is a shop.",
+            [],
+        ),
+        (
+            "Picks:\n- [amazon:aa11] A\n- [buy:b2] B\nEnjoy!",
+            "Picks:\n- [amazon:aa11] A\nEnjoy!",
+            ["buy:b2"],
+        ),
+    ],
+)
+def test_unknown_item_ids_are_removed(text: str, kept: str, removed: list[str]) -> None:
+    assert check_item_ids(text, {"amazon:aa11"}) == (kept, removed)
+
+
+def test_cited_ids_are_read_with_or_without_brackets() -> None:
+    assert cited_ids("[amazon:aa11] and walmart:bb22. Again [amazon:aa11]") == [
+        "amazon:aa11",
+        "walmart:bb22",
+    ]
+
+
+def pick(item_id: str = KEYBOARD, *, cheaper: bool = True) -> Pick:
+    offers = (
+        [PickOffer(item_id=OFFER, platform="walmart", price_usd=59.0, cheapest=True, saving_usd=10)]
+        if cheaper
+        else []
+    )
+    return Pick(
+        slot="keyboard",
+        rank=1,
+        item_id=item_id,
+        title="Razer Blackwidow Mechanical Gaming Keyboard",
+        platform="amazon",
+        price_usd=69.0,
+        score=1.0,
+        reason="has mechanical; $69.00, $11.00 under the $80.00 budget",
+        offers=offers,
+        saving_usd=10.0 if cheaper else None,
+    )
+
+
+def search(slot: str, query: str, *, price_only: PriceOnly | None = None) -> ItemSearchResult:
+    return ItemSearchResult(
+        query=query,
+        slot=slot,
+        top_k=10,
+        requested_top_k=10,
+        hits=[],
+        applied=AppliedScope(),
+        price_only=price_only,
+    )
+
+
+def bundle_context() -> ToolContext:
+    """A keyboard slot with a pick and a monitor slot every match of which is over budget."""
+    ctx = ToolContext("s", "t")
+    ctx.plan = ShoppingPlan(
+        category="gaming keyboard",
+        exclude=(Constraint(term="logitech", evidence="not Logitech"),),
+        bundle=(
+            BundleSlot(slot="keyboard", category="gaming keyboard"),
+            BundleSlot(slot="monitor", category="monitor"),
+        ),
+    )
+    blocked = PriceOnly(
+        blocked=3, over_budget=3, unknown_price=0, cheapest_usd=64.0, budget_usd=50.0
+    )
+    ctx.slot_results["item_search"] = {
+        "monitor": search("monitor", "monitor", price_only=blocked),
+        "keyboard": search("keyboard", "gaming keyboard"),
+    }
+    ctx.last_results["item_picker"] = ItemPickerResult(
+        slot="keyboard",
+        slots=[
+            SlotPicks(
+                slot="keyboard",
+                request="gaming keyboard",
+                candidates=8,
+                picks=[pick()],
+                gate=GateReport(on=False, floor=0.3),
+            )
+        ],
+    )
+    return ctx
+
+
+async def summarise(tool: ShoppingSummaryTool, ctx: ToolContext) -> ShoppingSummaryResult:
+    outcome = await invoke_tool(tool, {}, ctx)
+    assert isinstance(outcome.output, ShoppingSummaryResult), outcome.output
+    return outcome.output
+
+
+async def test_the_template_cites_picks_offers_and_says_why_a_slot_has_none() -> None:
+    result = await summarise(ShoppingSummaryTool(), bundle_context())
+    assert result.source == "template"
+    assert result.text.splitlines() == [
+        "Here is my pick:",
+        "Keyboard:",
+        f"- [{KEYBOARD}] Razer Blackwidow Mechanical Gaming Keyboard (amazon, $69.00): has "
+        f"mechanical; $69.00, $11.00 under the $80.00 budget. Cheaper on walmart: [{OFFER}] "
+        "at $59.00, saves $10.00.",
+        "monitor: No pick for 'monitor': 3 matches are above your $50.00 budget; the cheapest "
+        "is $64.00.",
+        "Left out as you asked: logitech.",
+    ]
+    assert result.cited == [KEYBOARD, OFFER]
+    assert result.slots_without_picks == ["monitor"]
+
+
+async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
+    ctx = ToolContext("s", "t")
+    blocked = search("main", "wireless mouse").model_copy(
+        update={
+            "filtered_out": [
+                BlockedItem(
+                    item_id="amazon:aa11",
+                    title="Logitech M185",
+                    reason="brand",
+                    detail="brand Logitech is ruled out",
+                ),
+                BlockedItem(
+                    item_id="amazon:bb22", title="Logitech M325", reason="brand", detail="x"
+                ),
+            ],
+            "blocked_total": 2,
+        }
+    )
+    ctx.last_results["item_search"] = blocked
+    result = await summarise(ShoppingSummaryTool(), ctx)
+    assert (
+        "2 relevant items were left out by your constraints (2 are of a brand you ruled out)"
+        in (result.text)
+    )
+    assert "'Logitech M185': brand Logitech is ruled out" in result.text
+    assert result.cited == []
+
+
+async def test_nothing_searched_is_an_error_for_the_model() -> None:
+    outcome = await invoke_tool(ShoppingSummaryTool(), {}, ToolContext("s", "t"))
+    assert isinstance(outcome.output, ToolError)
+    assert "run item_search" in outcome.output.message
+
+
+@pytest.fixture
+async def model(scripted_openai: ScriptedOpenAI) -> AsyncIterator[OpenAIChatModel]:
+    chat = OpenAIChatModel(scripted_openai.base_url)
+    yield chat
+    await chat.close()
+
+
+async def test_llm_text_keeps_the_picks_and_loses_invented_items(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    scripted_openai.script(
+        "text", echo("Great choices!\n", "\n- [amazon:deadbeef0000] A keyboard I made up, $1.")
+    )
+    result = await summarise(ShoppingSummaryTool(model), bundle_context())
+    assert result.source == "llm"
+    assert result.text.startswith("Great choices!\nHere is my pick:")
+    assert "deadbeef" not in result.text
+    assert result.removed_ids == ["amazon:deadbeef0000"]
+    assert result.cited == [KEYBOARD, OFFER]
+    (request,) = scripted_openai.requests("text")
+    assert f"[{KEYBOARD}]" in request.messages[-1]["content"]
+
+
+@pytest.mark.parametrize("reply", [say("Buy [amazon:deadbeef0000], it's great."), fail(503)])
+async def test_an_llm_that_drops_a_pick_or_fails_gives_way_to_the_template(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel, reply: object
+) -> None:
+    scripted_openai.script("text", reply)  # type: ignore[arg-type]
+    result = await summarise(ShoppingSummaryTool(model), bundle_context())
+    assert result.source == "template"
+    assert result.text == (await summarise(ShoppingSummaryTool(), bundle_context())).text
+
+
+@pytest.mark.parametrize(
+    ("message", "start"),
+    [
+        ("hello there", "Hi! I'm Pickwise"),
+        ("thanks, that's all", "You're welcome!"),
+        ("what's the capital of France?", "I can only help with shopping."),
+    ],
+)
+async def test_the_chat_fallback_template(message: str, start: str) -> None:
+    outcome = await invoke_tool(ChatFallbackTool(), {"message": message}, ToolContext("s", "t"))
+    assert isinstance(outcome.output, ChatFallbackResult)
+    assert outcome.output.text.startswith(start)
+    assert ChatFallbackTool.terminal
+
+
+async def test_the_llm_chat_fallback_never_names_an_item(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    scripted_openai.script("text", say("Paris!\n- [amazon:aa11bb22cc33] a souvenir, $5"))
+    outcome = await invoke_tool(
+        ChatFallbackTool(model), {"message": "capital of France?"}, ToolContext("s", "t")
+    )
+    assert isinstance(outcome.output, ChatFallbackResult)
+    assert outcome.output.source == "llm"
+    assert outcome.output.text == "Paris!"
+    (request,) = scripted_openai.requests("text")
+    assert request.messages[-1] == {"role": "user", "content": "capital of France?"}
