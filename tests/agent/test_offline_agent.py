@@ -1,0 +1,230 @@
+"""The offline policy end to end on the real index (no LLM configured): a budget, an
+excluded term, an excluded brand, a request the budget blocks (explained with the probe's
+reasons), a bundle, an off-topic message, and sessions that carry on across turns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from app.agent.chat import ShoppingAgent, collect
+from app.agent.events import PickView, TurnEvent
+from app.config.settings import Settings
+from app.errors import InvalidRequest, NotFound
+from app.recall.search_index import SearchIndex
+from app.runtime import Runtime
+from app.tools._summary_facts import cited_ids
+from app.tools.base import ToolContext, invoke_tool
+from app.tools.item_search import ItemSearchResult
+from app.tools.planner_rules import plan_from_text
+from app.tools.price_compare import PriceCompareTool
+from tests.agent.conftest import open_agent
+from tests.agent.events_check import gather_events, of_type, tool_calls
+
+REDIS_URL = "redis://127.0.0.1:6379/8"
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(300), pytest.mark.asyncio(loop_scope="module")]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def opened(
+    built_index: Settings, agent_index: SearchIndex, compare_tool: PriceCompareTool
+) -> AsyncIterator[tuple[Runtime, ShoppingAgent]]:
+    async with open_agent(built_index, agent_index, compare_tool) as pair:
+        yield pair
+
+
+@pytest.fixture(scope="module")
+def agent(opened: tuple[Runtime, ShoppingAgent]) -> ShoppingAgent:
+    return opened[1]
+
+
+async def turn(
+    agent: ShoppingAgent, message: str, session_id: str | None = None
+) -> list[TurnEvent]:
+    return await gather_events(agent.run_turn(session_id, message))
+
+
+def picks_of(events: list[TurnEvent]) -> list[PickView]:
+    return [PickView.model_validate(p) for p in events[-1].data["picks"]]
+
+
+async def plain_search(
+    runtime: Runtime, query: str, plan_text: str | None = None
+) -> ItemSearchResult:
+    """item_search as the policy runs it, under the plan of `plan_text` (none: no plan)."""
+    ctx = ToolContext("probe", "probe")
+    if plan_text is not None:
+        ctx.plan = plan_from_text([plan_text])
+    outcome = await invoke_tool(runtime.tool("item_search"), {"query": query}, ctx)
+    assert isinstance(outcome.output, ItemSearchResult)
+    return outcome.output
+
+
+async def test_a_budget_request_is_searched_picked_and_summarised(agent: ShoppingAgent) -> None:
+    events = await turn(agent, "a wireless mouse under $25")
+    done = events[-1]
+    assert done.type == "done"
+    assert done.data["mode"] == "offline"
+    assert done.data["plan"]["budget_usd"] == 25.0
+    (search,) = tool_calls(events, "item_search")
+    assert search["by"] == "policy"
+    assert search["ok"]
+    assert {c["tool"]: c["by"] for c in tool_calls(events)} == {
+        "item_search": "policy",
+        "price_compare": "autopick",
+        "item_picker": "autopick",
+        "shopping_summary": "agent",
+    }
+    picks = picks_of(events)
+    assert picks
+    assert all(p.price_usd is not None and p.price_usd <= 25.0 for p in picks)
+    answer = done.data["answer"]
+    assert set(cited_ids(answer)) >= {p.item_id for p in picks}
+    assert "".join(e.data["text"] for e in of_type(events, "message_delta")) == answer
+    stages = {t["stage"] for t in done.data["trace"]}
+    assert {"planner", "tool.item_search", "harness.autopick", "session.save"} <= stages
+
+
+async def test_an_excluded_term_keeps_matching_items_out(
+    opened: tuple[Runtime, ShoppingAgent],
+) -> None:
+    runtime, agent = opened
+    unconstrained = await plain_search(runtime, "phone case")
+    assert sum("black" in h.title.lower() for h in unconstrained.hits) >= 3
+    events = await turn(agent, "a phone case, not black")
+    assert events[-1].data["plan"]["exclude"] == [{"term": "black", "evidence": "not black"}]
+    picks = picks_of(events)
+    assert picks
+    assert not any("black" in p.title.lower() for p in picks)
+    assert "Left out as you asked: black." in events[-1].data["answer"]
+
+
+async def test_an_excluded_brand_is_never_picked(opened: tuple[Runtime, ShoppingAgent]) -> None:
+    runtime, agent = opened
+    unconstrained = await plain_search(runtime, "mouse wireless")
+    assert any("logitech" in f"{h.brand} {h.title}".lower() for h in unconstrained.hits)
+    events = await turn(agent, "a wireless mouse, not Logitech")
+    picks = picks_of(events)
+    assert picks
+    items = runtime.index.items
+    assert not any("logitech" in f"{items[p.item_id].brand} {p.title}".lower() for p in picks)
+
+
+async def test_a_request_the_budget_blocks_is_explained_with_the_probe_reasons(
+    opened: tuple[Runtime, ShoppingAgent],
+) -> None:
+    runtime, agent = opened
+    message = "a refrigerator under $10"
+    probe = await plain_search(runtime, "refrigerator", plan_text=message)
+    assert probe.price_only is not None
+    events = await turn(agent, message)
+    answer = events[-1].data["answer"]
+    assert probe.price_only.sentence() in answer
+    assert "No pick for 'refrigerator'" in answer
+    assert picks_of(events) == []
+    assert cited_ids(answer) == []
+
+
+async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:
+    events = await turn(agent, "a laptop and a mouse under $900")
+    plan = events[-1].data["plan"]
+    assert [s["slot"] for s in plan["bundle"]] == ["laptop", "mouse"]
+    starts = [e for e in of_type(events, "tool_start") if e.data["tool"] == "item_search"]
+    assert [e.data["arguments"]["slot"] for e in starts] == ["laptop", "mouse"]
+    types = [e.type for e in events]
+    first_end = types.index("tool_end")
+    assert types[2:first_end] == ["tool_start", "tool_start"]
+    pickers = tool_calls(events, "item_picker")
+    assert len(pickers) == 2
+    answer = events[-1].data["answer"]
+    assert "Laptop:" in answer
+    assert "Mouse:" in answer
+    assert len(picks_of(events)) >= 2
+
+
+async def test_a_message_that_is_not_about_shopping_gets_chat_fallback(
+    agent: ShoppingAgent,
+) -> None:
+    events = await turn(agent, "what's the weather in Paris?")
+    assert [c["tool"] for c in tool_calls(events)] == ["chat_fallback"]
+    assert of_type(events, "picks") == []
+    assert events[-1].data["answer"].startswith("I can only help with shopping.")
+
+
+async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
+    agent: ShoppingAgent,
+) -> None:
+    first = await turn(agent, "a gaming keyboard, not logitech")
+    sid = first[0].session_id
+    assert first[0].data == {"new": True, "turn": 1, "mode": "offline"}
+    second = await turn(agent, "actually logitech is fine", sid)
+    assert second[0].data["new"] is False
+    plan = second[-1].data["plan"]
+    assert plan["exclude"] == []
+    assert plan["category"] == "gaming keyboard"
+    assert "Left out as you asked" not in second[-1].data["answer"]
+    third = await turn(agent, "under $70 please", sid)
+    assert third[-1].data["plan"]["budget_usd"] == 70.0
+    assert all(p.price_usd is not None and p.price_usd <= 70 for p in picks_of(third))
+    session = await agent.get_session(sid)
+    assert session.turns == 3
+    assert session.user_messages[-1] == "under $70 please"
+    assert [line.role for line in session.conversation] == ["user", "assistant"] * 3
+    assert [p.item_id for p in session.picks] == [p.item_id for p in picks_of(third)]
+
+
+async def test_a_session_in_redis_continues_on_another_runtime(
+    built_index: Settings, agent_index: SearchIndex, compare_tool: PriceCompareTool
+) -> None:
+    redis = Redis.from_url(REDIS_URL)
+    await redis.flushdb()
+    settings = built_index.model_copy(update={"redis_url": REDIS_URL})
+    try:
+        async with open_agent(settings, agent_index, compare_tool) as (_, first_agent):
+            first = await turn(first_agent, "headphones under $30, not sony")
+        sid = first[0].session_id
+        assert await redis.ttl(f"pickwise:session:{sid}") > 0
+        async with open_agent(settings, agent_index, compare_tool) as (_, second_agent):
+            second = await turn(second_agent, "wireless ones", sid)
+            summary = await collect(second_agent.run_turn(sid, "under $40 instead"))
+            plan = summary.plan
+            assert plan["category"] == "headphones"
+            assert [c["term"] for c in plan["exclude"]] == ["sony"]
+            assert plan["budget_usd"] == 40.0
+            assert "wireless" in plan["keywords"]
+            assert second[0].data["turn"] == 2
+            assert await second_agent.delete_session(sid) is True
+            with pytest.raises(NotFound):
+                await second_agent.get_session(sid)
+    finally:
+        await redis.flushdb()
+        await redis.aclose()
+
+
+async def test_collect_folds_the_events_into_the_summary(agent: ShoppingAgent) -> None:
+    summary = await collect(agent.run_turn("collect-1", "usb flash drive on walmart"))
+    assert summary.session_id == "collect-1"
+    assert summary.plan["platforms"] == ["walmart"]
+    assert summary.picks
+    assert all(p.platform == "walmart" for p in summary.picks)
+    assert all(f"[{p.item_id}]" in summary.answer for p in summary.picks)
+    assert any(t.stage == "tool.item_picker" for t in summary.trace)
+
+
+@pytest.mark.parametrize(
+    ("session_id", "message", "problem"),
+    [
+        (None, "   ", "empty"),
+        ("bad id!", "a mouse", "session id"),
+        (None, "x" * 5000, "characters"),
+    ],
+)
+async def test_bad_input_is_refused_before_any_event(
+    agent: ShoppingAgent, session_id: str | None, message: str, problem: str
+) -> None:
+    with pytest.raises(InvalidRequest, match=problem):
+        await anext(agent.run_turn(session_id, message))
