@@ -1,14 +1,19 @@
-"""`pickwise ask` and `pickwise chat` on the real index with the offline agent: the `--json`
+"""`pickwise ask`, `chat` and `serve` on the real index with the offline agent: the `--json`
 document, a session continued across runs through Redis, the readable output, bad input
-exiting 2, and the REPL keeping its session until `/new`."""
+exiting 2, the REPL keeping its session until `/new`, and a served chat turn over HTTP."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from redis import Redis
 from typer.testing import CliRunner, Result
@@ -19,6 +24,8 @@ from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
+from tests.api.live_server import free_port
+from tests.api.sse import parse_sse
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 SESSION_KEYS = "pickwise:session:*"
@@ -132,3 +139,48 @@ def test_chat_ends_at_end_of_input() -> None:
     result = run("chat", stdin="")
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(chat_cmd.HELP)
+
+
+def test_serve_answers_a_chat_turn_over_http(built_index: Settings) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "PICKWISE_VAR_DIR": str(built_index.var_dir),
+        "PICKWISE_DATA_DIR": str(built_index.data_dir),
+        "REDIS_URL": REDIS_URL,
+        "HF_HUB_OFFLINE": "1",
+    }
+    command = [sys.executable, "-m", "app.cli.main", "serve", "--port", str(port)]
+    server = subprocess.Popen(
+        [*command, "--log-level", "warning"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        assert _wait_healthy(base, server), "pickwise serve did not come up"
+        response = httpx.post(f"{base}/v1/chat", json={"message": "a usb-c charger"}, timeout=120)
+        assert response.status_code == 200
+        events = parse_sse(response.text)
+        assert events[0].event == "session"
+        assert events[-1].event == "done"
+        assert len({e.data["turn_id"] for e in events}) == 1
+    finally:
+        server.terminate()
+        output, _ = server.communicate(timeout=60)
+    assert "Traceback" not in output, output
+
+
+def _wait_healthy(base: str, server: subprocess.Popen[str]) -> bool:
+    """Poll /healthz until it answers 200, the server exits, or five minutes pass."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            if httpx.get(f"{base}/healthz", timeout=10).status_code == 200:
+                return True
+        except httpx.TransportError:
+            pass
+        time.sleep(0.5)
+    return False
