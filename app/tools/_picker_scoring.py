@@ -4,6 +4,7 @@ meaning, numeric specs), and the weighted score that ranks the candidates."""
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -77,16 +78,46 @@ def semantic_scores(
     return out
 
 
+class TextVectors:
+    """Memoised vectors of terms and titles: the same candidates and terms come back turn
+    after turn, and embedding them is the costly part of stage 4."""
+
+    def __init__(self, embedder: Embedder, *, size: int = 8192) -> None:
+        self.embedder = embedder
+        self.size = size
+        self._memo: OrderedDict[tuple[bool, str], np.ndarray] = OrderedDict()
+
+    async def vectors(self, texts: Sequence[str], *, query: bool) -> list[np.ndarray]:
+        """One unit vector per text, embedding only the unseen ones (in a worker thread)."""
+        found: dict[str, np.ndarray] = {}
+        for text in dict.fromkeys(texts):
+            if (query, text) in self._memo:
+                self._memo.move_to_end((query, text))
+                found[text] = self._memo[(query, text)]
+        todo = [t for t in dict.fromkeys(texts) if t not in found]
+        if todo:
+            encode = self.embedder.encode_queries if query else self.embedder.encode_documents
+            for text, row in zip(todo, await asyncio.to_thread(encode, todo), strict=True):
+                self._memo[(query, text)] = found[text] = row
+            while len(self._memo) > self.size:
+                self._memo.popitem(last=False)
+        return [found[t] for t in texts]
+
+    def __len__(self) -> int:
+        return len(self._memo)
+
+
 async def semantics(
-    embedder: Embedder, inputs: PickInputs, pool: Sequence[Pooled]
+    vectors: TextVectors, inputs: PickInputs, pool: Sequence[Pooled]
 ) -> dict[str, Semantics]:
-    """Stage 4: embed the terms and titles in a worker thread (skipped when there are no
-    terms) and score every candidate."""
+    """Stage 4: embed the terms and titles (skipped when there are no terms) and score
+    every candidate."""
     texts = term_texts(inputs)
     if not texts or not pool:
         return semantic_scores(inputs, pool, {}, None)
-    terms, titles = await asyncio.to_thread(_encode, embedder, texts, [p.item.title for p in pool])
-    return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), titles)
+    terms = await vectors.vectors(texts, query=True)
+    titles = await vectors.vectors([p.item.title for p in pool], query=False)
+    return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), np.stack(titles))
 
 
 def weigh(
@@ -129,12 +160,6 @@ def weigh(
         )
     ranked.sort(key=lambda s: (-s.score, s.pooled.candidate.rank, s.item.item_id))
     return tuple(ranked)
-
-
-def _encode(
-    embedder: Embedder, terms: list[str], titles: list[str]
-) -> tuple[np.ndarray, np.ndarray]:
-    return embedder.encode_queries(terms), embedder.encode_documents(titles)
 
 
 def _avoid_closeness(

@@ -41,6 +41,7 @@ def normalise(text: str | None) -> str:
     return _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
 
 
+@functools.lru_cache(maxsize=65_536)
 def tokens(text: str | None) -> tuple[str, ...]:
     """Letter-and-digit tokens of the normalised text ("15.6" stays one token)."""
     return tuple(_TOKEN.findall(normalise(text)))

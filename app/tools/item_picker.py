@@ -33,7 +33,7 @@ from app.tools._picker_report import (
     offers_by_item,
     slot_report,
 )
-from app.tools._picker_scoring import current_weights, semantics, weigh
+from app.tools._picker_scoring import TextVectors, current_weights, semantics, weigh
 from app.tools._picker_select import select
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
@@ -108,6 +108,7 @@ class ItemPickerTool:
     ) -> None:
         self.index = index
         self.embedder = embedder
+        self.vectors = TextVectors(embedder)
         self.reranker = reranker
         self.reranker_unavailable = reranker_unavailable
 
@@ -164,7 +165,7 @@ class ItemPickerTool:
             )
             out.append(len(pool) - len(gate.sunk))
         with _stage(stats, "semantic", len(pool)) as out:
-            scores = await semantics(self.embedder, inputs, pool)
+            scores = await semantics(self.vectors, inputs, pool)
             out.append(len(scores))
         with _stage(stats, "weigh", len(pool)) as out:
             penalty = PICK_GATE_PENALTY.get()
