@@ -71,8 +71,13 @@ def validation_message(exc: RequestValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ()))
-        parts.append(f"{where}: {err.get('msg', 'invalid')}" if where else err.get("msg", ""))
+        parts.append(f"{where}: {_msg(err)}" if where else _msg(err))
     return "; ".join(parts) or "invalid request"
+
+
+def _msg(err: dict[str, Any]) -> str:
+    """pydantic's message without the 'Value error, ' it puts before our validators' text."""
+    return str(err.get("msg", "invalid")).removeprefix("Value error, ")
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -80,7 +85,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def on_validation(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, RequestValidationError)
-        fields = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
+        fields = [{"loc": list(e.get("loc", ())), "msg": _msg(e)} for e in exc.errors()]
         return error_response("validation_error", validation_message(exc), 422, fields=fields)
 
     async def on_http(request: Request, exc: Exception) -> JSONResponse:
