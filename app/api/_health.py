@@ -10,13 +10,13 @@ from dataclasses import asdict
 from typing import Any, Literal
 
 from app.api._state import ApiState
+from app.config.params.api import HEALTH_PROBE_TIMEOUT_S
 from app.config.params.llm import LLM_MODEL
 from app.recall.breakers import BREAKERS, BreakerState
 
 Status = Literal["ok", "degraded", "down"]
 Report = dict[str, Any]
 
-PROBE_TIMEOUT_S = 2.0
 _CRITICAL_BREAKERS = frozenset({"qdrant"})
 _PROBE_SESSION = "healthz-probe"
 
@@ -25,11 +25,12 @@ log = logging.getLogger(__name__)
 
 async def probe(call: Callable[[], Awaitable[object]]) -> tuple[bool, str | None]:
     """Await `call()` within the probe timeout: (True, None), or (False, why it failed)."""
+    limit = HEALTH_PROBE_TIMEOUT_S.get()
     try:
-        async with asyncio.timeout(PROBE_TIMEOUT_S):
+        async with asyncio.timeout(limit):
             result = await call()
     except TimeoutError:
-        return False, f"no answer within {PROBE_TIMEOUT_S:g}s"
+        return False, f"no answer within {limit:g}s"
     except Exception as exc:
         return False, f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     if result is False:

@@ -1,5 +1,5 @@
-"""Parameters of the HTTP API: the session id cap and the SSE keep-alive; the message cap
-is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
+"""Parameters of the HTTP API: the session id cap, the SSE keep-alive and the health probe
+timeout; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
 
 from app.config.registry import REGISTRY
 
@@ -20,4 +20,13 @@ SSE_KEEPALIVE_S = REGISTRY.declare(
     minimum=0.01,
     maximum=600.0,
     description="Quiet seconds in a chat stream after which a comment line keeps proxies open.",
+)
+HEALTH_PROBE_TIMEOUT_S = REGISTRY.declare(
+    "HEALTH_PROBE_TIMEOUT_S",
+    float,
+    2.0,
+    group="api",
+    minimum=0.05,
+    maximum=60.0,
+    description="How long /healthz waits for one dependency to answer before calling it down.",
 )
