@@ -127,7 +127,7 @@ class ParamRegistry:
 
     def __init__(self, *, env_file: Path | None = Path(".env")) -> None:
         self._params: dict[str, Param[Any]] = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._layers = _Layers(env={}, overrides={}, version=0)
         self._env_file = env_file
         self._env_loaded = False

@@ -205,3 +205,10 @@ async def test_without_a_listener_the_request_check_catches_up(
     await follower.refresh_if_due()
     assert there.value("MODE") == "weighted"
     assert follower.reloads == 1
+
+
+def test_overrides_applied_before_any_read_load_the_environment_first() -> None:
+    registry = ParamRegistry(env_file=None)
+    registry.declare("CAP", int, 50, group="g", minimum=1, maximum=500, description="c")
+    registry.apply_overrides({"CAP": 7}, version=1)
+    assert (registry.value("CAP"), registry.source("CAP")) == (7, "override")
