@@ -4,6 +4,7 @@ that uses it: the Redis client of the cache is bound to the loop it first runs i
 
 from __future__ import annotations
 
+import logging
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -15,16 +16,21 @@ from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
 from app.recall.memo_retriever import MemoRetriever
 from app.recall.pipeline import RecallConfig, RecallPipeline
+from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_cache import SearchCache, open_search_cache
 from app.recall.search_index import SearchIndex
 from app.tools.base import Tool
 from app.tools.chat_fallback import ChatFallbackTool
+from app.tools.item_picker import ItemPickerTool
 from app.tools.item_search import ItemSearchTool
 from app.tools.llm import ChatModel, open_chat_model
 from app.tools.planner import PlannerTool
+from app.tools.price_compare import PriceCompareTool
 from app.tools.shopping_summary import ShoppingSummaryTool
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 class Runtime:
@@ -86,7 +92,9 @@ class Runtime:
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
         self._sessions = open_session_store(self.settings.redis_url)
         self.chat_model = open_chat_model(self.settings)
-        self.tools = _build_tools(index, self._pipeline, self._dense, self.chat_model)
+        self.tools = _build_tools(
+            index, self._pipeline, self._dense, self.chat_model, *_open_reranker(self.settings)
+        )
 
     async def close(self) -> None:
         """Release the cache, session store and LLM connections and the index this runtime
@@ -144,6 +152,8 @@ def _build_tools(
     pipeline: RecallPipeline,
     dense: DenseRetriever,
     chat_model: ChatModel | None,
+    reranker: Reranker | None = None,
+    no_reranker: str | None = None,
 ) -> dict[str, Tool[Any, Any]]:
     """Every tool of the agent by name; adding a tool is one line here."""
     tools: list[Tool[Any, Any]] = [
@@ -151,8 +161,20 @@ def _build_tools(
         PlannerTool(chat_model),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
+        PriceCompareTool(index),
+        ItemPickerTool(index, index.embedder, reranker, reranker_unavailable=no_reranker),
     ]
     return {tool.name: tool for tool in tools}
+
+
+def _open_reranker(settings: Settings) -> tuple[Reranker | None, str | None]:
+    """item_picker's gate model, or None and why (none trained): the gate is then off and
+    says so, and the runtime still opens."""
+    try:
+        return build_reranker(settings), None
+    except ConfigError as exc:
+        log.warning("item_picker runs without its relevance gate: %s", exc)
+        return None, str(exc)
 
 
 def _opened(value: T | None, what: str) -> T:
