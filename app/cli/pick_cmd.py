@@ -119,6 +119,7 @@ def pick_payload(result: ItemPickerResult) -> dict[str, Any]:
             {
                 "item_id": p.item_id,
                 "title": p.title,
+                "brand": p.brand,
                 "platform": p.platform,
                 "price_usd": p.price_usd,
                 "reason": p.reason,
