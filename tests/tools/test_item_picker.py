@@ -1,0 +1,230 @@
+"""item_picker on the real full-catalog index, through invoke_tool after real item_search and
+price_compare calls: budgets and excludes hold, reasons and offers come from the data, the
+gate reports why it is off, bundles pick one per slot, and bad arguments are tool errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+import pytest_asyncio
+
+from app.config.settings import Settings
+from app.recall._reranker_remote import RemoteReranker
+from app.recall.breakers import BREAKERS
+from app.recall.reranker import local_model_dir
+from app.runtime import Runtime
+from app.tools._picker_scoring import TextVectors
+from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool, tool_json_schema
+from app.tools.item_picker import STAGES, ItemPickerResult, ItemPickerTool
+from app.tools.planner_rules import plan_from_text
+from app.tools.price_compare import PriceCompareResult
+from app.tools.shopping_plan import ShoppingPlan
+
+pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
+
+LOGITECH = re.compile(r"(?<![0-9a-z])logitech(?![0-9a-z])", re.IGNORECASE)
+SLEEVE = re.compile(
+    r"(?<![0-9a-z])(sleeve|case|bag|backpack|riser|goriser|stand)(?![0-9a-z])", re.I
+)
+GOOD_AUC = 0.8
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def runtime(built_index: Settings) -> AsyncIterator[Runtime]:
+    """One runtime on the real index, with whatever reranker is trained under var/models."""
+    async with Runtime(built_index) as opened:
+        yield opened
+
+
+@pytest.fixture(autouse=True)
+def _closed_breakers() -> Iterator[None]:
+    BREAKERS.reset()
+    yield
+    BREAKERS.reset()
+
+
+async def shop(
+    runtime: Runtime, request: str, *, plan: ShoppingPlan | None = None, **pick_args: Any
+) -> tuple[ToolContext, ItemPickerResult]:
+    """Plan from the request, search each slot, compare its prices, then pick every slot."""
+    plan = plan or plan_from_text([request])
+    ctx = ToolContext("session", "turn", plan=plan)
+    slots = [(b.slot, b.category) for b in plan.bundle] or [("main", plan.query_text())]
+    for slot, query in slots:
+        found = await invoke_tool(
+            runtime.tool("item_search"), {"query": query, "slot": slot, "top_k": 30}, ctx
+        )
+        assert found.ok, found.output
+        compared = await invoke_tool(runtime.tool("price_compare"), {"slot": slot}, ctx)
+        assert compared.ok, compared.output
+    args = {"slot": "all" if plan.bundle else "main", **pick_args}
+    outcome = await invoke_tool(runtime.tool("item_picker"), args, ctx)
+    assert isinstance(outcome.output, ItemPickerResult), outcome.output
+    return ctx, outcome.output
+
+
+def gate_is_trained_well(settings: Settings) -> tuple[bool, str]:
+    """Whether the trained reranker separates relevant titles (held-out AUC), and why not."""
+    try:
+        folder = local_model_dir(settings)
+    except Exception as exc:
+        return False, f"no trained reranker: {exc}"
+    record = json.loads((folder / "training.json").read_text())
+    auc = float(record.get("heldout_auc", 0.0))
+    if auc < GOOD_AUC:
+        return False, f"the trained reranker {folder.name} has held-out AUC {auc:.2f} < {GOOD_AUC}"
+    return True, ""
+
+
+async def test_is_a_tool_with_a_schema(runtime: Runtime) -> None:
+    tool = runtime.tool("item_picker")
+    assert (tool.name, tool.concurrency_safe, tool.terminal) == ("item_picker", True, False)
+    params = tool_json_schema(tool)["function"]["parameters"]
+    assert params["additionalProperties"] is False
+    assert set(params["properties"]) == {"slot", "budget_usd", "max_picks"}
+
+
+async def test_gaming_keyboard_under_80_not_logitech(runtime: Runtime) -> None:
+    ctx, result = await shop(runtime, "gaming keyboard under $80, not logitech")
+    assert 1 <= len(result.picks) <= 3
+    for pick in result.picks:
+        assert "keyboard" in pick.title.lower()
+        assert pick.price_usd is not None
+        assert pick.price_usd <= 80
+        assert not LOGITECH.search(f"{pick.title} {pick.brand or ''}")
+        assert "under the $80.00 budget" in pick.reason
+    part = result.slots[0]
+    assert (part.budget_usd, part.budget_source) == (80.0, "plan")
+    assert [s.name for s in result.stages] == list(STAGES)
+    assert result.stages[0].n_in == part.candidates
+    assert result.stages[-1].n_out == len(result.picks)
+    assert ctx.last_results["item_picker"] is result
+    assert ctx.slot_results["item_picker"]["main"] is result
+
+
+async def test_offers_come_from_the_slot_price_compare(runtime: Runtime) -> None:
+    ctx, result = await shop(runtime, "usb flash drive 32gb")
+    compared = ctx.slot_results["price_compare"]["main"]
+    assert isinstance(compared, PriceCompareResult)
+    listed = {i.item_id: i for g in compared.products for i in g.items}
+    for pick in result.picks:
+        if pick.item_id not in listed:
+            assert pick.offers == []
+            continue
+        expected = listed[pick.item_id]
+        assert [o.item_id for o in pick.offers] == [o.item_id for o in expected.offers]
+        assert pick.saving_usd == expected.saving_usd
+        if expected.saving_usd is not None and expected.saving_usd > 0:
+            assert f"saves ${expected.saving_usd:,.2f}" in pick.reason
+
+
+async def test_a_laptop_request_does_not_pick_a_sleeve(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    good, why = gate_is_trained_well(built_index)
+    _, result = await shop(runtime, "laptop")
+    gate = result.slots[0].gate
+    if not good or not gate.on:
+        pytest.skip(f"needs a well-trained relevance gate: {why or gate.reason}")
+    assert result.picks
+    assert not [p.title for p in result.picks if SLEEVE.search(p.title)]
+
+
+async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
+    picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
+    ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))
+    await invoke_tool(runtime.tool("item_search"), {"query": "wireless mouse"}, ctx)
+    outcome = await invoke_tool(picker, {}, ctx)
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    assert (part.gate.on, part.gate.reason, part.gate.scored) == (False, "no reranker: x", 0)
+    assert part.picks
+    assert all(p.gate_score is None for p in part.picks)
+    assert "relevance gate off: no reranker: x" in outcome.output.render()
+
+
+async def test_a_remote_reranker_that_is_down_turns_the_gate_off(runtime: Runtime) -> None:
+    down = RemoteReranker(f"http://127.0.0.1:{_closed_port()}", "rerank-model")
+    picker = ItemPickerTool(runtime.index, runtime.index.embedder, down)
+    ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))
+    await invoke_tool(runtime.tool("item_search"), {"query": "wireless mouse"}, ctx)
+    outcome = await invoke_tool(picker, {}, ctx)
+    assert isinstance(outcome.output, ItemPickerResult)
+    gate = outcome.output.slots[0].gate
+    assert not gate.on
+    assert gate.reason is not None
+    assert gate.reason.startswith("reranker failed: reranker is unavailable")
+    assert outcome.output.picks
+
+
+async def test_a_budget_argument_overrides_the_plan(runtime: Runtime) -> None:
+    _, result = await shop(runtime, "gaming keyboard under $80", budget_usd=40)
+    part = result.slots[0]
+    assert (part.budget_usd, part.budget_source) == (40.0, "args")
+    assert all(p.price_usd is not None and p.price_usd <= 40 for p in result.picks)
+    assert part.over_budget > 0
+
+
+async def test_excludes_hold_even_when_the_search_did_not_apply_them(runtime: Runtime) -> None:
+    ctx = ToolContext("s", "t", plan=plan_from_text(["gaming keyboard"]))
+    await invoke_tool(runtime.tool("item_search"), {"query": "gaming keyboard", "top_k": 30}, ctx)
+    ctx.plan = plan_from_text(["gaming keyboard, no razer"])
+    outcome = await invoke_tool(runtime.tool("item_picker"), {}, ctx)
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    assert part.excluded.get("razer", 0) >= 1
+    for pick in part.picks:
+        assert "razer" not in f"{pick.title} {pick.brand or ''}".lower()
+
+
+async def test_a_bundle_picks_one_item_per_slot(runtime: Runtime) -> None:
+    plan = plan_from_text(["i need a tv and a soundbar"])
+    assert [b.slot for b in plan.bundle] == ["tv", "soundbar"]
+    _, result = await shop(runtime, "", plan=plan)
+    assert result.slot is None
+    assert [s.slot for s in result.slots] == ["tv", "soundbar"]
+    assert [len(s.picks) for s in result.slots] == [1, 1]
+    assert [p.slot for p in result.picks] == ["tv", "soundbar"]
+
+
+async def test_max_picks_is_capped(runtime: Runtime) -> None:
+    _, result = await shop(runtime, "wireless mouse", max_picks=10)
+    assert len(result.picks) <= 3
+    _, one = await shop(runtime, "wireless mouse", max_picks=1)
+    assert len(one.picks) == 1
+
+
+async def test_bad_arguments_are_tool_errors(runtime: Runtime) -> None:
+    ctx = ToolContext("s", "t")
+    unsearched = await invoke_tool(runtime.tool("item_picker"), {"slot": "nope"}, ctx)
+    assert isinstance(unsearched.output, ToolError)
+    assert (unsearched.output.code, unsearched.output.retry) == ("invalid_request", True)
+    assert "item_search" in unsearched.output.message
+    for bad in ({"max_picks": 0}, {"budget_usd": -5}, {"slot": []}, {"colour": "red"}):
+        outcome: ToolOutcome = await invoke_tool(runtime.tool("item_picker"), bad, ctx)
+        assert isinstance(outcome.output, ToolError), bad
+        assert outcome.output.code == "invalid_arguments"
+
+
+async def test_term_and_title_vectors_are_memoised(runtime: Runtime) -> None:
+    vectors = TextVectors(runtime.index.embedder, size=3)
+    first = await vectors.vectors(["wireless mouse", "gaming keyboard"], query=False)
+    again = await vectors.vectors(["gaming keyboard", "wireless mouse"], query=False)
+    assert again[0] is first[1]
+    assert again[1] is first[0]
+    np.testing.assert_allclose(np.linalg.norm(np.stack(first), axis=1), 1.0, atol=1e-4)
+    query = await vectors.vectors(["wireless mouse", "usb hub"], query=True)
+    assert query[0] is not first[0]
+    assert len(vectors) == 3
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
