@@ -1,0 +1,55 @@
+"""`pickwise eval recall`: recall configurations against a graded judgments CSV."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from app.cli._output import emit_json
+from app.config import get_settings
+from app.eval._recall_configs import CONFIGS
+
+DEFAULT_CHART = Path("reports") / "recall_eval.png"
+
+
+def recall(
+    judgments: Path = typer.Option(
+        ..., "--judgments", help="CSV with query,docid,rating (0-3); unjudged = not relevant."
+    ),
+    platform: str = typer.Option(
+        "icecat",
+        help="Platform of the judged items: recall is restricted to it, as item_search does "
+        "('all' searches everything and needs --id-prefix).",
+    ),
+    id_prefix: str | None = typer.Option(
+        None, help="Turns a docid into an item id (default '<platform>:')."
+    ),
+    configs: str = typer.Option(",".join(CONFIGS), help="Comma-separated configurations."),
+    relevant: int = typer.Option(2, min=1, max=3, help="Lowest rating counted relevant."),
+    stat_test: str = typer.Option("student", help="Paired test: student (t-test) or fisher."),
+    chart: Path | None = typer.Option(
+        None, help="Where to write the PNG bar chart (default var/reports/recall_eval.png)."
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """NDCG@10, Recall@20/100, MRR@20 and judged@10 per configuration, with p-values."""
+    from app.eval._recall_report import markdown_table
+    from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval
+
+    settings = get_settings()
+    options = RecallEvalOptions(
+        judgments=judgments,
+        platform=None if platform.strip().lower() == "all" else platform.strip().lower(),
+        id_prefix=id_prefix,
+        configs=tuple(c.strip() for c in configs.split(",") if c.strip()),
+        relevant=relevant,
+        stat_test=stat_test,
+        chart=chart or settings.var_dir / DEFAULT_CHART,
+    )
+    report = run_recall_eval(settings, options)
+    if json_out:
+        emit_json(report)
+        return
+    typer.echo(markdown_table(report))
+    typer.echo(f"chart: {report['chart']}")

@@ -1,0 +1,76 @@
+"""Renders a judgment-evaluation report for people: a markdown table with p-values and notes,
+and a grouped bar chart (matplotlib, Agg backend, so it needs no display)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from app.eval._ranking_metrics import JUDGED_AT, METRICS
+
+_COLUMNS = (*METRICS, f"judged@{JUDGED_AT}")
+
+
+def _cell(value: Any) -> str:
+    return "–" if value is None else f"{value:.4f}"
+
+
+def _p_cell(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return f"{p:.3f}" if p >= 0.001 else "<0.001"
+
+
+def markdown_table(report: Mapping[str, Any]) -> str:
+    """One row per configuration: every metric, judged@10, and p-values of NDCG@10 and
+    Recall@100 against the best single retriever; then the notes."""
+    sig = report["significance"]
+    baseline = report["best_single"]
+    head = ["config", *_COLUMNS, "p ndcg@10", "p recall@100"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, scores in report["configs"].items():
+        p = sig["p_values"].get(name, {})
+        marker = " (baseline)" if name == baseline else ""
+        cells = [f"{name}{marker}", *(_cell(scores.get(c)) for c in _COLUMNS)]
+        cells += [_p_cell(p.get("ndcg@10")), _p_cell(p.get("recall@100"))]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(
+        f"{report['n_queries']} queries for NDCG (a rating >= 1), "
+        f"{report['n_queries_binary']} for recall/MRR (a rating >= {report['relevant']}); "
+        f"{report['queries_in_file']} in the file. p-values: {sig['test']} paired test "
+        f"against {baseline}."
+    )
+    lines += [f"- {name}: {note}" for name, note in report.get("notes", {}).items()]
+    return "\n".join(lines)
+
+
+def bar_chart(report: Mapping[str, Any], path: Path) -> Path:
+    """A grouped bar chart of every metric per configuration, written as PNG to `path`."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    configs = list(report["configs"])
+    width = 0.8 / len(_COLUMNS)
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.4 * len(configs) + 2), 4.5))
+    for i, column in enumerate(_COLUMNS):
+        values = [report["configs"][c].get(column) or 0.0 for c in configs]
+        offsets = [x + (i - (len(_COLUMNS) - 1) / 2) * width for x in range(len(configs))]
+        hatch = "//" if column.startswith("judged") else None
+        ax.bar(offsets, values, width, label=column, hatch=hatch)
+    ax.set_xticks(range(len(configs)), configs)
+    ax.set_ylim(0, 1.05)
+    ax.set_ylabel("score")
+    ax.set_title(
+        f"{Path(report['judgments']).name}: {report['n_queries']} queries (unjudged = not relevant)"
+    )
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=len(_COLUMNS), fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

@@ -1,0 +1,196 @@
+"""The judgment evaluation end to end: a tiny real index whose BM25 rankings are known, so the
+metrics can be checked by hand; the real dev judgments on the full index; and the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from app.catalog.item import Item
+from app.cli import _eval_recall
+from app.cli.main import app, main
+from app.config.settings import Settings
+from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval
+from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.embedder import Embedder
+from app.recall.filters import SearchFilters
+from app.recall.search_index import SearchIndex
+from tests.eval.conftest import build_tiny_index
+
+ITEMS = [
+    Item(item_id="icecat:1", platform="icecat", title="zorblax charger", brand="Acme", source="t"),
+    Item(item_id="icecat:2", platform="icecat", title="zorblax cable", brand="Acme", source="t"),
+    Item(item_id="icecat:3", platform="icecat", title="quintar lamp", brand="Globex", source="t"),
+    Item(
+        item_id="icecat:5", platform="icecat", title="zorblax adapter", brand="Initech", source="t"
+    ),
+    Item(item_id="amazon:1", platform="amazon", title="zorblax charger", brand="Acme", source="t"),
+]
+JUDGMENTS = """query,docid,rating
+zorblax,1,1
+zorblax,2,3
+zorblax,9,2
+quintar,3,2
+quintar,1,1
+plumbus,3,0
+"""
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DEV_FILE = "icecat/judgments_dev.csv"
+
+
+@pytest.fixture(scope="module")
+def tiny(
+    tmp_path_factory: pytest.TempPathFactory, settings: Settings, embedder: Embedder
+) -> Iterator[tuple[Settings, SearchIndex]]:
+    root = tmp_path_factory.mktemp("tiny-index")
+    tiny_settings = build_tiny_index(root, settings, embedder, ITEMS)
+    index = SearchIndex.open(tiny_settings, embedder=embedder)
+    yield tiny_settings, index
+    asyncio.run(index.close())
+
+
+async def test_the_tiny_index_ranks_as_the_hand_computation_assumes(
+    tiny: tuple[Settings, SearchIndex],
+) -> None:
+    bm25 = Bm25Retriever(tiny[1].bm25)
+    icecat = SearchFilters.build(platforms=["icecat"])
+    zorblax = await bm25.recall("zorblax", icecat, top_k=100)
+    assert [h.item_id for h in zorblax] == ["icecat:1", "icecat:2", "icecat:5"]
+    assert len({h.score for h in zorblax}) == 1  # a tie, broken by item id
+    assert [h.item_id for h in await bm25.recall("quintar", icecat, top_k=100)] == ["icecat:3"]
+
+
+def test_bm25_metrics_on_the_tiny_index_are_exact(
+    tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    path = tmp_path / "j.csv"
+    path.write_text(JUDGMENTS)
+    options = RecallEvalOptions(
+        judgments=path,
+        configs=("bm25", "dense", "hybrid_rrf", "pipeline"),
+        chart=tmp_path / "c.png",
+    )
+    report = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
+    # zorblax ranks 1 (gain 1), 2 (gain 3), 5 (unjudged); docid 9 is not in the index
+    zorblax = (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3))
+    quintar = 2 / (2 + 1 / math.log2(3))  # finds 3 (gain 2), misses 1 (gain 1)
+    bm25 = report["configs"]["bm25"]
+    assert bm25["ndcg@10"] == pytest.approx((zorblax + quintar) / 2)
+    assert bm25["recall@20"] == pytest.approx(1.0)
+    assert bm25["recall@100"] == pytest.approx(1.0)
+    assert bm25["mrr@20"] == pytest.approx((1 / 2 + 1) / 2)
+    assert bm25["judged@10"] == pytest.approx((2 / 3 + 1) / 2)
+    assert (report["n_queries"], report["n_queries_binary"], report["queries_in_file"]) == (2, 2, 3)
+    assert report["queries_not_scored"] == ["plumbus"]
+    assert report["judged_items_not_in_index"] == 1
+    assert set(report["configs"]) == {"bm25", "dense", "hybrid_rrf", "pipeline"}
+    for scores in report["configs"].values():
+        assert 0 <= scores["judged@10"] <= 1
+        assert 0 <= scores["ndcg@10"] <= scores["ndcg@10_condensed"] + 1e-9
+    assert report["best_single"] in ("bm25", "dense")
+    assert set(report["significance"]["p_values"]) == {
+        "bm25",
+        "dense",
+        "hybrid_rrf",
+        "pipeline",
+    } - {report["best_single"]}
+    assert (tmp_path / "c.png").read_bytes().startswith(PNG_MAGIC)
+
+
+def test_a_missing_reranker_skips_rerank_with_a_note(
+    tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    path = tmp_path / "j.csv"
+    path.write_text(JUDGMENTS)
+    options = RecallEvalOptions(judgments=path, configs=("bm25", "rerank"))
+    report = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
+    assert report["skipped"] == ["rerank"]
+    assert "no trained reranker" in report["notes"]["rerank"]
+    assert set(report["configs"]) == {"bm25"}
+
+
+def test_options_are_checked_before_anything_runs(tmp_path: Path, settings: Settings) -> None:
+    from app.errors import InvalidRequest
+
+    path = tmp_path / "j.csv"
+    for bad in (
+        RecallEvalOptions(judgments=path, configs=("bm25", "magic")),
+        RecallEvalOptions(judgments=path, relevant=4),
+        RecallEvalOptions(judgments=path, stat_test="wilcoxon"),
+        RecallEvalOptions(judgments=path, platform=None),
+    ):
+        with pytest.raises(InvalidRequest):
+            run_recall_eval(settings, bad, aliases={})
+
+
+@pytest.mark.slow
+def test_the_dev_judgments_end_to_end(built_index: Settings, tmp_path: Path) -> None:
+    options = RecallEvalOptions(
+        judgments=built_index.data_dir / DEV_FILE,
+        configs=("bm25", "dense", "hybrid_rrf"),
+        chart=tmp_path / "dev.png",
+    )
+    report = run_recall_eval(built_index, options)
+    assert (report["queries_in_file"], report["n_queries"], report["n_queries_binary"]) == (
+        102,
+        88,
+        86,
+    )
+    assert report["judged_items_not_in_index"] == 0
+    assert report["judged_docids_merged"] == 5
+    configs = report["configs"]
+    assert configs["bm25"]["ndcg@10"] > 0.7
+    assert configs["dense"]["ndcg@10"] > 0.55
+    assert configs["hybrid_rrf"]["recall@100"] > 0.85
+    for scores in configs.values():
+        assert scores["recall@20"] <= scores["recall@100"]
+        assert 0 < scores["judged@10"] <= 1
+    # the judgments were pooled from a keyword engine: dense surfaces more unjudged items
+    assert configs["dense"]["judged@10"] < configs["bm25"]["judged@10"]
+    assert report["best_single"] == "bm25"
+    assert report["significance"]["p_values"]["dense"]["ndcg@10"] < 0.05
+    assert (tmp_path / "dev.png").read_bytes().startswith(PNG_MAGIC)
+
+
+def test_cli_rejects_a_bad_judgments_file_with_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    settings: Settings,
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setattr(_eval_recall, "get_settings", lambda: settings)
+    bad = tmp_path / "bad.csv"
+    bad.write_text("query,docid,rating\nlaptop,1229111,5\n")
+    monkeypatch.setattr(sys, "argv", ["pickwise", "eval", "recall", "--judgments", str(bad)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert "line 2: rating 5 is outside 0-3" in capsys.readouterr().err
+
+
+def test_cli_json_on_the_tiny_index(
+    monkeypatch: pytest.MonkeyPatch, tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    monkeypatch.setattr(_eval_recall, "get_settings", lambda: tiny[0])
+    path = tmp_path / "j.csv"
+    path.write_text(JUDGMENTS)
+    args = ["eval", "recall", "--judgments", str(path), "--configs", "bm25,dense", "--json"]
+    result = CliRunner().invoke(app, [*args, "--chart", str(tmp_path / "c.png")])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert set(report["configs"]) == {"bm25", "dense"}
+    for scores in report["configs"].values():
+        assert {"ndcg@10", "recall@20", "recall@100", "mrr@20", "judged@10"} <= set(scores)
+    assert report["n_queries"] == 2
+    assert report["best_single"] in {"bm25", "dense"}
+    table = CliRunner().invoke(app, [*args[:-1], "--chart", str(tmp_path / "d.png")])
+    assert table.exit_code == 0, table.output
+    assert "| bm25" in table.stdout
+    assert "judged@10" in table.stdout
