@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from app.errors import ConfigError, DependencyDown, InvalidRequest
+from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import singular, tokens
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
-
-
-class RelevanceModel(Protocol):
-    """What the gate needs of a reranker: scores in [0, 1] of documents for one query."""
-
-    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]: ...
 
 
 class GatePlan(NamedTuple):
@@ -111,7 +106,7 @@ def finish_gate(
 async def run_gate(
     inputs: PickInputs,
     filtered: Filtered,
-    model: RelevanceModel | None,
+    model: Reranker | None,
     *,
     k: int,
     floor: float,

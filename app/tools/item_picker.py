@@ -21,9 +21,10 @@ from app.config.params.picker import (
 )
 from app.errors import InvalidRequest
 from app.recall.embedder import Embedder
+from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
 from app.tools._picker_filter import hard_filter, prepare
-from app.tools._picker_gate import RelevanceModel, run_gate
+from app.tools._picker_gate import run_gate
 from app.tools._picker_report import (
     ItemPickerResult,
     OfferView,
@@ -102,7 +103,7 @@ class ItemPickerTool:
         self,
         index: SearchIndex,
         embedder: Embedder,
-        reranker: RelevanceModel | None = None,
+        reranker: Reranker | None = None,
         *,
         reranker_unavailable: str | None = None,
     ) -> None:
