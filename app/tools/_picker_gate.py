@@ -59,8 +59,7 @@ def contradiction(inputs: PickInputs) -> str | None:
         modifiers = {singular(w) for w in read_words[:-1]}
         if read_head != head and head in modifiers:
             return (
-                f"the request {inputs.request!r} is for a {read_words[-1]}, "
-                f"not a {inputs.category}"
+                f"the request {inputs.request!r} is for a {read_words[-1]}, not a {inputs.category}"
             )
     return None
 

@@ -35,9 +35,7 @@ def select(
     kept: list[Scored] = []
     merged: dict[str, list[str]] = {}
     for scored in ranked:
-        twin = next(
-            (k for k in kept if near_duplicates(k, scored, threshold=dup_threshold)), None
-        )
+        twin = next((k for k in kept if near_duplicates(k, scored, threshold=dup_threshold)), None)
         if twin is None:
             kept.append(scored)
             merged[scored.item.item_id] = []

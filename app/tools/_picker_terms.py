@@ -12,15 +12,31 @@ _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": 
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
-_UNITS: dict[str, str] = {
-    "inch": "inch", "inches": "inch", '"': "inch", "''": "inch",
-    "tb": "tb", "gb": "gb", "mb": "mb", "ghz": "ghz", "mhz": "mhz", "hz": "hz",
-    "mah": "mah", "w": "w", "watt": "w", "watts": "w", "mp": "mp", "megapixel": "mp",
-    "mm": "mm", "cm": "cm", "ft": "ft", "feet": "ft", "foot": "ft", "oz": "oz", "ounce": "oz",
-    "ounces": "oz", "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "ml": "ml",
-    "l": "l", "liter": "l", "litre": "l", "v": "v", "volt": "v", "volts": "v", "k": "k",
-    "p": "p", "core": "core", "cores": "core", "port": "port", "ports": "port",
+_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "inch": ("inch", "inches", '"', "''"),
+    "tb": ("tb",),
+    "gb": ("gb",),
+    "mb": ("mb",),
+    "ghz": ("ghz",),
+    "mhz": ("mhz",),
+    "hz": ("hz",),
+    "mah": ("mah",),
+    "w": ("w", "watt", "watts"),
+    "mp": ("mp", "megapixel"),
+    "mm": ("mm",),
+    "cm": ("cm",),
+    "ft": ("ft", "feet", "foot"),
+    "oz": ("oz", "ounce", "ounces"),
+    "lb": ("lb", "lbs", "pound", "pounds"),
+    "ml": ("ml",),
+    "l": ("l", "liter", "litre"),
+    "v": ("v", "volt", "volts"),
+    "k": ("k",),
+    "p": ("p",),
+    "core": ("core", "cores"),
+    "port": ("port", "ports"),
 }
+_UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
 _UNIT_ALTERNATION = "|".join(
     re.escape(u) for u in sorted(_UNITS, key=len, reverse=True) if u not in ('"', "''")
 )

@@ -206,7 +206,13 @@ async def test_bad_arguments_are_tool_errors(runtime: Runtime) -> None:
     assert isinstance(unsearched.output, ToolError)
     assert (unsearched.output.code, unsearched.output.retry) == ("invalid_request", True)
     assert "item_search" in unsearched.output.message
-    for bad in ({"max_picks": 0}, {"budget_usd": -5}, {"slot": []}, {"colour": "red"}):
+    bad_args: list[dict[str, Any]] = [
+        {"max_picks": 0},
+        {"budget_usd": -5},
+        {"slot": []},
+        {"colour": "red"},
+    ]
+    for bad in bad_args:
         outcome: ToolOutcome = await invoke_tool(runtime.tool("item_picker"), bad, ctx)
         assert isinstance(outcome.output, ToolError), bad
         assert outcome.output.code == "invalid_arguments"
