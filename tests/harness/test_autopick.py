@@ -5,7 +5,10 @@ inside it is logged and leaves picking to the model."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import sys
 from collections.abc import AsyncIterator
 from typing import Any, cast
 
@@ -125,6 +128,22 @@ async def test_autopick_off_leaves_picking_to_the_model(runtime: Runtime) -> Non
         assert await loop_asks_for_hints(hook, ctx) == []
     assert "item_picker" not in ctx.last_results
     assert "price_compare" not in ctx.last_results
+
+
+async def test_autopick_0_in_the_environment_turns_it_off() -> None:
+    code = "from app.config.params.picker import AUTOPICK; print(AUTOPICK.get())"
+    values = []
+    for setting in ("0", "1"):
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            code,
+            env={**os.environ, "AUTOPICK": setting},
+            stdout=asyncio.subprocess.PIPE,
+        )
+        out, _ = await process.communicate()
+        values.append(out.decode().strip())
+    assert values == ["False", "True"]
 
 
 async def test_a_bundle_is_compared_and_picked_slot_by_slot(runtime: Runtime) -> None:
