@@ -21,6 +21,7 @@ from app.errors import DependencyDown, InvalidRequest
 from app.recall.filters import SearchFilters
 from app.recall.fusion import DEFAULT_RRF_K, DEFAULT_WEIGHT, FusedHit, FusionMethod, fuse
 from app.recall.retriever import Hit, Retriever
+from app.telemetry import observe_recall_source
 
 RecallPolicy = Literal["loose", "strict"]
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (DependencyDown, OSError)
@@ -167,6 +168,8 @@ class RecallPipeline:
                 outcomes.append(await self._call(retriever, query, filters, depth))
                 if _is_fatal(outcomes[-1], cfg.policy):
                     break
+        for outcome in outcomes:
+            observe_recall_source(outcome.source, outcome.ms, outcome.error is None)
         _raise_if_fatal(outcomes, cfg.policy)
         return self._respond(outcomes, cfg, top_k)
 

@@ -3,6 +3,7 @@ every call goes through the "llm" breaker, which turns failures into `Dependency
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,6 +21,7 @@ from app.config.params.llm import (
 )
 from app.errors import DependencyDown
 from app.recall.breakers import guarded
+from app.telemetry import observe_llm_call, observe_llm_error
 from app.tools.llm import ChatReply, Message, ToolCallRequest
 
 BREAKER = "llm"
@@ -99,7 +101,13 @@ class OpenAIChatModel:
                 **extra,
             )
 
-        completion = await guarded(BREAKER, call)
+        started = time.perf_counter()
+        try:
+            completion = await guarded(BREAKER, call)
+        except DependencyDown as exc:
+            observe_llm_error(model, exc)
+            raise
+        observe_llm_call(model, time.perf_counter() - started, completion.usage)
         if not completion.choices:
             raise DependencyDown(BREAKER, "the model returned no choices")
         return completion

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.errors import ConfigError, DependencyDown, InvalidRequest, NotFound
+from app.telemetry import observe_tool
 from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
 
@@ -134,7 +135,11 @@ async def invoke_tool(
     except ConfigError as exc:
         log.error("tool %s: configuration error: %s", tool.name, exc)
         output = ToolError(code=exc.code, message=str(exc))
-    return ToolOutcome(tool.name, output, (time.perf_counter() - started) * 1000)
+    ms = (time.perf_counter() - started) * 1000
+    error = output if isinstance(output, ToolError) else None
+    dependency = error.details.get("dependency") if error is not None else None
+    observe_tool(tool.name, ms, error.code if error else None, dependency)
+    return ToolOutcome(tool.name, output, ms)
 
 
 class _ArgumentsInvalid(Exception):
