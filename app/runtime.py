@@ -12,6 +12,7 @@ from app.agent.session import SessionStore, open_session_store
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.category_kb import KnowledgeBase, open_knowledge_base
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
 from app.recall.memo_retriever import MemoRetriever
@@ -20,6 +21,7 @@ from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_cache import SearchCache, open_search_cache
 from app.recall.search_index import SearchIndex
 from app.tools.base import Tool
+from app.tools.category_insight import CategoryInsightTool
 from app.tools.chat_fallback import ChatFallbackTool
 from app.tools.item_picker import ItemPickerTool
 from app.tools.item_search import ItemSearchTool
@@ -59,6 +61,7 @@ class Runtime:
         self._bm25: MemoRetriever | None = None
         self._pipeline: RecallPipeline | None = None
         self._sessions: SessionStore | None = None
+        self._kb: KnowledgeBase | None = None
         self.chat_model: ChatModel | None = None
         """The LLM when `OPENAI_BASE_URL` is set; None runs the agent offline."""
         self.tools: dict[str, Tool[Any, Any]] = {}
@@ -92,17 +95,23 @@ class Runtime:
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
         self._sessions = open_session_store(self.settings.redis_url)
         self.chat_model = open_chat_model(self.settings)
+        self._kb = await open_knowledge_base(self.settings, index)
         self.tools = _build_tools(
-            index, self._pipeline, self._dense, self.chat_model, *_open_reranker(self.settings)
+            index,
+            self._pipeline,
+            self._dense,
+            self._kb,
+            self.chat_model,
+            *_open_reranker(self.settings),
         )
 
     async def close(self) -> None:
         """Release the cache, session store and LLM connections and the index this runtime
         opened; idempotent."""
         cache, index = self._cache, self._index
-        sessions, chat_model = self._sessions, self.chat_model
+        sessions, chat_model, kb = self._sessions, self.chat_model, self._kb
         self._cache = self._index = self._dense = self._bm25 = self._pipeline = None
-        self._sessions, self.chat_model = None, None
+        self._sessions, self.chat_model, self._kb = None, None, None
         self.tools = {}
         try:
             if cache is not None:
@@ -111,6 +120,8 @@ class Runtime:
                 await sessions.close()
             if chat_model is not None:
                 await chat_model.close()
+            if kb is not None:
+                await kb.close()
         finally:
             if index is not None and self._given_index is None:
                 await index.close()
@@ -139,6 +150,10 @@ class Runtime:
     def sessions(self) -> SessionStore:
         return _opened(self._sessions, "session store")
 
+    @property
+    def knowledge_base(self) -> KnowledgeBase:
+        return _opened(self._kb, "category knowledge base")
+
     def tool(self, name: str) -> Tool[Any, Any]:
         """The tool registered under `name`."""
         try:
@@ -151,6 +166,7 @@ def _build_tools(
     index: SearchIndex,
     pipeline: RecallPipeline,
     dense: DenseRetriever,
+    kb: KnowledgeBase,
     chat_model: ChatModel | None,
     reranker: Reranker | None = None,
     no_reranker: str | None = None,
@@ -161,6 +177,7 @@ def _build_tools(
         PlannerTool(chat_model),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
+        CategoryInsightTool(kb),
         PriceCompareTool(index),
         ItemPickerTool(index, index.embedder, reranker, reranker_unavailable=no_reranker),
     ]

@@ -52,7 +52,15 @@ async def test_wires_the_index_sources_and_tools(runtime: Runtime) -> None:
     assert runtime.pipeline.sources == ("dense", "bm25")
     assert isinstance(runtime.bm25, MemoRetriever)
     assert runtime.cache.l2.remote
-    assert set(runtime.tools) == {"item_search"}
+    assert set(runtime.tools) == {
+        "item_search",
+        "price_compare",
+        "item_picker",
+        "planner",
+        "shopping_summary",
+        "chat_fallback",
+        "category_insight",
+    }
     assert isinstance(runtime.tool("item_search"), ItemSearchTool)
     with pytest.raises(ConfigError, match="no tool 'nope'"):
         runtime.tool("nope")
