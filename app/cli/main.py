@@ -12,6 +12,7 @@ from app.cli import (
     chat_cmd,
     eval_cmd,
     index_cmd,
+    params_cmd,
     pick_cmd,
     search_cmd,
     serve_cmd,
@@ -28,6 +29,7 @@ app = typer.Typer(
 app.add_typer(catalog_cmd.app, name="catalog")
 app.add_typer(index_cmd.app, name="index")
 app.add_typer(eval_cmd.app, name="eval")
+app.add_typer(params_cmd.app, name="params")
 search_cmd.register(app)
 pick_cmd.register(app)
 chat_cmd.register(app)

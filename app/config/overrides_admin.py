@@ -84,11 +84,10 @@ class ParamAdmin:
     def update(self, values: Mapping[str, object], *, actor: str) -> Change:
         """Override a batch of parameters after validating all of them; a blank or masked
         secret is left as it is. `ParamValidationError` on the first bad entry, nothing set."""
-        wanted = {k: v for k, v in values.items() if not self._keeps_secret(k, v)}
-        rejected = first_invalid(wanted, self.registry)
+        rejected = self.check_update(values)
         if rejected is not None:
             raise ParamValidationError(rejected.message)
-        checked = self.registry.validate(wanted)
+        checked = self.registry.validate(self._wanted(values))
 
         def mutate(current: Mapping[str, Any]) -> tuple[dict[str, Any], list[AuditEntry]]:
             values_after, entries = dict(current), []
@@ -109,9 +108,9 @@ class ParamAdmin:
     def reset(self, keys: Sequence[str] | None, *, actor: str) -> Change:
         """Drop the overrides of `keys` (None: all of them) so defaults or environment apply
         again; an unknown key is a `ParamValidationError` and resets nothing."""
-        for name in keys or ():
-            if name not in {p.name for p in self.registry}:
-                raise ParamValidationError(f"unknown parameter {name!r}")
+        rejected = self.check_reset(keys)
+        if rejected is not None:
+            raise ParamValidationError(rejected.message)
 
         def mutate(current: Mapping[str, Any]) -> tuple[dict[str, Any], list[AuditEntry]]:
             names = sorted(current) if keys is None else [k for k in keys if k in current]
@@ -122,6 +121,16 @@ class ParamAdmin:
             return values_after, entries
 
         return self._commit(mutate)
+
+    def check_update(self, values: Mapping[str, object]) -> Rejection | None:
+        """The first entry of an update batch that would be rejected, if any."""
+        return first_invalid(self._wanted(values), self.registry)
+
+    def check_reset(self, keys: Sequence[str] | None) -> Rejection | None:
+        """The first unknown name among `keys`, if any."""
+        known = {p.name for p in self.registry}
+        unknown = [k for k in keys or () if k not in known]
+        return Rejection(unknown[0], f"unknown parameter {unknown[0]!r}") if unknown else None
 
     def audit(self, limit: int = 100) -> list[AuditEntry]:
         """The newest `limit` changes, newest first."""
@@ -143,6 +152,10 @@ class ParamAdmin:
         return AuditEntry(
             actor, name, "reset", _shown(param, before), _shown(param, self._base(param))
         )
+
+    def _wanted(self, values: Mapping[str, object]) -> dict[str, object]:
+        """The batch without secrets sent blank or masked: those stay as they are."""
+        return {k: v for k, v in values.items() if not self._keeps_secret(k, v)}
 
     def _keeps_secret(self, name: str, raw: object) -> bool:
         try:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import app.config.params  # noqa: F401  (declares every group, so no stored override looks unknown)
 from app.config.overrides import OverrideStore
 from app.config.params.admin import PARAMS_CHECK_INTERVAL_MS
 from app.config.registry import REGISTRY, ParamRegistry
