@@ -6,6 +6,7 @@ from typing import Any
 
 import typer
 
+from app.cli._eval_esci import esci
 from app.cli._eval_matching import matching
 from app.cli._eval_recall import recall
 from app.cli._output import emit_json
@@ -15,6 +16,7 @@ from app.eval.planner_eval import run_planner_eval
 app = typer.Typer(help="Offline evaluations on the public datasets.", no_args_is_help=True)
 app.command("matching")(matching)
 app.command("recall")(recall)
+app.command("esci")(esci)
 
 
 @app.callback()
