@@ -20,6 +20,7 @@ from app.agent.offline_policy import run_offline_turn
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
+from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
@@ -118,6 +119,7 @@ class ShoppingAgent:
 
     async def _run(self, turn: Turn) -> None:
         """The turn after its `session` event; always ends the queue with done or error."""
+        bind_turn(turn.session.session_id, turn.turn_id)
         try:
             for hook in turn.hooks:
                 hook.start_turn(turn.ctx)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import typer
 
 from app.config import get_settings
+from app.logging_setup import configure_logging
 
 
 def register(app: typer.Typer) -> None:
@@ -23,4 +24,7 @@ def serve(
 
     from app.api.app import create_app
 
-    uvicorn.run(create_app(get_settings()), host=host, port=port, log_level=log_level)
+    settings = get_settings()
+    configure_logging(settings.log_level, json_lines=settings.log_json)
+    app = create_app(settings)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=None)

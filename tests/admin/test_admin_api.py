@@ -4,6 +4,8 @@ a secret that never comes back in any response or log record."""
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,6 +19,7 @@ from pydantic import SecretStr
 from app.api.app import create_app
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
+from app.logging_setup import JsonFormatter, TurnContext
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.admin.conftest import (
@@ -28,7 +31,7 @@ from tests.admin.conftest import (
     bearer,
 )
 from tests.api.conftest import serving
-from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, fail, say
+from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, fail, say, structured
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
@@ -258,3 +261,30 @@ async def test_a_secret_never_comes_back_in_a_response_or_a_log_record(
     for record in caplog.records:
         assert SECRET_MARKER not in record.getMessage()
     assert SECRET_MARKER not in caplog.text
+
+
+async def test_log_lines_of_a_turn_carry_its_session_and_turn_ids(
+    client: httpx.AsyncClient, scripted_openai: ScriptedOpenAI
+) -> None:
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.addFilter(TurnContext())
+    handler.setFormatter(JsonFormatter())
+    app_logger = logging.getLogger("app")
+    level = app_logger.level
+    app_logger.addHandler(handler)
+    app_logger.setLevel(logging.INFO)
+    scripted_openai.script("plan", structured("not json"), structured("{still not json"))
+    scripted_openai.script("tools", say("What kind of hub?"))
+    try:
+        turn = await client.post("/v1/chat?stream=false", json={"message": "a usb hub"})
+    finally:
+        app_logger.removeHandler(handler)
+        app_logger.setLevel(level)
+    assert turn.status_code == 200, turn.text
+    docs = [json.loads(line) for line in out.getvalue().splitlines()]
+    planner = [d for d in docs if d["logger"] == "app.tools.planner"]
+    assert planner
+    for doc in planner:
+        assert doc["turn_id"] == turn.headers["x-turn-id"]
+        assert doc["session_id"] == turn.headers["x-session-id"]
