@@ -13,7 +13,6 @@ import asyncio
 import json
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -22,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench_common import append_result, machine_load, summary_ms
 
 from app.config.settings import Settings
+from app.eval.bench_index import bench_build, last_build
 from app.recall.filters import SearchFilters
-from app.recall.index_build import build_index
 from app.recall.search_index import SearchIndex
 
 PLATFORM_SETS = [
@@ -32,34 +31,6 @@ PLATFORM_SETS = [
     ("amazon", "google"),
     ("abt", "buy", "walmart"),
 ]
-
-
-def bench_build(settings: Settings) -> dict[str, float]:
-    """Build the full index into a fresh folder and report time and throughput."""
-    with tempfile.TemporaryDirectory(prefix="pickwise-bench-") as tmp:
-        fresh = settings.model_copy(update={"var_dir": Path(tmp)})
-        started = time.perf_counter()
-        report = build_index(fresh, show_progress=False)
-        total = time.perf_counter() - started
-    m = report.manifest
-    return {
-        "items": m.items,
-        "build_s": round(total, 1),
-        "embed_s": m.embed_s,
-        "items_per_s": round(m.items / total, 1),
-    }
-
-
-def last_build(settings: Settings) -> dict[str, float]:
-    """The figures recorded by the build of the index in use."""
-    index = SearchIndex.open(settings)
-    m = index.manifest
-    return {
-        "items": m.items,
-        "build_s": m.build_s,
-        "embed_s": m.embed_s,
-        "items_per_s": m.items_per_s,
-    }
 
 
 async def bench_search(settings: Settings, n_queries: int) -> dict[str, object]:

@@ -15,7 +15,6 @@ import json
 import os
 import statistics
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -23,42 +22,16 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_common import append_result, machine_load, summary_ms
+from _bench_common import append_result, machine_load
 
 from app.config.params.picker import PICK_RERANK_K
-from app.config.registry import REGISTRY
 from app.config.settings import get_settings
 from app.errors import ConfigError
-from app.recall.reranker import Reranker, build_reranker
+from app.eval.bench_picker import REQUESTS, gate_case, gate_latency, searched_context
+from app.recall.reranker import build_reranker
 from app.runtime import Runtime
-from app.tools.base import ToolContext, invoke_tool
+from app.tools.base import invoke_tool
 from app.tools.item_picker import ItemPickerResult
-from app.tools.planner_rules import plan_from_text
-
-REQUESTS = [
-    "gaming keyboard under $80, not logitech",
-    "laptop",
-    "noise cancelling headphones",
-    "usb flash drive 32gb",
-    "27 inch 4k monitor",
-    "wireless mouse under $30",
-]
-
-
-async def gate_latency(
-    reranker: Reranker, cases: list[tuple[str, list[str]]], *, repeats: int = 5
-) -> dict[str, float]:
-    """p50/p95/mean of one gate call per (query, titles) case, score cache off, after one
-    warm-up call; the benchmark and the report call this."""
-    with REGISTRY.overridden(RERANKER_CACHE_SIZE=0):
-        await reranker.ascore(cases[0][0], cases[0][1])
-        samples: list[float] = []
-        for _ in range(repeats):
-            for query, titles in cases:
-                started = time.perf_counter()
-                await reranker.ascore(query, titles)
-                samples.append(time.perf_counter() - started)
-    return {**summary_ms(samples), "documents": max(len(t) for _, t in cases)}
 
 
 async def run(repeats: int) -> dict[str, Any]:
@@ -68,14 +41,8 @@ async def run(repeats: int) -> dict[str, Any]:
         stage_ms: dict[str, list[float]] = defaultdict(list)
         cases: list[tuple[str, list[str]]] = []
         for request in REQUESTS:
-            plan = plan_from_text([request])
-            ctx = ToolContext("bench", "bench", plan=plan)
-            search = {"query": plan.query_text() or request, "top_k": 30}
-            await invoke_tool(runtime.tool("item_search"), search, ctx)
-            await invoke_tool(runtime.tool("price_compare"), {"slot": "main"}, ctx)
-            ranked = sorted(ctx.candidates.slot("main"), key=lambda c: -c.recall_score)
-            titles = [runtime.index.items[c.item_id].title for c in ranked[: PICK_RERANK_K.get()]]
-            cases.append((plan.category or request, titles))
+            ctx = await searched_context(runtime, request)
+            cases.append(gate_case(runtime, request, ctx))
             for _ in range(repeats):
                 outcome = await invoke_tool(runtime.tool("item_picker"), {}, ctx)
                 assert isinstance(outcome.output, ItemPickerResult), outcome.output

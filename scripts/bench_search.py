@@ -15,7 +15,6 @@ import asyncio
 import csv
 import json
 import os
-import statistics
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -26,29 +25,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 from app.config.params.item_search import ITEM_SEARCH_POOL
 from app.config.registry import REGISTRY
 from app.config.settings import Settings, get_settings
+from app.eval.bench_search import cold_vs_warm, concurrent_identical, ms, timed_search
+from app.eval.bench_stats import percentile
 from app.recall.filters import SearchFilters
 from app.runtime import Runtime
 from app.tools._search_relevance import RelevanceFloor
-from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult, ItemSearchTool
+from app.tools.item_search import ItemSearchTool
 
-WARMUP = ["usb flash drive", "printer paper"]
-COLD_WARM_QUERIES = [
-    "noise cancelling headphones",
-    "mechanical gaming keyboard",
-    "27 inch 4k monitor",
-    "wireless ergonomic mouse",
-    "portable external ssd 1tb",
-    "hdmi to displayport adapter",
-    "laser printer toner black",
-    "laptop backpack waterproof",
-    "bluetooth speaker waterproof",
-    "usb c charging cable",
-    "webcam for video calls",
-    "graphics tablet with pen",
-]
-CONCURRENT_QUERY = "rechargeable aa batteries with charger"
-CONCURRENCY = 8
 GIBBERISH = [
     "asdkjh qwe", "xyzzy plugh", "qwertyuiop", "zzzzzz", "blorft snazzle", "hjkl asdf",
     "sdfgsdfg", "kjhkjh lkjlkj", "florp", "vxcvbn mnbv", "ffffff ggggg", "?!?",
@@ -56,82 +39,9 @@ GIBBERISH = [
 RELEVANT_GRADE = 2
 
 
-def ms(seconds: float) -> float:
-    return round(seconds * 1000.0, 3)
-
-
 def p(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q
-    lo = int(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo), 3)
-
-
-async def timed_search(tool: ItemSearchTool, query: str) -> tuple[float, ItemSearchResult]:
-    started = time.perf_counter()
-    outcome = await invoke_tool(tool, {"query": query}, ToolContext("bench", "turn"))
-    elapsed = time.perf_counter() - started
-    if not isinstance(outcome.output, ItemSearchResult):
-        raise SystemExit(f"item_search failed: {outcome.output.render()}")
-    return elapsed, outcome.output
-
-
-async def cold_vs_warm(tool: ItemSearchTool, repeats: int) -> dict[str, Any]:
-    """Each query searched twice in a row: first a cache miss, then an L1 hit."""
-    for query in WARMUP:
-        await timed_search(tool, query)
-    rows: list[dict[str, Any]] = []
-    for query in COLD_WARM_QUERIES:
-        cold_s, cold = await timed_search(tool, query)
-        warm = [await timed_search(tool, query) for _ in range(repeats)]
-        warm_ms = statistics.median(ms(s) for s, _ in warm)
-        levels = {r.cache for _, r in warm}
-        rows.append(
-            {
-                "query": query,
-                "cold_ms": ms(cold_s),
-                "warm_ms": round(warm_ms, 3),
-                "cold_cache": cold.cache,
-                "warm_cache": sorted(str(level) for level in levels),
-                "hits": len(cold.hits),
-            }
-        )
-    cold_p50 = statistics.median(r["cold_ms"] for r in rows)
-    warm_p50 = statistics.median(r["warm_ms"] for r in rows)
-    ratios = [r["cold_ms"] / r["warm_ms"] for r in rows]
-    return {
-        "queries": len(rows),
-        "cold_p50_ms": round(cold_p50, 3),
-        "warm_p50_ms": round(warm_p50, 3),
-        "ratio_of_medians": round(cold_p50 / warm_p50, 1),
-        "median_of_ratios": round(statistics.median(ratios), 1),
-        "min_ratio": round(min(ratios), 1),
-        "meets_20x": cold_p50 / warm_p50 >= 20,
-        "all_cold_were_misses": all(r["cold_cache"] == "miss" for r in rows),
-        "all_warm_were_l1": all(r["warm_cache"] == ["l1"] for r in rows),
-        "per_query": rows,
-    }
-
-
-async def concurrent_identical(runtime: Runtime, tool: ItemSearchTool) -> dict[str, Any]:
-    """Eight identical searches at once: the cache and the vector memo let one through."""
-    before = runtime.dense.counters
-    started = time.perf_counter()
-    results = await asyncio.gather(
-        *(timed_search(tool, CONCURRENT_QUERY) for _ in range(CONCURRENCY))
-    )
-    wall = time.perf_counter() - started
-    after = runtime.dense.counters
-    return {
-        "searches": CONCURRENCY,
-        "encodes": after.encodes - before.encodes,
-        "vector_queries": after.vector_queries - before.vector_queries,
-        "cache_fetches": after.cache.fetches - before.cache.fetches,
-        "joined": after.cache.joined - before.cache.joined,
-        "same_hits": len({tuple(h.item_id for h in r.hits) for _, r in results}) == 1,
-        "wall_ms": ms(wall),
-    }
+    """The q-quantile (0-1), rounded."""
+    return round(percentile(values, q * 100), 3)
 
 
 def dev_judgments(data_dir: Path) -> dict[str, dict[str, int]]:
