@@ -8,6 +8,7 @@ import sys
 import typer
 
 from app.cli import (
+    bench_cmd,
     catalog_cmd,
     chat_cmd,
     eval_cmd,
@@ -34,6 +35,7 @@ search_cmd.register(app)
 pick_cmd.register(app)
 chat_cmd.register(app)
 serve_cmd.register(app)
+bench_cmd.register(app)
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""`pickwise bench`: every benchmark in one run (index build, search cold/warm, single flight,
+the relevance gate, whole offline turns), medians over repeats, logged to bench/results.jsonl."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from app.cli._output import emit_json
+from app.config import get_settings
+from app.eval.bench import BenchOptions, run_bench
+from app.eval.bench_stats import RESULTS
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `bench` command to the root CLI."""
+    app.command("bench")(bench)
+
+
+def bench(
+    repeats: int = typer.Option(3, min=1, help="Runs on fresh runtimes; medians are reported."),
+    rebuild: bool = typer.Option(
+        False, "--rebuild", help="Time a full index build in a scratch folder (minutes)."
+    ),
+    record: bool = typer.Option(True, help="Append the run to bench/results.jsonl."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Benchmark the index, search, single flight, the gate and offline turns.
+
+    Medians over repeated runs; timings depend on the machine's load, reported with them.
+    """
+    from app.api.app import build_agent
+
+    results = RESULTS if record else None
+    options = BenchOptions(repeats=repeats, rebuild=rebuild, results=results)
+    report = run_bench(get_settings(), options, build_agent)
+    if json_out:
+        emit_json(report)
+        return
+    for line in summary_lines(report):
+        typer.echo(line)
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """The report in a few lines for people."""
+    index, search, flight = report["index"], report["search"], report["singleflight"]
+    gate, turn, load = report["gate"], report["turn"], report["load_avg"]
+    gate_line = (
+        f"gate: {gate['candidates']} candidates p50 {gate['p50_ms']:.1f} ms ({gate['model']})"
+        if gate.get("p50_ms") is not None
+        else f"gate: not measured ({gate.get('error')})"
+    )
+    return [
+        f"index: {index['items']} items, built in {index['build_s']:.0f} s "
+        f"({index['items_per_s']:.1f} items/s; {index['source']})",
+        f"search: cold {search['cold_ms']:.1f} ms, warm {search['warm_ms']:.2f} ms "
+        f"({search['warm_speedup']:.0f}x) over {search['queries']} queries",
+        f"single flight: {flight['concurrent']} identical searches -> {flight['encodes']} "
+        f"encode(s), {flight['vector_queries']} vector query(ies)",
+        gate_line,
+        f"offline turn: p50 {turn['p50_ms']:.0f} ms, p95 {turn['p95_ms']:.0f} ms "
+        f"({turn['turns']} turns per run)",
+        f"medians of {report['repeats']} runs at {report['commit']}; load average "
+        f"{load['start']} -> {load['end']} on {report['cpus']} CPUs",
+    ]
