@@ -70,6 +70,7 @@ class OverrideSync:
     async def refresh_if_due(self) -> None:
         """The per-request fallback, off the event loop."""
         if self.due():
+            self._checked_at = time.monotonic()
             await asyncio.to_thread(self.refresh)
 
     def start(self) -> None:
