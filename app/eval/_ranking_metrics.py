@@ -1,6 +1,6 @@
-"""Ranking metrics of several configurations on one judgment set, with ranx: NDCG@10 with
-graded gains, Recall@20/@100 and MRR@20 at a relevance threshold, the share of each top 10
-that was judged, and a paired significance test of every configuration against a baseline.
+"""Ranking metrics of several configurations on one judgment set, with ranx: NDCG@10 with the
+rating as gain (Järvelin-Kekäläinen), Recall@20/@100 and MRR@20 at a relevance threshold,
+the share of each top 10 that was judged, and a paired significance test against a baseline.
 
 ranx averages over every query of the qrels and scores a query without a relevant
 judgment 0 (its ideal DCG is 0, its recall denominator is 0), which would drag every mean

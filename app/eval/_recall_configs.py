@@ -11,7 +11,6 @@ from typing import Any
 
 from app.config.params.search import MAX_TOP_K
 from app.config.settings import Settings
-from app.recall.bm25 import BM25_RECIPE
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.filters import SearchFilters
@@ -96,7 +95,9 @@ class _Runner:
             hits = await self.lexical.recall(q, self.t.filters, top_k=self.t.depth)
             return [h.item_id for h in hits]
 
-        what = f"{BM25_RECIPE}, top {self.t.depth}"
+        recipes = self.t.index.manifest.recipes
+        recipe = next((r for r in recipes if r.startswith("bm25")), "bm25")
+        what = f"{recipe}, top {self.t.depth}"
         return ConfigRun("bm25", what, await self._each(queries, rank))
 
     async def dense(self, queries: Sequence[str]) -> ConfigRun:

@@ -43,7 +43,27 @@ def markdown_table(report: Mapping[str, Any]) -> str:
         f"against {baseline}."
     )
     lines += [f"- {name}: {note}" for name, note in report.get("notes", {}).items()]
+    lines += _goal_lines(report.get("goal", {}))
     return "\n".join(lines)
+
+
+def _goal_lines(goal: Mapping[str, Any]) -> list[str]:
+    lines = []
+    ndcg = goal.get("pipeline_ndcg@10")
+    if ndcg:
+        verdict = "met" if ndcg["met"] else "not met"
+        lines.append(
+            f"- goal: pipeline NDCG@10 {ndcg['value']:.4f} = {ndcg['ratio']:.3f} x "
+            f"{goal['baseline']} (target {ndcg['target']:.4f}): {verdict}"
+        )
+    recall = goal.get("first_stage_recall@100")
+    if recall:
+        verdict = "met" if recall["met"] else "not met"
+        lines.append(
+            f"- goal: {goal['first_stage']} Recall@100 {recall['value']:.4f} "
+            f"(target {recall['target']:.4f}): {verdict}"
+        )
+    return lines
 
 
 def bar_chart(report: Mapping[str, Any], path: Path) -> Path:
