@@ -18,6 +18,7 @@ from app.config.params import (
     picker,
     planner,
     recall,
+    reranker,
     search,
 )
 
@@ -35,5 +36,6 @@ __all__ = [
     "picker",
     "planner",
     "recall",
+    "reranker",
     "search",
 ]
