@@ -1,0 +1,308 @@
+"""Word-level rules of the reranker's training data: product-type heads, near-synonyms, and
+whether a title names a product as the thing itself or only as what an accessory is for."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_STOP = frozenset({"and", "&", "for", "with", "of", "the", "a", "an", "in", "on", "to", "or", "w"})
+_IRREGULAR = {
+    "mice": "mouse",
+    "geese": "goose",
+    "feet": "foot",
+    "men": "man",
+    "women": "woman",
+    "children": "child",
+    "accessories": "accessory",
+    "batteries": "battery",
+    "series": "series",
+    "glasses": "glasses",
+    "electronics": "electronics",
+}
+_NO_PLURAL = frozenset({"gps", "ups", "ios", "sms", "abs"})
+SYNONYMS = {
+    "notebook": "laptop",
+    "netbook": "laptop",
+    "television": "tv",
+    "telephone": "phone",
+    "earphone": "headphone",
+    "earbud": "headphone",
+    "headset": "headphone",
+}
+"""Heads whose products overlap: never a negative for each other, one group in the split."""
+
+BROAD_HEADS = frozenset(
+    {
+        "general",
+        "accessory",
+        "supply",
+        "supplies",
+        "electronics",
+        "product",
+        "component",
+        "equipment",
+        "kit",
+        "other",
+        "basic",
+        "storage",
+        "networking",
+        "material",
+        "machinery",
+        "hardware",
+        "care",
+        "wares",
+        "item",
+        "bundle",
+        "photo",
+        "part",
+        "audio",
+        "video",
+        "distribution",
+        "printing",
+        "security",
+        "furniture",
+        "antitheft",
+        "computer",
+    }
+)
+"""Category heads too broad to say what a product is (listing shelves, not product types)."""
+
+_WEAK_HEADS = frozenset({"computer", "pc", "system", "unit", "device"})
+
+ACCESSORY_NOUNS = frozenset(
+    {
+        "case",
+        "cover",
+        "sleeve",
+        "bag",
+        "pouch",
+        "skin",
+        "shell",
+        "protector",
+        "film",
+        "pad",
+        "rest",
+        "stand",
+        "mount",
+        "holder",
+        "dock",
+        "cradle",
+        "cable",
+        "cord",
+        "charger",
+        "adapter",
+        "battery",
+        "lamp",
+        "bulb",
+        "ink",
+        "toner",
+        "drum",
+        "ribbon",
+        "paper",
+        "filter",
+        "strap",
+        "armband",
+        "remote",
+        "tray",
+        "cleaner",
+        "replacement",
+        "part",
+        "accessory",
+        "bracket",
+        "housing",
+        "grip",
+        "sticker",
+        "decal",
+        "screen",
+        "lens",
+        "cap",
+        "hood",
+        "belt",
+        "fuser",
+        "roller",
+        "stylus",
+        "keyboard",
+        "cooler",
+        "arm",
+        "backpack",
+        "briefcase",
+        "organizer",
+        "lock",
+        "extender",
+        "converter",
+        "splitter",
+        "wall",
+        "wrist",
+        "enclosure",
+        "reader",
+        "docking",
+        "charging",
+        "carrying",
+        "mounting",
+    }
+)
+"""Nouns that make the word before them a modifier: "laptop sleeve", "mouse pad", "tv mount"."""
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased word tokens; hyphenated words and model numbers stay whole."""
+    return _TOKEN.findall(text.lower())
+
+
+def singular(word: str) -> str:
+    """A plain English singular, good enough for product nouns ("batteries", "mice", "cases")."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if len(word) <= 2 or word in _NO_PLURAL or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def canonical(word: str) -> str:
+    """The singular of a word with near-synonymous product heads folded together."""
+    base = singular(word)
+    return SYNONYMS.get(base, base)
+
+
+def category_words(category: str) -> tuple[str, ...]:
+    """The canonical content words of a category name, in order."""
+    return tuple(canonical(t) for t in tokens(category) if t not in _STOP)
+
+
+def category_key(category: str) -> frozenset[str]:
+    """Order-free identity of a category: "bags cases" and "cases bags" are one category."""
+    return frozenset(category_words(category))
+
+
+def head(category: str) -> str | None:
+    """The product noun of a category name: its last content word ("usb flash drives" -> drive),
+    passing over a generic last word ("laptop computers" -> laptop)."""
+    words = category_words(category)
+    strong = [w for w in words if w not in _WEAK_HEADS]
+    if strong and words[-1] in _WEAK_HEADS:
+        return strong[-1]
+    return words[-1] if words else None
+
+
+def is_broad(category: str) -> bool:
+    """Shelf names like "electronics - general" or "computers accessories" name no one type."""
+    words = category_words(category)
+    if not words or len(category.strip()) <= 3:
+        return True
+    return head(category) in BROAD_HEADS or "general" in words
+
+
+def overlaps(a: str, b: str) -> bool:
+    """Whether products of category `a` may also be products of `b`: the same key, a synonym
+    head, or one a narrower form of the other ("printers" / "laser printers")."""
+    key_a, key_b = category_key(a), category_key(b)
+    if key_a == key_b:
+        return True
+    if head(a) != head(b):
+        return False
+    return key_a <= key_b or key_b <= key_a
+
+
+def _surface_forms(word: str) -> set[str]:
+    forms = {word}
+    forms.update(w for w, canon in SYNONYMS.items() if canon == word)
+    return forms
+
+
+def head_positions(title_tokens: Sequence[str], word: str) -> list[int]:
+    """Indices of tokens that are `word` (canonically, any number)."""
+    forms = _surface_forms(word)
+    return [i for i, t in enumerate(title_tokens) if singular(t) in forms]
+
+
+def is_accessory_position(title_tokens: Sequence[str], i: int) -> bool:
+    """True when token `i` only says what the product is for: "<word> sleeve", "for <word>"."""
+    after = singular(title_tokens[i + 1]) if i + 1 < len(title_tokens) else ""
+    if after in ACCESSORY_NOUNS and after != singular(title_tokens[i]):
+        return True
+    before = title_tokens[max(0, i - 3) : i]
+    return "for" in before or "fits" in before or "compatible" in before
+
+
+def names_as_product(title: str, word: str) -> bool:
+    """Whether the title names `word` as the product itself at least once."""
+    toks = tokens(title)
+    positions = head_positions(toks, word)
+    return any(not is_accessory_position(toks, i) for i in positions)
+
+
+def names_only_as_target(title: str, word: str) -> bool:
+    """Whether every mention of `word` in the title is what an accessory is for."""
+    toks = tokens(title)
+    positions = head_positions(toks, word)
+    return bool(positions) and all(is_accessory_position(toks, i) for i in positions)
+
+
+def accessory_targets(title: str, known: frozenset[str]) -> list[tuple[str, str]]:
+    """(surface word, canonical head) of known product heads the title names only as an
+    accessory's target, e.g. "Targus sleeve for 15in laptops" -> [("laptops", "laptop")]."""
+    toks = tokens(title)
+    found: dict[str, str] = {}
+    for tok in toks:
+        canon = canonical(tok)
+        if canon in known and canon not in found.values() and names_only_as_target(title, canon):
+            found[tok] = canon
+    return list(found.items())
+
+
+def normalise_query(text: str) -> str:
+    """Lower-case, single-spaced form used to compare query strings."""
+    return " ".join(text.lower().split())
+
+
+_SWAPS = {
+    "notebook": "laptop",
+    "laptop": "notebook",
+    "netbook": "laptop",
+    "television": "tv",
+    "tv": "television",
+    "telephone": "phone",
+    "phone": "telephone",
+    "earphone": "headphone",
+    "earbud": "headphone",
+    "headset": "headphone",
+    "headphone": "earphone",
+}
+
+
+def plural(word: str) -> str:
+    """A plain English plural of a product noun."""
+    if word == "mouse":
+        return "mice"
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+def query_variants(query: str) -> list[str]:
+    """Other ways a shopper says the same query: the other number of its last word, and a
+    synonym for a product noun ("notebook case" -> "notebook cases", "laptop case")."""
+    words = query.split()
+    if not words:
+        return []
+    out: list[str] = []
+    last = words[-1]
+    if last.isalpha():
+        single = singular(last)
+        out.append(" ".join([*words[:-1], single if single != last else plural(last)]))
+    for i, word in enumerate(words):
+        single = singular(word)
+        if single in _SWAPS and word.isalpha():
+            swapped = _SWAPS[single] if single == word else plural(_SWAPS[single])
+            out.append(" ".join([*words[:i], swapped, *words[i + 1 :]]))
+    return [v for v in dict.fromkeys(out) if v != query]
