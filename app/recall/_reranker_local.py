@@ -1,0 +1,72 @@
+"""Local reranker: the cross-encoder trained by `pickwise models train-reranker`, on the CPU."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from app.config.params.reranker import RERANKER_BATCH_SIZE
+from app.errors import ConfigError
+from app.recall._reranker_fit import predict
+from app.recall.reranker import TRAINING_FILE, ScoreCache, check_request, merged, missing
+
+_DEFAULT_MAX_LENGTH = 128
+
+
+class LocalReranker:
+    """A trained cross-encoder folder loaded with sentence-transformers' `CrossEncoder`;
+    scores are sigmoids of its logit, remembered in a `ScoreCache`."""
+
+    remote = False
+
+    def __init__(self, folder: Path, *, max_length: int | None = None) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from sentence_transformers import CrossEncoder
+
+        try:
+            encoder = CrossEncoder(str(folder), device="cpu", local_files_only=True)
+        except (OSError, ValueError) as exc:
+            raise ConfigError(f"cannot load the reranker model in {folder}: {exc}") from exc
+        self._model = encoder.model.eval()
+        self._tokenizer = encoder.tokenizer
+        self.model_id = folder.name
+        self.max_length = max_length or _trained_max_length(folder) or _DEFAULT_MAX_LENGTH
+        self._lock = threading.Lock()
+        self.cache = ScoreCache()
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        """Scores in [0, 1], one per document, in order; unseen pairs go through the model."""
+        check_request(query, documents)
+        cached = self.cache.lookup(query, documents)
+        todo = missing(cached, documents)
+        fresh: dict[str, float] = {}
+        if todo:
+            with self._lock:
+                values = predict(
+                    self._model,
+                    self._tokenizer,
+                    [query] * len(todo),
+                    todo,
+                    max_length=self.max_length,
+                    batch_size=RERANKER_BATCH_SIZE.get(),
+                )
+            fresh = {d: float(v) for d, v in zip(todo, values, strict=True)}
+            self.cache.store(query, todo, [fresh[d] for d in todo])
+        return merged(cached, documents, fresh)
+
+    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
+        """`score` in a worker thread, so the event loop keeps serving."""
+        return await asyncio.to_thread(self.score, query, documents)
+
+
+def _trained_max_length(folder: Path) -> int | None:
+    """The max length the model was trained with, from its `training.json`."""
+    record = folder / TRAINING_FILE
+    if not record.is_file():
+        return None
+    value = json.loads(record.read_text()).get("config", {}).get("max_length")
+    return int(value) if value else None

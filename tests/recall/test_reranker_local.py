@@ -1,0 +1,100 @@
+"""The local reranker: a freshly trained small model against the contract, the gate it learnt
+on real catalog titles, which model folder it loads, and the ConfigError when none exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.catalog.item_table import read_items
+from app.config.settings import Settings
+from app.errors import ConfigError
+from app.recall._reranker_local import LocalReranker
+from app.recall.index_manifest import current_paths
+from app.recall.reranker import Reranker, build_reranker, trained_models
+from app.recall.reranker_training import TrainReport
+from tests.contracts.reranker_contract import RerankerContract, small_model
+
+pytestmark = pytest.mark.slow
+
+GAMING_KEYBOARD = "amazon:50f1ddc72bef"  # Razer Blackwidow Mechanical Gaming Keyboard
+WRIST_REST = "icecat:385291"  # Kensington Gel Keyboard Wrist Rest Blue
+GAMING_MOUSE = "walmart:7e430a644a73"  # Razer Lachesis Gaming Mouse
+
+
+@pytest.fixture(scope="module")
+def small(built_index: Settings) -> tuple[Settings, TrainReport]:
+    return small_model(built_index)
+
+
+@pytest.fixture(scope="module")
+def local(small: tuple[Settings, TrainReport]) -> LocalReranker:
+    return LocalReranker(small[1].model_dir)
+
+
+class TestLocalReranker(RerankerContract):
+    @pytest.fixture
+    def reranker(self, local: LocalReranker) -> Reranker:
+        return local
+
+    def test_is_local(self, reranker: Reranker) -> None:
+        assert reranker.remote is False
+
+
+def test_gaming_keyboard_scores_the_keyboard_above_a_wrist_rest_and_a_mouse(
+    local: LocalReranker, built_index: Settings
+) -> None:
+    items = read_items(current_paths(built_index.index_dir).items)
+    keyboard, rest, mouse = (items[i].title for i in (GAMING_KEYBOARD, WRIST_REST, GAMING_MOUSE))
+    assert "Keyboard" in keyboard
+    assert "Wrist Rest" in rest
+    assert "Mouse" in mouse
+    scores = local.score("gaming keyboard", [keyboard, rest, mouse])
+    assert scores[0] > scores[1], scores
+    assert scores[0] > scores[2], scores
+
+
+def test_repeated_pairs_come_from_the_cache(local: LocalReranker) -> None:
+    local.cache.clear()
+    first = local.score("usb cable", ["C2G 2m USB cable", "Razer Lachesis Gaming Mouse"])
+    assert len(local.cache) == 2
+    assert local.score("usb cable", ["Razer Lachesis Gaming Mouse"]) == [first[1]]
+    assert len(local.cache) == 2
+
+
+def test_factory_loads_the_newest_trained_model(small: tuple[Settings, TrainReport]) -> None:
+    settings, report = small
+    assert trained_models(settings.models_dir)[0] == report.model_dir
+    reranker = build_reranker(settings)
+    assert reranker.model_id == report.model_dir.name
+    assert reranker.remote is False
+
+
+def test_reranker_model_setting_names_the_folder(
+    small: tuple[Settings, TrainReport], tmp_path: Path
+) -> None:
+    _, report = small
+    chosen = Settings(var_dir=tmp_path, reranker_model=str(report.model_dir))
+    assert build_reranker(chosen).model_id == report.model_dir.name
+
+
+def test_no_trained_model_is_a_config_error_saying_what_to_run(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="pickwise models train-reranker"):
+        build_reranker(Settings(var_dir=tmp_path))
+
+
+def test_a_folder_without_a_model_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not a trained cross-encoder"):
+        build_reranker(Settings(var_dir=tmp_path, reranker_model=str(tmp_path)))
+
+
+def test_the_saved_model_loads_in_flag_reranker_with_the_same_scores(
+    local: LocalReranker, small: tuple[Settings, TrainReport]
+) -> None:
+    from FlagEmbedding import FlagReranker
+
+    flag = FlagReranker(str(small[1].model_dir), devices="cpu", max_length=local.max_length)
+    docs = ["Razer Lachesis Gaming Mouse", "C2G 2m USB cable", "HP LaserJet printer"]
+    theirs = flag.compute_score([["computer mouse", d] for d in docs], normalize=True)
+    assert theirs == pytest.approx(local.score("computer mouse", docs), abs=1e-4)
