@@ -1,0 +1,39 @@
+"""`pickwise models …`: train Pickwise's own models (the cross-encoder reranker)."""
+
+from __future__ import annotations
+
+import typer
+
+from app.cli._output import emit_json
+from app.config import get_settings
+from app.recall.reranker_training import RerankerTrainConfig, train_reranker
+
+app = typer.Typer(help="Train Pickwise's own models.", no_args_is_help=True)
+
+
+@app.callback()
+def _group() -> None:
+    """Train Pickwise's own models."""
+
+
+@app.command("train-reranker")
+def train_reranker_cmd(
+    small: bool = typer.Option(False, "--small", help="The quick test configuration."),
+    force: bool = typer.Option(False, "--force", help="Retrain even when the model exists."),
+    json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    seed: int | None = typer.Option(None, help="Override the seed."),
+    epochs: int | None = typer.Option(None, min=1, help="Override the number of epochs."),
+    layers: int | None = typer.Option(None, min=1, max=6, help="Encoder layers to keep."),
+    max_length: int | None = typer.Option(None, min=16, max=512, help="Tokens per pair."),
+) -> None:
+    """Fine-tune the cross-encoder gate on real pairs; the same data and config reuse the
+    existing `var/models/reranker-<hash>/`. Prints pair counts, timings and held-out AUC."""
+    config = RerankerTrainConfig.small() if small else RerankerTrainConfig.default()
+    overrides = {"seed": seed, "epochs": epochs, "layers": layers, "max_length": max_length}
+    config = config.replace(**{k: v for k, v in overrides.items() if v is not None})
+    report = train_reranker(get_settings(), config, show_progress=not json_out, force=force)
+    if json_out:
+        emit_json(report.as_dict())
+        return
+    for line in report.summary_lines():
+        typer.echo(line)
