@@ -23,7 +23,8 @@ demo: $(STAMP)
 	$(PY) scripts/demo.py
 
 # Lint first so main stays clean, then what the suite needs: the index (the built_index
-# fixture would build it too) and a trained reranker (any existing one is kept).
+# fixture would build it too) and a trained reranker (any existing one is kept; else the
+# quick small recipe, which `make demo` later supersedes with the default one).
 test: lint prepare
 	$(PY) -m pytest -q
 

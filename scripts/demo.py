@@ -3,7 +3,8 @@ agent, run the recall smoke test, and exit 0 only if `demo_thresholds.json` hold
 
     .venv/bin/python scripts/demo.py [--smoke] [--prepare-only] [--thresholds FILE]
 
-`--smoke` keeps any trained reranker instead of ensuring the default recipe's model;
+`--smoke` keeps any trained reranker (none: trains the quick small recipe) instead of
+ensuring the default recipe's model;
 `--prepare-only` builds the index and the reranker when missing, then stops (`make test`).
 Exit codes: 0 every check held, 1 a check failed (named on the last lines), 2 it could not run.
 """
@@ -33,7 +34,7 @@ def echo(line: str) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--smoke", action="store_true", help="reuse any trained reranker")
+    parser.add_argument("--smoke", action="store_true", help="keep any trained reranker")
     parser.add_argument("--prepare-only", action="store_true", help="build what is missing")
     parser.add_argument("--thresholds", type=Path, default=THRESHOLDS)
     args = parser.parse_args(argv)

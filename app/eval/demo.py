@@ -46,7 +46,8 @@ ERROR = 2
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """`smoke` keeps any trained reranker instead of ensuring the default recipe's model."""
+    """`smoke` keeps any trained reranker (or trains the small recipe) instead of ensuring
+    the default recipe's model."""
 
     thresholds: Path
     smoke: bool = False
@@ -79,8 +80,9 @@ def ensure_index(settings: Settings, echo: Echo) -> tuple[Mapping[str, str], Emb
 
 
 def ensure_reranker(settings: Settings, *, smoke: bool, echo: Echo) -> Settings:
-    """Train the default reranker unless it exists (smoke: unless any model exists) and pin
-    the settings to the model the demo uses; a configured model or service is left alone."""
+    """Train the default recipe's reranker unless it exists and pin the settings to it;
+    `smoke` keeps any trained model, else trains the quick `small()` recipe. A configured
+    model or remote service is left alone."""
     if settings.reranker_backend == "remote" or settings.reranker_model:
         echo(f"  reranker: as configured ({settings.reranker_model or settings.reranker_url})")
         return settings
@@ -88,12 +90,16 @@ def ensure_reranker(settings: Settings, *, smoke: bool, echo: Echo) -> Settings:
     if smoke and existing:
         echo(f"  reranker: {existing[0].name} (newest trained model)")
         return settings
-    config = RerankerTrainConfig.default()
+    recipe = "small" if smoke else "default"
+    config = RerankerTrainConfig.small() if smoke else RerankerTrainConfig.default()
     if not (model_dir_for(settings, config) / TRAINING_FILE).is_file():
-        echo("  reranker: training the default recipe once (several minutes on a CPU)")
+        echo(f"  reranker: training the {recipe} recipe once (minutes on a CPU)")
     report = train_reranker(settings, config, show_progress=True)
     verb = "reused" if report.reused else "trained"
-    echo(f"  reranker: {verb} {report.model_dir.name}, held-out AUC {report.heldout_auc:.3f}")
+    echo(
+        f"  reranker: {verb} {report.model_dir.name} ({recipe} recipe), "
+        f"held-out AUC {report.heldout_auc:.3f}"
+    )
     return settings.model_copy(update={"reranker_model": str(report.model_dir)})
 
 
