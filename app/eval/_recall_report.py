@@ -27,12 +27,13 @@ def markdown_table(report: Mapping[str, Any]) -> str:
     Recall@100 against the best single retriever; then the notes."""
     sig = report["significance"]
     baseline = report["best_single"]
-    head = ["config", *_COLUMNS, "p ndcg@10", "p recall@100"]
+    head = ["config", *_COLUMNS, "ndcg@10 condensed", "p ndcg@10", "p recall@100"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, scores in report["configs"].items():
         p = sig["p_values"].get(name, {})
         marker = " (baseline)" if name == baseline else ""
         cells = [f"{name}{marker}", *(_cell(scores.get(c)) for c in _COLUMNS)]
+        cells.append(_cell(scores.get("ndcg@10_condensed")))
         cells += [_p_cell(p.get("ndcg@10")), _p_cell(p.get("recall@100"))]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
@@ -40,7 +41,8 @@ def markdown_table(report: Mapping[str, Any]) -> str:
         f"{report['n_queries']} queries for NDCG (a rating >= 1), "
         f"{report['n_queries_binary']} for recall/MRR (a rating >= {report['relevant']}); "
         f"{report['queries_in_file']} in the file. p-values: {sig['test']} paired test "
-        f"against {baseline}."
+        f"against {baseline}. Condensed: unjudged items removed first (a pooling-bias "
+        "diagnostic, not a target)."
     )
     lines += [f"- {name}: {note}" for name, note in report.get("notes", {}).items()]
     lines += _goal_lines(report.get("goal", {}))
