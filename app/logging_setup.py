@@ -84,8 +84,14 @@ class PlainFormatter(logging.Formatter):
         return _SECRETS.redact(f"{line} [turn {turn}]" if turn else line)
 
 
+QUIET_LIBRARIES = ("bm25s",)
+"""Libraries that set their own logger to DEBUG on import; held at WARNING."""
+
+
 def configure_logging(level: str = "INFO", *, json_lines: bool = False) -> logging.Handler:
     """Send every logger's records to stderr through one handler, replacing the root's."""
+    for name in QUIET_LIBRARIES:
+        logging.getLogger(name).setLevel(logging.WARNING)
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(TurnContext())
     handler.setFormatter(JsonFormatter() if json_lines else PlainFormatter(PLAIN_FORMAT))

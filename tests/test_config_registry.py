@@ -28,7 +28,9 @@ def test_declared_param_reads_default_then_env_then_override(registry: ParamRegi
 
 def test_bounds_choices_and_types_are_enforced(registry: ParamRegistry) -> None:
     k = registry.declare("K", int, 10, group="g", description="d", minimum=1, maximum=50)
-    mode = registry.declare("MODE", str, "rrf", group="g", description="d", choices=("rrf", "minmax"))
+    mode = registry.declare(
+        "MODE", str, "rrf", group="g", description="d", choices=("rrf", "minmax")
+    )
     flag = registry.declare("ON", bool, True, group="g", description="d")
     assert k.coerce("7") == 7
     assert flag.coerce("0") is False
@@ -75,7 +77,12 @@ def test_secrets_are_masked_in_descriptions(registry: ParamRegistry) -> None:
 
 def test_env_aliases(registry: ParamRegistry) -> None:
     key = registry.declare(
-        "LLM_API_KEY", str, "", group="llm", description="d", secret=True,
+        "LLM_API_KEY",
+        str,
+        "",
+        group="llm",
+        description="d",
+        secret=True,
         env_aliases=("OPENAI_API_KEY",),
     )
     registry.load_env({"OPENAI_API_KEY": "sk-1"})

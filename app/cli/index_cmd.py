@@ -19,6 +19,8 @@ def build(
     """Embed every catalog item, write vectors, BM25 and the item table; idempotent."""
     report = build_index(get_settings(), force=force, show_progress=not json_out)
     if json_out:
-        emit_json({"built": report.built, "message": report.message, **report.manifest.model_dump()})
+        emit_json(
+            {"built": report.built, "message": report.message, **report.manifest.model_dump()}
+        )
     else:
         typer.echo(report.message)

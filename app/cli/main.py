@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import sys
 
 import typer
@@ -13,12 +12,14 @@ from app.cli import (
     chat_cmd,
     eval_cmd,
     index_cmd,
+    models_cmd,
     params_cmd,
     pick_cmd,
     search_cmd,
     serve_cmd,
 )
 from app.errors import PickwiseError
+from app.logging_setup import configure_logging
 
 app = typer.Typer(
     name="pickwise",
@@ -31,6 +32,7 @@ app.add_typer(catalog_cmd.app, name="catalog")
 app.add_typer(index_cmd.app, name="index")
 app.add_typer(eval_cmd.app, name="eval")
 app.add_typer(params_cmd.app, name="params")
+app.add_typer(models_cmd.app, name="models")
 search_cmd.register(app)
 pick_cmd.register(app)
 chat_cmd.register(app)
@@ -40,7 +42,7 @@ bench_cmd.register(app)
 
 def main() -> None:
     """Run the CLI; our own errors print one clear line and exit 2 instead of a traceback."""
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    configure_logging("WARNING")
     try:
         app()
     except PickwiseError as exc:

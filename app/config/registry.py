@@ -55,9 +55,13 @@ class Param(Generic[T]):
         value = _coerce(self.kind, raw, self.name)
         if isinstance(value, int | float) and not isinstance(value, bool):
             if self.minimum is not None and value < self.minimum:
-                raise ParamValidationError(f"{self.name}={value} is below the minimum {self.minimum}")
+                raise ParamValidationError(
+                    f"{self.name}={value} is below the minimum {self.minimum}"
+                )
             if self.maximum is not None and value > self.maximum:
-                raise ParamValidationError(f"{self.name}={value} is above the maximum {self.maximum}")
+                raise ParamValidationError(
+                    f"{self.name}={value} is above the maximum {self.maximum}"
+                )
         if self.choices is not None and value not in self.choices:
             raise ParamValidationError(f"{self.name}={value!r} is not one of {list(self.choices)}")
         return cast(T, value)
@@ -150,8 +154,17 @@ class ParamRegistry:
         if name in self._params:
             raise ValueError(f"parameter {name} is declared twice")
         param = Param(
-            name, kind, default, group, description, minimum, maximum, choices, secret,
-            env_aliases, self,
+            name,
+            kind,
+            default,
+            group,
+            description,
+            minimum,
+            maximum,
+            choices,
+            secret,
+            env_aliases,
+            self,
         )
         param.coerce(default)
         self._params[name] = param

@@ -27,7 +27,7 @@ class Settings(BaseSettings):
     data_dir: Path = Field(
         Path("../shared/datasets"),
         validation_alias=AliasChoices("PICKWISE_DATA_DIR", "data_dir"),
-        description="Folder holding the public datasets (icecat/, ditto-er/, esci-sample/, webshop/).",
+        description="Folder with the datasets: icecat/, ditto-er/, esci-sample/, webshop/.",
     )
     var_dir: Path = Field(
         Path("var"),
@@ -61,10 +61,16 @@ class Settings(BaseSettings):
         "mean", validation_alias=AliasChoices("EMBEDDER_POOLING", "embedder_pooling")
     )
     embedder_max_length: int = Field(
-        128, ge=16, le=8192, validation_alias=AliasChoices("EMBEDDER_MAX_LENGTH", "embedder_max_length")
+        128,
+        ge=16,
+        le=8192,
+        validation_alias=AliasChoices("EMBEDDER_MAX_LENGTH", "embedder_max_length"),
     )
     embedder_batch_size: int = Field(
-        64, ge=1, le=4096, validation_alias=AliasChoices("EMBEDDER_BATCH_SIZE", "embedder_batch_size")
+        64,
+        ge=1,
+        le=4096,
+        validation_alias=AliasChoices("EMBEDDER_BATCH_SIZE", "embedder_batch_size"),
     )
     embedder_url: str | None = Field(
         None,

@@ -59,7 +59,9 @@ class FlagEmbedder:
         self._max_length = max_length
         self._batch_size = batch_size
         self._lock = threading.Lock()
-        self.model_id = f"{Path(model).name if Path(model).is_dir() else model}|{pooling}|{max_length}"
+        self.model_id = (
+            f"{Path(model).name if Path(model).is_dir() else model}|{pooling}|{max_length}"
+        )
         self.dimension = int(self._flag.model.config.hidden_size)
 
     @classmethod
@@ -91,7 +93,10 @@ class FlagEmbedder:
         flag = self._flag
         with self._lock, torch.inference_mode():
             inputs = flag.tokenizer(
-                texts, padding=True, truncation=True, max_length=self._max_length,
+                texts,
+                padding=True,
+                truncation=True,
+                max_length=self._max_length,
                 return_tensors="pt",
             )
             hidden = flag.model(**inputs, return_dict=True).last_hidden_state

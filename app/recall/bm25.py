@@ -58,7 +58,9 @@ class _FilterColumns:
         nan = float("nan")
         return cls(
             np.array([i.platform for i in items], dtype=object),
-            np.array([nan if i.price_usd is None else i.price_usd for i in items], dtype=np.float64),
+            np.array(
+                [nan if i.price_usd is None else i.price_usd for i in items], dtype=np.float64
+            ),
             np.array([nan if i.rating is None else i.rating for i in items], dtype=np.float64),
             np.array([brand_key(i.brand) or "" for i in items], dtype=object),
         )
@@ -160,7 +162,10 @@ class Bm25Index:
         k = min(top_k, len(self._item_ids))
         with self._lock:
             docs, scores = self._retriever.retrieve(
-                tokens, k=k, show_progress=False, n_threads=1,
+                tokens,
+                k=k,
+                show_progress=False,
+                n_threads=1,
                 weight_mask=None if mask is None else mask.astype(np.float32),
             )
         hits = []

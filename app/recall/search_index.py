@@ -45,7 +45,9 @@ class SearchIndex:
                 f"configured embedder is {embedder.model_id!r}; run `pickwise index build`"
             )
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-        store = open_vector_store(qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key)
+        store = open_vector_store(
+            qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key
+        )
         return cls(
             manifest=manifest,
             items=read_items(paths.items),
