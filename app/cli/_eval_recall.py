@@ -31,6 +31,9 @@ def recall(
     chart: Path | None = typer.Option(
         None, help="Where to write the PNG bar chart (default var/reports/recall_eval.png)."
     ),
+    unjudged_out: Path | None = typer.Option(
+        None, help="Write the unjudged top-10 items of every configuration here (CSV to judge)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """NDCG@10, Recall@20/100, MRR@20 and judged@10 per configuration, with p-values."""
@@ -46,6 +49,7 @@ def recall(
         relevant=relevant,
         stat_test=stat_test,
         chart=chart or settings.var_dir / DEFAULT_CHART,
+        unjudged_out=unjudged_out,
     )
     report = run_recall_eval(settings, options)
     if json_out:

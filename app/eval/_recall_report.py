@@ -40,7 +40,8 @@ def markdown_table(report: Mapping[str, Any]) -> str:
     lines.append(
         f"{report['n_queries']} queries for NDCG (a rating >= 1), "
         f"{report['n_queries_binary']} for recall/MRR (a rating >= {report['relevant']}); "
-        f"{report['queries_in_file']} in the file. p-values: {sig['test']} paired test "
+        f"{report['queries_in_file']} in the file; {report['unjudged_in_top10']} unjudged "
+        f"(query, item) pairs in the top 10s. p-values: {sig['test']} paired test "
         f"against {baseline}. Condensed: unjudged items removed first (a pooling-bias "
         "diagnostic, not a target)."
     )

@@ -18,6 +18,7 @@ from typing import Any
 
 from app.config.settings import Settings
 from app.errors import ConfigError, InvalidRequest
+from app.eval._judging_pool import unjudged_pool, write_pool
 from app.eval._judgment_file import (
     MAX_RATING,
     JudgmentRows,
@@ -63,6 +64,8 @@ class RecallEvalOptions:
     depth: int = 100
     stat_test: str = "student"
     chart: Path | None = None
+    unjudged_out: Path | None = None
+    """Where to write the unjudged top-10 items of every configuration, for judging."""
 
     def prefix(self) -> str:
         if self.id_prefix is not None:
@@ -155,6 +158,9 @@ async def evaluate_judgments(
         cond = score_rankings(judgments, condensed(judgments, rankings), sets)
         scores["ndcg@10_condensed"] = cond["ndcg@10"]
         configs[name] = scores
+    pool = unjudged_pool(judgments, ran)
+    if options.unjudged_out is not None:
+        write_pool(pool, options.unjudged_out, id_prefix=options.prefix())
     best = _best_single(configs)
     p_values = significance(judgments, ran, sets, best, stat_test=options.stat_test) if best else {}
     return {
@@ -168,6 +174,7 @@ async def evaluate_judgments(
         "relevant": options.relevant,
         "judged_docids_merged": judgments.merged,
         "judged_items_not_in_index": len(judgments.unknown),
+        "unjudged_in_top10": len(pool),
         "configs": configs,
         "descriptions": {name: run.description for name, run in runs.items()},
         "notes": {name: run.note for name, run in runs.items() if run.note},

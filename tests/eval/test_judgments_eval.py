@@ -4,6 +4,7 @@ metrics can be checked by hand; the real dev judgments on the full index; and th
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 import math
 import sys
@@ -76,6 +77,7 @@ def test_bm25_metrics_on_the_tiny_index_are_exact(
         judgments=path,
         configs=("bm25", "dense", "hybrid_rrf", "pipeline"),
         chart=tmp_path / "c.png",
+        unjudged_out=tmp_path / "pool.csv",
     )
     report = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
     # zorblax ranks 1 (gain 1), 2 (gain 3), 5 (unjudged); docid 9 is not in the index
@@ -102,6 +104,13 @@ def test_bm25_metrics_on_the_tiny_index_are_exact(
         "pipeline",
     } - {report["best_single"]}
     assert (tmp_path / "c.png").read_bytes().startswith(PNG_MAGIC)
+    with (tmp_path / "pool.csv").open(newline="") as handle:
+        pool = list(csv.DictReader(handle))
+    assert len(pool) == report["unjudged_in_top10"]
+    judged = {("zorblax", "1"), ("zorblax", "2"), ("quintar", "3"), ("quintar", "1")}
+    assert all((row["query"], row["docid"]) not in judged and row["rating"] == "" for row in pool)
+    zorblax_5 = next(r for r in pool if (r["query"], r["docid"]) == ("zorblax", "5"))
+    assert "bm25" in zorblax_5["found_by"].split()
 
 
 def test_a_missing_reranker_skips_rerank_with_a_note(
