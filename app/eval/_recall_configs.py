@@ -18,9 +18,6 @@ from app.recall.pipeline import RecallConfig, RecallPipeline
 from app.recall.reranker import Reranker
 from app.recall.search_cache import SearchCache
 from app.recall.search_index import SearchIndex
-from app.runtime import Runtime
-from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
 
 CONFIGS = ("bm25", "dense", "hybrid_rrf", "hybrid_weighted", "rerank", "pipeline")
 SINGLE_RETRIEVERS = ("bm25", "dense")
@@ -149,6 +146,10 @@ class _Runner:
         return ConfigRun("rerank", f"{what}, model {reranker.model_id}", out)
 
     async def pipeline(self, queries: Sequence[str]) -> ConfigRun:
+        from app.runtime import Runtime
+        from app.tools.base import ToolContext, invoke_tool
+        from app.tools.item_search import ItemSearchResult
+
         top_k = MAX_TOP_K.get()
         args: dict[str, Any] = {"top_k": top_k}
         if self.t.platform:
