@@ -119,7 +119,8 @@ def test_a_missing_reranker_skips_rerank_with_a_note(
     path = tmp_path / "j.csv"
     path.write_text(JUDGMENTS)
     options = RecallEvalOptions(judgments=path, configs=("bm25", "rerank"))
-    report = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
+    no_model = tiny[0].model_copy(update={"reranker_model": None, "reranker_backend": "local"})
+    report = run_recall_eval(no_model, options, index=tiny[1], aliases={})
     assert report["skipped"] == ["rerank"]
     assert "no trained reranker" in report["notes"]["rerank"]
     assert set(report["configs"]) == {"bm25"}
