@@ -1,0 +1,150 @@
+"""The index build on a slice of the real catalog: versioned, atomic, idempotent, searchable."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from app.catalog.loader import Catalog, load_catalog
+from app.config.registry import REGISTRY
+from app.config.settings import Settings
+from app.errors import ConfigError, IndexMissing
+from app.recall._flag_embedder import FlagEmbedder
+from app.recall.filters import SearchFilters
+from app.recall.index_build import build_index
+from app.recall.index_manifest import IndexPaths, dense_text, read_current
+from app.recall.search_index import SearchIndex
+
+
+@pytest.fixture(scope="module")
+def small_catalog(settings: Settings) -> Catalog:
+    full = load_catalog(settings.data_dir)
+    by_platform: dict[str, list] = {}
+    for item in full.items:
+        by_platform.setdefault(item.platform, []).append(item)
+    items = tuple(i for group in by_platform.values() for i in group[:40])
+    return Catalog(items=items, matches=(), skipped={}, source_files=full.source_files)
+
+
+@pytest.fixture(scope="module")
+def embedder() -> FlagEmbedder:
+    return FlagEmbedder("all-MiniLM-L6-v2", pooling="mean", max_length=128, batch_size=32)
+
+
+@pytest.fixture
+def scratch(settings: Settings, tmp_path: Path) -> Settings:
+    return settings.model_copy(update={"var_dir": tmp_path / "var"})
+
+
+def test_build_then_nothing_to_do_then_force(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    first = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    assert first.built
+    manifest = first.manifest
+    assert manifest.items == len(small_catalog.items) == 240
+    assert manifest.platforms == small_catalog.platform_counts()
+    assert manifest.vector_backend == "qdrant-edge"
+    assert read_current(scratch.index_dir) == manifest.version
+    assert sorted(p.name for p in scratch.index_dir.iterdir()) == ["CURRENT", manifest.version]
+
+    again = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    assert not again.built
+    assert "up to date" in again.message
+    assert "nothing to do" in again.message
+    assert again.manifest == manifest
+
+    forced = build_index(
+        scratch, force=True, show_progress=False, catalog=small_catalog, embedder=embedder
+    )
+    assert forced.built
+    assert forced.manifest.version == manifest.version
+    assert forced.manifest.built_at >= manifest.built_at
+
+
+def test_a_recipe_change_is_a_new_version(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    base = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    with REGISTRY.overridden(INDEX_DESCRIPTION_CHARS=50):
+        changed = build_index(
+            scratch, show_progress=False, catalog=small_catalog, embedder=embedder
+        )
+    assert changed.built
+    assert changed.manifest.version != base.manifest.version
+    assert read_current(scratch.index_dir) == changed.manifest.version
+    assert IndexPaths(scratch.index_dir, base.manifest.version).is_complete()
+
+
+def test_a_half_written_build_is_never_current(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    class Boom(Exception):
+        pass
+
+    def failing(*_args: object, **_kwargs: object) -> None:
+        raise Boom
+
+    catalog = Catalog(
+        items=small_catalog.items[:4],
+        matches=(),
+        skipped={},
+        source_files=small_catalog.source_files,
+    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("app.recall.index_build.write_items", failing)
+        with pytest.raises(Boom):
+            build_index(scratch, show_progress=False, catalog=catalog, embedder=embedder)
+    assert read_current(scratch.index_dir) is None
+    with pytest.raises(IndexMissing):
+        SearchIndex.open(scratch, embedder=embedder)
+
+
+def test_the_built_index_answers_filtered_searches(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    index = SearchIndex.open(scratch, embedder=embedder)
+    try:
+        some = small_catalog.items[45]
+        assert index.item(some.item_id) == some
+        vector = embedder.encode_queries([dense_text(some, 300)])[0].tolist()
+        hits = asyncio.run(
+            index.store.search(index.collection, vector, SearchFilters(), limit=3, exact=True)
+        )
+        assert hits[0].item_id == some.item_id
+        walmart = SearchFilters.build(platforms=["walmart"], price_max=50)
+        hits = asyncio.run(index.store.search(index.collection, vector, walmart, limit=20))
+        assert hits
+        assert all(
+            h.payload["platform"] == "walmart" and h.payload["price_usd"] <= 50 for h in hits
+        )
+        lexical = index.bm25.search(some.title, SearchFilters(), top_k=5)
+        assert some.item_id in [h.item_id for h in lexical]
+    finally:
+        asyncio.run(index.close())
+
+
+def test_an_index_built_with_another_model_is_refused(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    other = FlagEmbedder("all-MiniLM-L6-v2", pooling="mean", max_length=64, batch_size=32)
+    with pytest.raises(ConfigError, match="was built with"):
+        SearchIndex.open(scratch, embedder=other)
+
+
+def test_index_build_cli_reports_up_to_date_as_json(built_index: Settings) -> None:
+    from app.cli.main import app
+
+    result = CliRunner().invoke(app, ["index", "build", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["built"] is False
+    assert payload["items"] == 32292
+    assert payload["version"] == read_current(built_index.index_dir)
+    assert {"collection", "model_id", "platforms", "items_per_s"} <= payload.keys()
