@@ -28,7 +28,7 @@ class RerankerTrainConfig:
     synonym_threshold: float = 0.95
     same_head_threshold: float = 0.8
     heldout_fraction: float = 0.2
-    max_train_pairs: int | None = 16_000
+    max_train_pairs: int | None = 13_000
     max_heldout_pairs: int | None = None
     # model
     base_model: str = DEFAULT_EMBEDDER_MODEL
@@ -44,7 +44,7 @@ class RerankerTrainConfig:
 
     @classmethod
     def default(cls) -> RerankerTrainConfig:
-        """The production recipe: all six MiniLM layers, one epoch over at most 16k pairs,
+        """The production recipe: all six MiniLM layers, one epoch over at most 13k pairs,
         sized to finish within 8 minutes on two CPU cores."""
         return cls()
 
