@@ -14,6 +14,9 @@ import os
 from typing import Any
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+# OpenMP threads that spin while waiting make torch many times slower when another process
+# holds a core of a small shared machine; waiting passively costs little when idle.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from app.config.settings import Settings
 from app.recall.reranker_training import RerankerTrainConfig, train_reranker
