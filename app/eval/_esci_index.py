@@ -11,7 +11,7 @@ from app.config.params.index import INDEX_DESCRIPTION_CHARS
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.eval._esci_data import Selection, load_corpus
-from app.recall.bm25 import BM25_RECIPE
+from app.recall.bm25 import bm25_recipe
 from app.recall.embedder import Embedder
 from app.recall.index_build import build_index
 from app.recall.index_manifest import compute_version, dense_recipe, read_current
@@ -27,7 +27,7 @@ def esci_settings(settings: Settings, selection: Selection, var_dir: Path | None
 
 def expected_version(files: tuple[Path, Path], embedder: Embedder) -> str:
     """The version `build_index` gives these files with this model and today's recipes."""
-    recipes = [dense_recipe(INDEX_DESCRIPTION_CHARS.get()), BM25_RECIPE]
+    recipes = [dense_recipe(INDEX_DESCRIPTION_CHARS.get()), bm25_recipe()]
     return compute_version(files, embedder.model_id, recipes)
 
 

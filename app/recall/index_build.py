@@ -23,7 +23,7 @@ from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog, load_catalog
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
-from app.recall.bm25 import BM25_RECIPE, Bm25Index
+from app.recall.bm25 import Bm25Index, bm25_recipe
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import (
     IndexManifest,
@@ -62,7 +62,7 @@ def build_index(
     catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
-    recipes = [dense_recipe(desc_chars), BM25_RECIPE]
+    recipes = [dense_recipe(desc_chars), bm25_recipe()]
     version = compute_version(catalog.source_files, embedder.model_id, recipes)
     root = settings.index_dir
     root.mkdir(parents=True, exist_ok=True)

@@ -11,15 +11,6 @@ INDEX_UPSERT_BATCH = REGISTRY.declare(
     maximum=10_000,
     description="Points sent to the vector store per upsert call during an index build.",
 )
-INDEX_EMBED_CHUNK = REGISTRY.declare(
-    "INDEX_EMBED_CHUNK",
-    int,
-    1024,
-    group="index",
-    minimum=32,
-    maximum=100_000,
-    description="Texts embedded per chunk during an index build (one progress-bar step).",
-)
 INDEX_DESCRIPTION_CHARS = REGISTRY.declare(
     "INDEX_DESCRIPTION_CHARS",
     int,
@@ -28,4 +19,31 @@ INDEX_DESCRIPTION_CHARS = REGISTRY.declare(
     minimum=0,
     maximum=5_000,
     description="Characters of the description kept in the dense text recipe.",
+)
+BM25_TITLE_REPEAT = REGISTRY.declare(
+    "BM25_TITLE_REPEAT",
+    int,
+    2,
+    group="index",
+    minimum=1,
+    maximum=5,
+    description="Times the title appears in the BM25 text: a field boost for title words.",
+)
+BM25_K1 = REGISTRY.declare(
+    "BM25_K1",
+    float,
+    0.9,
+    group="index",
+    minimum=0.0,
+    maximum=5.0,
+    description="BM25 term-frequency saturation k1 of the product index.",
+)
+BM25_B = REGISTRY.declare(
+    "BM25_B",
+    float,
+    0.9,
+    group="index",
+    minimum=0.0,
+    maximum=1.0,
+    description="BM25 length normalisation b of the product index.",
 )
