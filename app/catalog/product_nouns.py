@@ -1,5 +1,6 @@
-"""Word-level rules of the reranker's training data: product-type heads, near-synonyms, and
-whether a title names a product as the thing itself or only as what an accessory is for."""
+"""Product nouns in titles and category names: product-type heads, near-synonyms, and whether
+a title names a product as the thing itself or only as what an accessory is for. Reranker
+training labels pairs with these rules and item_picker sinks accessories with them."""
 
 from __future__ import annotations
 
@@ -141,9 +142,41 @@ ACCESSORY_NOUNS = frozenset(
         "charging",
         "carrying",
         "mounting",
+        "riser",
+        "spare",
+        "cabinet",
+        "cooling",
+        "sling",
+        "holster",
+        "shoulder",
+        "table",
+        "antenna",
+        "cleaning",
+        "privacy",
     }
 )
 """Nouns that make the word before them a modifier: "laptop sleeve", "mouse pad", "tv mount"."""
+
+COMPOUND_ACCESSORY_ENDINGS = (
+    "riser",
+    "sleeve",
+    "holder",
+    "charger",
+    "adapter",
+    "battery",
+    "bracket",
+    "backpack",
+    "protector",
+)
+"""Accessory nouns that also end product names written as one word ("GoRiser", "MacSleeve");
+only ones that end no common non-accessory word ("cover" ends "discover", "pad" "ipad")."""
+
+
+def _is_accessory_noun(word: str) -> bool:
+    base = singular(word)
+    if base in ACCESSORY_NOUNS:
+        return True
+    return any(base.endswith(e) and len(base) > len(e) + 1 for e in COMPOUND_ACCESSORY_ENDINGS)
 
 
 def tokens(text: str) -> list[str]:
@@ -226,7 +259,7 @@ def head_positions(title_tokens: Sequence[str], word: str) -> list[int]:
 def is_accessory_position(title_tokens: Sequence[str], i: int) -> bool:
     """True when token `i` only says what the product is for: "<word> sleeve", "for <word>"."""
     after = singular(title_tokens[i + 1]) if i + 1 < len(title_tokens) else ""
-    if after in ACCESSORY_NOUNS and after != singular(title_tokens[i]):
+    if after and _is_accessory_noun(after) and after != singular(title_tokens[i]):
         return True
     before = title_tokens[max(0, i - 3) : i]
     return "for" in before or "fits" in before or "compatible" in before

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.catalog.item import Item, MatchLabel
-from app.recall._reranker_mining import VectorTable, heldout_groups, similar_text_groups
-from app.recall._reranker_sources import EsciExample, EvaluationSet, TypedItem, typed_items
-from app.recall._reranker_text import (
+from app.catalog.product_nouns import (
     accessory_targets,
     category_key,
     head,
@@ -27,6 +25,8 @@ from app.recall._reranker_text import (
     query_variants,
     tokens,
 )
+from app.recall._reranker_mining import VectorTable, heldout_groups, similar_text_groups
+from app.recall._reranker_sources import EsciExample, EvaluationSet, TypedItem, typed_items
 from app.recall.reranker_config import RerankerTrainConfig
 
 Embed = Callable[[Sequence[str]], np.ndarray]

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from app.recall._reranker_text import category_key, head
+from app.catalog.product_nouns import category_key, head
 
 
 class VectorTable:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.catalog.item import Item
+from app.catalog.product_nouns import head, is_broad, names_as_product, normalise_query
 from app.catalog.text import clean_text
 from app.errors import ConfigError
-from app.recall._reranker_text import head, is_broad, names_as_product, normalise_query
 
 JUDGMENTS_FILE = "icecat/judgments_dev.csv"
 ESCI_GRANDI9 = "esci-sample/grandi9/sample_2c_full_data.csv"

@@ -3,15 +3,18 @@
 The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors;
 an item below the floor sinks (penalised in stage 5), never dropped. It is off, and says
 why, when no reranker is available, when the category contradicts the request the slot was
-searched with, or when no scored candidate reaches the floor.
+searched with, or when no scored candidate reaches the floor. Whatever the model says, an
+item whose title names the category only as what it is for ("Laptop Riser") sinks too.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from app.catalog.product_nouns import head, names_only_as_target
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
@@ -64,6 +67,19 @@ def contradiction(inputs: PickInputs) -> str | None:
     return None
 
 
+def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
+    """Ids of survivors that name the category's product only as what they are for ("Laptop
+    Riser", "sleeve for 15in laptops"), when the request is for the product itself."""
+    if not inputs.category or contradiction(inputs) is not None:
+        return frozenset()
+    noun = head(inputs.category)
+    if noun is None:
+        return frozenset()
+    return frozenset(
+        p.item.item_id for p in filtered.pool if names_only_as_target(p.item.title, noun)
+    )
+
+
 def plan_gate(
     inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None
 ) -> GatePlan:
@@ -111,9 +127,22 @@ async def run_gate(
     floor: float,
     unavailable: str | None = None,
 ) -> Gate:
-    """Stage 3: plan, score without blocking the loop, and judge; a reranker that fails (a
-    model that cannot load, a remote one down) switches the gate off for this call instead
-    of failing it."""
+    """Stage 3: plan, score without blocking the loop, and judge, then mark the accessories;
+    a reranker that fails (a model that cannot load, a remote one down) switches the gate
+    off for this call instead of failing it."""
+    gate = await _score(inputs, filtered, model, k=k, floor=floor, unavailable=unavailable)
+    return dataclasses.replace(gate, accessories=accessories(inputs, filtered))
+
+
+async def _score(
+    inputs: PickInputs,
+    filtered: Filtered,
+    model: Reranker | None,
+    *,
+    k: int,
+    floor: float,
+    unavailable: str | None,
+) -> Gate:
     if model is None and unavailable is None:
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)

@@ -68,7 +68,8 @@ class Gate:
     """Stage 3 → 5: the relevance gate's verdict.
 
     `scores` holds the cross-encoder score of every item it scored (even when switched off
-    by the candidates); `sunk` are the ids that get the penalty (empty when off).
+    by the candidates); `sunk` are the ids below its floor (empty when off); `accessories`
+    are the ids that name the category only as what they are for, penalised even when off.
     """
 
     on: bool
@@ -77,6 +78,11 @@ class Gate:
     floor: float
     scores: Mapping[str, float] = field(default_factory=dict)
     sunk: frozenset[str] = frozenset()
+    accessories: frozenset[str] = frozenset()
+
+    def penalised(self, item_id: str) -> bool:
+        """Whether the item gets the gate's penalty: below the floor or an accessory."""
+        return item_id in self.sunk or item_id in self.accessories
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,7 @@ class Scored:
     score: float
     gate_score: float | None
     sunk: bool
+    accessory: bool
     semantics: Semantics
     parts: Mapping[str, float]
 

@@ -60,6 +60,7 @@ class GateReport(BaseModel):
     floor: float
     scored: int = 0
     sunk: int = 0
+    accessories: int = 0
 
 
 class SlotPicks(BaseModel):
@@ -183,6 +184,7 @@ def slot_report(
             floor=gate.floor,
             scored=len(gate.scores),
             sunk=len(gate.sunk),
+            accessories=len(gate.accessories),
         ),
         ranked=selection.ranked,
         merged=selection.merged,
@@ -224,6 +226,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     item, sem = scored.item, scored.semantics
     parts: list[str] = []
     what = inputs.category or inputs.request
+    if scored.accessory:
+        parts.append(f"closest match only: an accessory for a {what}, not one")
     if gate.on and scored.gate_score is not None:
         if scored.sunk:
             parts.append(
@@ -275,6 +279,10 @@ def _notes(part: SlotPicks) -> list[str]:
         notes.append(f"relevance gate off: {part.gate.reason}")
     elif part.gate.sunk:
         notes.append(f"{part.gate.sunk} of {part.gate.scored} scored items fell below the floor")
+    if part.gate.accessories:
+        notes.append(
+            f"{part.gate.accessories} candidates are accessories for a {part.category}, penalised"
+        )
     if part.excluded:
         notes.append("excluded: " + ", ".join(f"{t} ({n})" for t, n in part.excluded.items()))
     if part.unmatched_excludes:

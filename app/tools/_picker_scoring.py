@@ -128,8 +128,9 @@ def weigh(
     *,
     penalty: float,
 ) -> tuple[Scored, ...]:
-    """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank keeps
-    (1 - penalty) of it. Best first, ties by recall rank; every survivor stays in."""
+    """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank or marked
+    as an accessory keeps (1 - penalty) of it. Best first, ties by recall rank; every
+    survivor stays in."""
     ranked: list[Scored] = []
     for pooled in filtered.pool:
         item_id = pooled.item.item_id
@@ -146,7 +147,7 @@ def weigh(
         }
         sunk = item_id in gate.sunk
         score = max(0.0, sum(parts.values()))
-        if sunk:
+        if gate.penalised(item_id):
             score *= 1.0 - penalty
         ranked.append(
             Scored(
@@ -154,6 +155,7 @@ def weigh(
                 score=round(score, 6),
                 gate_score=gate_score,
                 sunk=sunk,
+                accessory=item_id in gate.accessories,
                 semantics=sem,
                 parts={k: round(v, 6) for k, v in parts.items()},
             )

@@ -9,9 +9,7 @@ from collections import Counter
 
 import pytest
 
-from app.config.settings import Settings
-from app.recall._reranker_data import DataInputs, PairSet, build_pairs
-from app.recall._reranker_text import (
+from app.catalog.product_nouns import (
     accessory_targets,
     head,
     is_broad,
@@ -21,6 +19,8 @@ from app.recall._reranker_text import (
     query_variants,
     singular,
 )
+from app.config.settings import Settings
+from app.recall._reranker_data import DataInputs, PairSet, build_pairs
 from app.recall.reranker_training import RerankerTrainConfig, load_data_inputs
 
 pytestmark = pytest.mark.slow

@@ -10,10 +10,12 @@ import pytest
 
 from app.tools._picker_filter import cheapness, excluded_by, hard_filter, prepare
 from app.tools._picker_gate import (
+    accessories,
     contradiction,
     finish_gate,
     gate_query,
     plan_gate,
+    run_gate,
 )
 from app.tools._picker_model import Gate, Semantics, Weights
 from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
@@ -313,6 +315,64 @@ def test_no_candidate_above_the_floor_switches_the_gate_off() -> None:
     assert gate.sunk == frozenset()
     assert gate.scores == {"amazon:1": 0.1, "amazon:2": 0.2}
     assert all(not r.sunk for r in weigh(filtered, gate, {}, WEIGHTS, penalty=0.5))
+
+
+@pytest.mark.parametrize(
+    ("title", "accessory"),
+    [
+        ("Lenovo IdeaPad 3 Laptop 15.6 inch", False),
+        ("HP 250 G7 notebook, Intel Core i5", False),
+        ("Fellowes 80320 Laptop Riser - Office Suites", True),
+        ("Fellowes 8030401 Laptop Goriser", True),
+        ("Targus neoprene sleeve for 15in laptops", True),
+        ("Dell laptop battery 6-cell", True),
+        ("Wireless keyboard for notebooks and laptop computers", True),
+    ],
+)
+def test_an_item_naming_the_category_only_as_its_target_is_an_accessory(
+    title: str, accessory: bool
+) -> None:
+    items = [item(1, title)]
+    filtered = filtered_for(items, plan(category="laptop"), query="laptop")
+    inputs = inputs_for(items, plan(category="laptop"), query="laptop")
+    assert (accessories(inputs, filtered) == {"amazon:1"}) is accessory
+
+
+def test_accessories_are_not_marked_when_the_request_is_for_the_accessory() -> None:
+    items = [item(1, "Neoprene Laptop Sleeve 13.3")]
+    p = plan(category="laptop")
+    assert (
+        accessories(
+            inputs_for(items, p, query="laptop sleeve"),
+            filtered_for(items, p, query="laptop sleeve"),
+        )
+        == frozenset()
+    )
+
+
+async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
+    items = [item(1, "Laptop Riser aluminium", 20.0)] + [
+        item(n, f"Acer Aspire {n} laptop", 20.0) for n in (2, 3, 4)
+    ]
+    p = plan(category="laptop")
+    inputs = inputs_for(items, p, query="laptop")
+    filtered = hard_filter(inputs)
+    gate = await run_gate(inputs, filtered, None, k=15, floor=0.3, unavailable="no model")
+    assert not gate.on
+    assert gate.accessories == {"amazon:1"}
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    assert ranked[0].item.item_id == "amazon:2"
+    riser = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert riser.accessory
+    assert not riser.sunk
+    assert riser.score == pytest.approx(sum(riser.parts.values()) * 0.5, abs=1e-6)
+    selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.9)
+    chosen = next(c for c in selection.picks if c.scored.item.item_id == "amazon:1")
+    text = reason(inputs, gate, chosen, None)
+    assert text.startswith("closest match only: an accessory for a laptop, not one")
+    report = slot_report(inputs, filtered, gate, selection, {})
+    assert report.gate.accessories == 1
+    assert report.picks[0].item_id == "amazon:2"
 
 
 # --- stage 4: semantic scores --------------------------------------------------------------
