@@ -21,6 +21,7 @@ from app.config.params.item_search import (
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
 )
+from app.config.params.picker import PICK_RERANK_K
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
 from app.errors import DependencyDown
@@ -142,7 +143,7 @@ class ItemSearchTool:
                 with _timed(run.steps, "probe"):
                     run.findings = await self._probe(run.effective, matchers, run.hit_ids())
             run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
-        _register(ctx, run.effective, run.hits)
+        _register(ctx, run.effective, kept[: max(scope.top_k, PICK_RERANK_K.get())])
         run.removed = replace(chosen.removed, duplicates=duplicates)
         if scope.top_k_capped:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
@@ -240,7 +241,8 @@ class ItemSearchTool:
 
 
 def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:
-    """Every kept hit becomes a candidate of the slot, replacing the slot's earlier ones."""
+    """The best kept hits become the slot's candidates, replacing its earlier ones: the shown
+    ones and at least as many as item_picker's relevance gate scores."""
     ctx.candidates.replace(
         scope.slot,
         (

@@ -14,6 +14,7 @@ import pytest_asyncio
 from redis.asyncio import Redis
 
 from app.config.params.item_search import ITEM_SEARCH_POOL, ITEM_SEARCH_RENDER_CAP
+from app.config.params.picker import PICK_RERANK_K
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.recall._qdrant_server_store import QdrantServerStore
@@ -180,11 +181,15 @@ async def test_candidates_are_registered_per_slot_and_only_a_few_rendered(
 ) -> None:
     ctx = context()
     mice = await search(runtime, ctx, query="wireless mouse", top_k=20)
-    pads = await search(runtime, ctx, query="mouse pad", top_k=12, slot="pad")
+    pads = await search(runtime, ctx, query="mouse pad", top_k=5, slot="pad")
     assert [c.item_id for c in ctx.candidates.slot("main")] == [h.item_id for h in mice.hits]
-    assert [c.item_id for c in ctx.candidates.slot("pad")] == [h.item_id for h in pads.hits]
     assert len(ctx.candidates.slot("main")) == 20
-    assert [c.rank for c in ctx.candidates.slot("pad")] == list(range(1, 13))
+    gate_quota = PICK_RERANK_K.get()
+    pad_ids = [c.item_id for c in ctx.candidates.slot("pad")]
+    assert len(pads.hits) == 5
+    assert pad_ids[:5] == [h.item_id for h in pads.hits]
+    assert len(pad_ids) == len(set(pad_ids)) == gate_quota
+    assert [c.rank for c in ctx.candidates.slot("pad")] == list(range(1, gate_quota + 1))
     assert all(c.query == "mouse pad" for c in ctx.candidates.slot("pad"))
     text = mice.render()
     cap = ITEM_SEARCH_RENDER_CAP.get()
