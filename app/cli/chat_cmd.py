@@ -14,10 +14,10 @@ from app.agent.chat import collect
 from app.agent.events import ChatAgent, PickView, TurnEvent, TurnSummary
 from app.api.app import build_agent
 from app.cli._output import emit_json
+from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.config.settings import Settings
 from app.errors import PickwiseError
-from app.runtime import Runtime
 
 HELP = "Type what you are looking for. /new starts a new session, /quit leaves."
 
@@ -26,11 +26,6 @@ def register(app: typer.Typer) -> None:
     """Add the `ask` and `chat` commands to the root CLI."""
     app.command("ask")(ask)
     app.command("chat")(chat)
-
-
-def open_runtime(settings: Settings) -> Runtime:
-    """The runtime the agent runs on (tests swap in one that reuses an opened index)."""
-    return Runtime(settings)
 
 
 @asynccontextmanager

@@ -10,11 +10,11 @@ from typing import Any, NoReturn, cast
 import typer
 
 from app.cli._output import emit_json
+from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.config.params.picker import PICK_RERANK_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
 from app.config.settings import Settings
-from app.runtime import Runtime
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.item_picker import ItemPickerResult
@@ -25,11 +25,6 @@ from app.tools.shopping_plan import Constraint, ShoppingPlan
 def register(app: typer.Typer) -> None:
     """Add the `pick` command to the root CLI."""
     app.command("pick")(pick)
-
-
-def open_runtime(settings: Settings) -> Runtime:
-    """The runtime a pick runs in (tests swap in one that reuses an opened index)."""
-    return Runtime(settings)
 
 
 def pick(

@@ -9,9 +9,9 @@ from typing import Any, NoReturn, cast
 import typer
 
 from app.cli._output import emit_json
+from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.config.settings import Settings
-from app.runtime import Runtime
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
 from app.tools.item_search import ItemSearchResult
 from app.tools.shopping_plan import Constraint, ShoppingPlan
@@ -22,11 +22,6 @@ TOOL = "item_search"
 def register(app: typer.Typer) -> None:
     """Add the `search` command to the root CLI."""
     app.command("search")(search)
-
-
-def open_runtime(settings: Settings) -> Runtime:
-    """The runtime a search runs in (tests swap in one that reuses an opened index)."""
-    return Runtime(settings)
 
 
 def search(

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import app.config.params  # noqa: F401  (declares every group, so no stored override looks unknown)
-from app.config.overrides import OverrideStore
+from app.config.overrides import SQLITE_FILE, OverrideStore, open_override_store
 from app.config.params.admin import PARAMS_CHECK_INTERVAL_MS
 from app.config.registry import REGISTRY, ParamRegistry
+from app.config.settings import Settings
 from app.errors import NotFound, ParamValidationError
 
 log = logging.getLogger(__name__)
@@ -117,3 +118,16 @@ def usable(values: Mapping[str, Any], registry: ParamRegistry) -> dict[str, Any]
             reason = "invalid value" if registry.param(name).secret else str(exc)
             log.warning("ignoring the stored override of %s: %s", name, reason)
     return kept
+
+
+def apply_stored_overrides(settings: Settings, registry: ParamRegistry = REGISTRY) -> bool:
+    """Apply the stored override layer once, for a process without the admin sync (a CLI
+    command), so it runs with the values `pickwise params set` stored; True when it did.
+    An unreachable store leaves the defaults in force (logged); no store file, nothing."""
+    if not settings.redis_url and not (settings.var_dir / SQLITE_FILE).is_file():
+        return False
+    store = open_override_store(settings)
+    try:
+        return OverrideSync(store, registry).refresh()
+    finally:
+        store.close()

@@ -13,10 +13,11 @@ import redis
 
 from app.config._override_redis import RedisOverrideStore
 from app.config._override_sqlite import SqliteOverrideStore
-from app.config.overrides import OverrideStore
+from app.config.overrides import SQLITE_FILE, OverrideStore
 from app.config.overrides_admin import MASKED, ParamAdmin, first_invalid
-from app.config.overrides_sync import OverrideSync
+from app.config.overrides_sync import OverrideSync, apply_stored_overrides
 from app.config.registry import ParamRegistry
+from app.config.settings import Settings
 from app.errors import ParamValidationError
 from tests.admin.override_store_contract import wait_until
 
@@ -212,3 +213,15 @@ def test_overrides_applied_before_any_read_load_the_environment_first() -> None:
     registry.declare("CAP", int, 50, group="g", minimum=1, maximum=500, description="c")
     registry.apply_overrides({"CAP": 7}, version=1)
     assert (registry.value("CAP"), registry.source("CAP")) == (7, "override")
+
+
+def test_a_cli_process_applies_the_stored_overrides_once(tmp_path: Path) -> None:
+    settings = Settings(var_dir=tmp_path, redis_url=None)
+    fresh = make_registry()
+    assert not apply_stored_overrides(settings, fresh)
+    assert not (tmp_path / SQLITE_FILE).exists()
+    writer = make_registry()
+    ParamAdmin(SqliteOverrideStore(tmp_path / SQLITE_FILE), writer).update({"CAP": 7}, actor="ops")
+    assert apply_stored_overrides(settings, fresh)
+    assert (fresh.value("CAP"), fresh.source("CAP")) == (7, "override")
+    assert not apply_stored_overrides(settings, fresh)
