@@ -14,7 +14,7 @@ from app.tools.base import ToolContext, ToolResult
 
 __all__ = ["CardBrief", "CategoryInsightArgs", "CategoryInsightResult", "CategoryInsightTool"]
 
-MAX_TOP_K = 10
+MAX_CARDS = 10
 
 DESCRIPTION = (
     "Identify the catalog category a product phrase refers to (e.g. 'toner cartridge', "
@@ -36,7 +36,7 @@ class CategoryInsightArgs(BaseModel):
         description="A product or category phrase, e.g. 'usb cable' or 'laptop'.",
     )
     top_k: int | None = Field(
-        None, ge=1, le=MAX_TOP_K, description="How many category cards to return (default 3)."
+        None, ge=1, le=MAX_CARDS, description="How many category cards to return (default 3)."
     )
 
     @field_validator("query")

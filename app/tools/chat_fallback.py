@@ -8,8 +8,9 @@ import logging
 import re
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.errors import DependencyDown
 from app.tools._summary_facts import check_item_ids
 from app.tools.base import ToolContext, ToolResult
@@ -47,7 +48,15 @@ class ChatFallbackArgs(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
-    message: str = Field(min_length=1, max_length=4000, description="The shopper's message.")
+    message: str = Field(min_length=1, description="The shopper's message.")
+
+    @field_validator("message")
+    @classmethod
+    def _within_the_cap(cls, value: str) -> str:
+        cap = AGENT_MESSAGE_MAX_CHARS.get()
+        if len(value) > cap:
+            raise ValueError(f"a message is at most {cap} characters (AGENT_MESSAGE_MAX_CHARS)")
+        return value
 
 
 class ChatFallbackResult(ToolResult):

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.config.registry import REGISTRY
 from app.tools._openai_chat import OpenAIChatModel
 from app.tools._picker_report import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
 from app.tools._search_result import AppliedScope, BlockedItem, ItemSearchResult, PriceOnly
@@ -238,3 +239,13 @@ async def test_the_llm_chat_fallback_never_names_an_item(
     assert outcome.output.text == "Paris!"
     (request,) = scripted_openai.requests("text")
     assert request.messages[-1] == {"role": "user", "content": "capital of France?"}
+
+
+async def test_the_chat_fallback_message_cap_is_the_agents_current_one() -> None:
+    ctx = ToolContext("s", "t")
+    with REGISTRY.overridden(AGENT_MESSAGE_MAX_CHARS=10):
+        long = await invoke_tool(ChatFallbackTool(), {"message": "hello " * 3}, ctx)
+        short = await invoke_tool(ChatFallbackTool(), {"message": "hello"}, ctx)
+    assert not long.ok
+    assert "AGENT_MESSAGE_MAX_CHARS" in str(long.output)
+    assert short.ok
