@@ -6,8 +6,11 @@ import asyncio
 import json
 import os
 import threading
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
+
+import torch
 
 from app.config.params.reranker import RERANKER_BATCH_SIZE
 from app.errors import ConfigError
@@ -19,11 +22,12 @@ _DEFAULT_MAX_LENGTH = 128
 
 class LocalReranker:
     """A trained cross-encoder folder loaded with sentence-transformers' `CrossEncoder`;
-    scores are sigmoids of its logit, remembered in a `ScoreCache`."""
+    scores are sigmoids of its logit, remembered in a `ScoreCache`. `int8` quantises its
+    linear layers on load (dynamic int8: about 1.4x faster on a CPU, see the bench)."""
 
     remote = False
 
-    def __init__(self, folder: Path, *, max_length: int | None = None) -> None:
+    def __init__(self, folder: Path, *, max_length: int | None = None, int8: bool = False) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from sentence_transformers import CrossEncoder
 
@@ -32,8 +36,11 @@ class LocalReranker:
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot load the reranker model in {folder}: {exc}") from exc
         self._model = encoder.model.eval()
+        if int8:
+            self._model = quantized(self._model)
         self._tokenizer = encoder.tokenizer
-        self.model_id = folder.name
+        self.int8 = int8
+        self.model_id = f"{folder.name}+int8" if int8 else folder.name
         self.max_length = max_length or _trained_max_length(folder) or _DEFAULT_MAX_LENGTH
         self._lock = threading.Lock()
         self.cache = ScoreCache()
@@ -61,6 +68,14 @@ class LocalReranker:
     async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
         """`score` in a worker thread, so the event loop keeps serving."""
         return await asyncio.to_thread(self.score, query, documents)
+
+
+def quantized(model: torch.nn.Module) -> torch.nn.Module:
+    """The model with its linear layers dynamically quantised to int8 (weights int8,
+    activations quantised per call)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch announces the torchao successor on each call
+        return torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
 
 
 def _trained_max_length(folder: Path) -> int | None:

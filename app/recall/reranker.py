@@ -134,4 +134,4 @@ def build_reranker(settings: Settings) -> Reranker:
         return RemoteReranker.from_settings(settings)
     from app.recall._reranker_local import LocalReranker
 
-    return LocalReranker(local_model_dir(settings))
+    return LocalReranker(local_model_dir(settings), int8=settings.reranker_int8)

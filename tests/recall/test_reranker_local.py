@@ -42,6 +42,30 @@ class TestLocalReranker(RerankerContract):
         assert reranker.remote is False
 
 
+@pytest.fixture(scope="module")
+def local_int8(small: tuple[Settings, TrainReport]) -> LocalReranker:
+    return LocalReranker(small[1].model_dir, int8=True)
+
+
+class TestLocalRerankerInt8(RerankerContract):
+    @pytest.fixture
+    def reranker(self, local_int8: LocalReranker) -> Reranker:
+        return local_int8
+
+
+def test_int8_keeps_the_ranking_and_says_so_in_its_id(
+    local: LocalReranker, local_int8: LocalReranker
+) -> None:
+    docs = ["Razer Lachesis Gaming Mouse", "C2G 2m USB cable", "HP LaserJet printer"]
+    full = local.score("computer mouse", docs)
+    quantised = local_int8.score("computer mouse", docs)
+    assert quantised != full
+    assert sorted(docs, key=lambda d: -quantised[docs.index(d)]) == sorted(
+        docs, key=lambda d: -full[docs.index(d)]
+    )
+    assert local_int8.model_id == f"{local.model_id}+int8"
+
+
 def test_gaming_keyboard_scores_the_keyboard_above_a_wrist_rest_and_a_mouse(
     local: LocalReranker, built_index: Settings
 ) -> None:
@@ -66,16 +90,17 @@ def test_repeated_pairs_come_from_the_cache(local: LocalReranker) -> None:
 def test_factory_loads_the_newest_trained_model(small: tuple[Settings, TrainReport]) -> None:
     settings, report = small
     assert trained_models(settings.models_dir)[0] == report.model_dir
-    reranker = build_reranker(settings)
+    reranker = build_reranker(settings.model_copy(update={"reranker_int8": False}))
     assert reranker.model_id == report.model_dir.name
     assert reranker.remote is False
+    assert build_reranker(settings).model_id == f"{report.model_dir.name}+int8"
 
 
 def test_reranker_model_setting_names_the_folder(
     small: tuple[Settings, TrainReport], tmp_path: Path
 ) -> None:
     _, report = small
-    chosen = Settings(var_dir=tmp_path, reranker_model=str(report.model_dir))
+    chosen = Settings(var_dir=tmp_path, reranker_model=str(report.model_dir), reranker_int8=False)
     assert build_reranker(chosen).model_id == report.model_dir.name
 
 
