@@ -39,7 +39,16 @@ class _Pooled:
 
     ranks: dict[str, int] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
-    payload: dict[str, Any] = field(default_factory=dict)
+    payloads: list[Mapping[str, Any]] = field(default_factory=list)
+
+    def payload(self) -> Mapping[str, Any]:
+        """The payloads merged, the first source's value winning for a key both carry."""
+        if len(self.payloads) == 1:
+            return MappingProxyType(dict(self.payloads[0]))
+        merged: dict[str, Any] = {}
+        for payload in reversed(self.payloads):
+            merged.update(payload)
+        return MappingProxyType(merged)
 
 
 # (rank from 1, score min-max normalised over its source, source weight) -> contribution
@@ -62,22 +71,29 @@ def rrf(
     *,
     k: float = DEFAULT_RRF_K,
     weights: Mapping[str, float] | None = None,
+    limit: int | None = None,
 ) -> list[FusedHit]:
     """Reciprocal rank fusion: score = Σ_sources weight_s / (k + rank_s), rank from 1."""
     if not math.isfinite(k) or k < 0:
         raise InvalidRequest(f"RRF k must be a finite number >= 0, got {k}")
-    return _fuse(runs, weights, lambda rank, _norm, w: w / (k + rank))
+    return _fuse(runs, weights, lambda rank, _norm, w: w / (k + rank), limit)
 
 
 def weighted_minmax(
-    runs: Mapping[str, Sequence[Hit]], *, weights: Mapping[str, float] | None = None
+    runs: Mapping[str, Sequence[Hit]],
+    *,
+    weights: Mapping[str, float] | None = None,
+    limit: int | None = None,
 ) -> list[FusedHit]:
     """Σ_sources weight_s × (score min-max normalised over that source's own hits)."""
-    return _fuse(runs, weights, lambda _rank, norm, w: w * norm)
+    return _fuse(runs, weights, lambda _rank, norm, w: w * norm, limit)
 
 
 def combmnz(
-    runs: Mapping[str, Sequence[Hit]], *, weights: Mapping[str, float] | None = None
+    runs: Mapping[str, Sequence[Hit]],
+    *,
+    weights: Mapping[str, float] | None = None,
+    limit: int | None = None,
 ) -> list[FusedHit]:
     """CombMNZ: the weighted min-max sum times how many (non-zero-weight) sources found it."""
     w = _checked_weights(runs, weights)
@@ -90,7 +106,7 @@ def combmnz(
                 hit.item_id, hit.score * found_by, hit.source_scores, hit.best_rank, hit.payload
             )
         )
-    return _sorted(out)
+    return _sorted(out)[:limit]
 
 
 def fuse(
@@ -99,14 +115,16 @@ def fuse(
     *,
     k: float = DEFAULT_RRF_K,
     weights: Mapping[str, float] | None = None,
+    limit: int | None = None,
 ) -> list[FusedHit]:
-    """Fuse with the named method; `k` only matters for RRF."""
+    """Fuse with the named method, best first, the first `limit` only when given; `k` only
+    matters for RRF."""
     if method == "rrf":
-        return rrf(runs, k=k, weights=weights)
+        return rrf(runs, k=k, weights=weights, limit=limit)
     if method == "weighted":
-        return weighted_minmax(runs, weights=weights)
+        return weighted_minmax(runs, weights=weights, limit=limit)
     if method == "combmnz":
-        return combmnz(runs, weights=weights)
+        return combmnz(runs, weights=weights, limit=limit)
     raise InvalidRequest(f"unknown fusion method {method!r}; known: rrf, weighted, combmnz")
 
 
@@ -114,8 +132,10 @@ def _fuse(
     runs: Mapping[str, Sequence[Hit]],
     weights: Mapping[str, float] | None,
     contribution: _Contribution,
+    limit: int | None = None,
 ) -> list[FusedHit]:
-    """Pool the runs, sum each source's contribution in source order, and sort."""
+    """Pool the runs, sum each source's contribution in source order, sort, and build the
+    hits of the first `limit` (all when None)."""
     w = _checked_weights(runs, weights)
     pooled: dict[str, _Pooled] = {}
     totals: dict[str, float] = {}
@@ -126,20 +146,20 @@ def _fuse(
             entry = pooled.setdefault(hit.item_id, _Pooled())
             entry.ranks[source] = rank
             entry.scores[source] = hit.score
-            for key, value in hit.payload.items():
-                entry.payload.setdefault(key, value)
+            entry.payloads.append(hit.payload)
             totals[hit.item_id] = totals.get(hit.item_id, 0.0) + contribution(rank, norm, w[source])
-    fused = [
+    best = {item_id: min(entry.ranks.values()) for item_id, entry in pooled.items()}
+    order = sorted(pooled, key=lambda i: (-totals[i], best[i], i))[:limit]
+    return [
         FusedHit(
             item_id=item_id,
             score=totals[item_id],
-            source_scores=MappingProxyType({s: entry.scores.get(s) for s in runs}),
-            best_rank=min(entry.ranks.values()),
-            payload=MappingProxyType(entry.payload),
+            source_scores=MappingProxyType({s: pooled[item_id].scores.get(s) for s in runs}),
+            best_rank=best[item_id],
+            payload=pooled[item_id].payload(),
         )
-        for item_id, entry in pooled.items()
+        for item_id in order
     ]
-    return _sorted(fused)
 
 
 def _first_occurrences(hits: Sequence[Hit]) -> list[Hit]:

@@ -193,9 +193,10 @@ class RecallPipeline:
             runs,
             k=cfg.rrf_k,
             weights={s: cfg.weight(s) for s in runs},
+            limit=top_k,
         )
         return RecallResponse(
-            hits=tuple(fused[:top_k]),
+            hits=tuple(fused),
             per_source_counts=MappingProxyType({o.source: len(o.hits) for o in outcomes}),
             failed_sources=MappingProxyType(failed),
             timings_ms=MappingProxyType({o.source: o.ms for o in outcomes}),

@@ -145,6 +145,14 @@ def test_fuse_dispatches_by_name(method: str) -> None:
     assert fuse(method, RUNS) == expected[method]  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("method", ["rrf", "weighted", "combmnz"])
+@pytest.mark.parametrize("limit", [0, 1, 2, 3, 10])
+def test_a_limit_keeps_the_best_of_the_full_fusion(method: str, limit: int) -> None:
+    full = fuse(method, RUNS)  # type: ignore[arg-type]
+    assert len(full) == 4
+    assert fuse(method, RUNS, limit=limit) == full[:limit]  # type: ignore[arg-type]
+
+
 def test_bad_arguments_are_invalid_requests() -> None:
     with pytest.raises(InvalidRequest):
         fuse("combsum", RUNS)  # type: ignore[arg-type]
