@@ -21,6 +21,7 @@ Allowed = Callable[[Token], bool]
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
 _UNIT_LEADS = word_set("size pack model version number no count set")
+_MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
     r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
@@ -122,10 +123,15 @@ def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keyw
 
 
 def _head_index(run: list[Token]) -> int | None:
+    """The last product noun of the run, passing over one that a measured spec makes part of
+    an earlier product's description ("laptop 16gb RAM", "camera 4k sensor")."""
     for k in range(len(run) - 1, -1, -1):
         word = run[k].text
-        if is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1):
-            return k
+        if not is_product_noun(word) or (word in AMBIGUOUS_HEADS and k != len(run) - 1):
+            continue
+        if k > 1 and _MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
+            continue
+        return k
     return None
 
 

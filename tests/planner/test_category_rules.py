@@ -24,6 +24,10 @@ from app.tools.planner_rules import plan_from_text
         ("a grey laptop case that is water resistant", "laptop case"),
         ("i want to find a frobnicator for my desk", "frobnicator"),
         ("i want a remote for my tv", "remote"),
+        ("laptop 16gb ram", "laptop"),
+        ("gaming laptop 1tb ssd under 900", "gaming laptop"),
+        ("16gb ram", "ram"),
+        ("iphone 12 case", "case"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
