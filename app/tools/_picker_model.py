@@ -128,6 +128,11 @@ class Scored:
     def item(self) -> Item:
         return self.pooled.item
 
+    @property
+    def penalised(self) -> bool:
+        """Below the gate's floor or an accessory: only ever the closest match."""
+        return self.sunk or self.accessory
+
 
 @dataclass(frozen=True)
 class Chosen:

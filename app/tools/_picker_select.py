@@ -1,5 +1,5 @@
-"""item_picker stage 6: merge near-duplicate listings, show only picks close to the best one,
-and cap how many are shown."""
+"""item_picker stage 6: merge near-duplicate listings, show only picks close to the best one
+(and a penalised one only when nothing else is shown), and cap how many are shown."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def select(
 ) -> Selection:
     """Walk the ranking best first, folding each near-duplicate into the better listing kept
     before it; show those scoring at least `show_ratio` of the best (only the best when it
-    scores 0), at most `max_picks`."""
+    scores 0), at most `max_picks`. An item the gate penalised is a closest match only: it
+    is shown when no unpenalised item is."""
     kept: list[Scored] = []
     merged: dict[str, list[str]] = {}
     for scored in ranked:
@@ -45,6 +46,8 @@ def select(
         return Selection((), ranked=len(ranked), merged=0, below_ratio=0, over_cap=0)
     best = kept[0].score
     shown = [k for k in kept if k.score >= show_ratio * best] if best > 0 else kept[:1]
+    if any(not k.penalised for k in shown):
+        shown = [k for k in shown if not k.penalised]
     picks = shown[: max(1, max_picks)]
     return Selection(
         picks=tuple(Chosen(p, tuple(merged[p.item.item_id])) for p in picks),

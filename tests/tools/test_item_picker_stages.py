@@ -17,7 +17,7 @@ from app.tools._picker_gate import (
     plan_gate,
     run_gate,
 )
-from app.tools._picker_model import Gate, Semantics, Weights
+from app.tools._picker_model import Chosen, Gate, Semantics, Weights
 from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
 from app.tools._picker_scoring import semantic_scores, weigh
 from app.tools._picker_select import select
@@ -366,13 +366,14 @@ async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     assert riser.accessory
     assert not riser.sunk
     assert riser.score == pytest.approx(sum(riser.parts.values()) * 0.5, abs=1e-6)
-    selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.9)
-    chosen = next(c for c in selection.picks if c.scored.item.item_id == "amazon:1")
-    text = reason(inputs, gate, chosen, None)
+    text = reason(inputs, gate, Chosen(riser), None)
     assert text.startswith("closest match only: an accessory for a laptop, not one")
+    selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.9)
+    assert [c.scored.item.item_id for c in selection.picks] == ["amazon:2", "amazon:3", "amazon:4"]
     report = slot_report(inputs, filtered, gate, selection, {})
     assert report.gate.accessories == 1
-    assert report.picks[0].item_id == "amazon:2"
+    alone = select([riser], max_picks=3, show_ratio=0.6, dup_threshold=0.9)
+    assert [c.scored.item.item_id for c in alone.picks] == ["amazon:1"]
 
 
 # --- stage 4: semantic scores --------------------------------------------------------------
@@ -483,6 +484,18 @@ def test_a_sunk_item_is_ranked_but_not_shown_beside_a_good_one() -> None:
     assert [r.item.item_id for r in ranked] == ["amazon:1", "amazon:2"]
     sel = select(ranked, max_picks=3, show_ratio=0.6, dup_threshold=0.6)
     assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1"]
+
+
+def test_a_penalised_item_is_not_shown_beside_a_good_one_whatever_its_score() -> None:
+    filtered = filtered_for([item(1, "keyboard one", 10.0), item(2, "mouse two", 1.0)])
+    scores = {"amazon:1": 0.9, "amazon:2": 0.2}
+    gate = Gate(True, None, "keyboard", 0.3, scores, frozenset({"amazon:2"}))
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    mouse = next(r for r in ranked if r.item.item_id == "amazon:2")
+    assert mouse.sunk
+    sel = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.6)
+    assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1"]
+    assert sel.below_ratio == 1
 
 
 def test_nothing_to_select() -> None:
