@@ -124,7 +124,7 @@ def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keyw
 
 def _head_index(run: list[Token]) -> int | None:
     """The last product noun of the run, passing over one that a measured spec makes part of
-    an earlier product's description ("laptop 16gb RAM", "camera 4k sensor")."""
+    an earlier product's description ("laptop 16gb RAM", "gaming laptop 1tb SSD")."""
     for k in range(len(run) - 1, -1, -1):
         word = run[k].text
         if not is_product_noun(word) or (word in AMBIGUOUS_HEADS and k != len(run) - 1):

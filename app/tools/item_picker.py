@@ -164,7 +164,7 @@ class ItemPickerTool:
                 floor=PICK_GATE_FLOOR.get(),
                 unavailable=self.reranker_unavailable,
             )
-            out.append(len(pool) - len(gate.sunk))
+            out.append(sum(not gate.penalised(p.item.item_id) for p in pool))
         with _stage(stats, "semantic", len(pool)) as out:
             scores = await semantics(self.vectors, inputs, pool)
             out.append(len(scores))
