@@ -133,10 +133,12 @@ class _State:
         constraint = Constraint(term=term, evidence=evidence)
         if finding.kind == "exclude":
             self.avoid.pop(term, None)
+            self.exclude.pop(term, None)  # ordered by their last statement, so replay is idempotent
             self.exclude[term] = constraint
             self._drop_positive(term)
         elif finding.kind == "avoid":
             self.exclude.pop(term, None)
+            self.avoid.pop(term, None)
             self.avoid[term] = constraint
             self._drop_positive(term)
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.tools._budget_rules import usd_rates
@@ -147,6 +147,7 @@ _words = st.lists(
 
 @settings(max_examples=100, deadline=None)
 @given(first=_words, second=_words)
+@example(first=["logitech", "preferably"], second=["not", "logitech", "not", "razer"])
 def test_replaying_messages_on_their_own_plan_changes_nothing(
     first: list[str], second: list[str]
 ) -> None:
