@@ -31,18 +31,11 @@ import torch
 
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
+from app.eval.bench_stats import percentile
 from app.recall._reranker_local import LocalReranker
 from app.recall._reranker_mining import binary_auc
 from app.recall.reranker import trained_models
 from app.recall.reranker_training import HELDOUT_FILE
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100) by linear interpolation."""
-    ordered = sorted(values)
-    pos = (len(ordered) - 1) * q / 100
-    lo, hi = int(pos), min(int(pos) + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
 def load_heldout(folder: Path) -> list[dict[str, Any]]:
