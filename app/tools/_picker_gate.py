@@ -10,6 +10,7 @@ item whose title names the category only as what it is for ("Laptop Riser") sink
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -55,7 +56,7 @@ def contradiction(inputs: PickInputs) -> str | None:
     asked = {singular(w) for w in tokens(inputs.request)}
     if head not in asked:
         return f"the request {inputs.request!r} does not mention {words[-1]!r}"
-    read = plan_from_text([inputs.request]).category
+    read = _read_category(inputs.request)
     read_words = tokens(read)
     if read_words:
         read_head = singular(read_words[-1])
@@ -65,6 +66,13 @@ def contradiction(inputs: PickInputs) -> str | None:
                 f"the request {inputs.request!r} is for a {read_words[-1]}, not a {inputs.category}"
             )
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_category(request: str) -> str | None:
+    """The rule planner's category for a request, read once: the gate plan and the accessory
+    check both ask for it on every pick."""
+    return plan_from_text([request]).category
 
 
 def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
