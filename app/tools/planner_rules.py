@@ -106,7 +106,9 @@ class _State:
             return
         lead = products[0]
         if self.head is not None and lead.head != self.head:
-            self.keywords, self.must_have, self.prefer, self.bundle = [], [], [], []
+            if not self._head_is_required():
+                self.must_have, self.prefer = [], []
+            self.keywords, self.bundle = [], []
         if (
             self.head != lead.head
             or self.category is None
@@ -120,6 +122,11 @@ class _State:
                 slots.append(_slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
+
+    def _head_is_required(self) -> bool:
+        """Whether the current product was only asked for as a requirement ("with mouse"):
+        then a later product ("keyboard") keeps the requirements instead of starting over."""
+        return any(singular(term.split()[-1]) == self.head for term in self.must_have)
 
     def _add_keywords(self, new: Sequence[str]) -> None:
         cap = PLANNER_MAX_KEYWORDS.get()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -157,12 +156,10 @@ def test_replaying_messages_on_their_own_plan_changes_nothing(
     assert plan_from_text(messages, previous=plan) == plan
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: a product named only in a requirement ('with mouse') sets the category "
-    "when there is none, while the replayed state already holds the later category",
-)
-def test_replaying_a_claimed_product_before_a_category_switch_changes_nothing() -> None:
+def test_a_product_asked_for_only_as_a_requirement_stays_one_after_a_switch() -> None:
     messages = ["with mouse", "keyboard"]
     plan = plan_from_text(messages)
+    assert (plan.category, plan.must_have) == ("keyboard", ("mouse",))
     assert plan_from_text(messages, previous=plan) == plan
+    one_at_a_time = plan_from_text(messages[1:], previous=plan_from_text(messages[:1]))
+    assert one_at_a_time == plan
