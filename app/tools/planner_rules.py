@@ -95,20 +95,21 @@ class _State:
         if not products:
             self._add_keywords(reading.keywords)
             return
-        if reading.continues_bundle and self.category is not None:
+        category = self.category
+        if reading.continues_bundle and category is not None and self._adds_to_bundle(products):
             if not self.bundle:
-                self.bundle = [
-                    _slot(self.category, self.head or self.category, self.keywords, None, [])
-                ]
+                self.bundle = [_slot(category, self.head or category, self.keywords, None, [])]
             for product in products:
-                self.bundle.append(_slot_of(product, self.bundle))
+                slot = _slot_of(product, self.bundle)
+                if not any(_same_request(slot, s) for s in self.bundle):
+                    self.bundle.append(slot)
             self._add_keywords(reading.keywords)
             return
         lead = products[0]
         if self.head is not None and lead.head != self.head:
             if not self._head_is_required():
-                self.must_have, self.prefer = [], []
-            self.keywords, self.bundle = [], []
+                self.keywords, self.must_have, self.prefer = [], [], []
+            self.bundle = []
         if (
             self.head != lead.head
             or self.category is None
@@ -123,10 +124,16 @@ class _State:
             self.bundle = slots
         self._add_keywords(reading.keywords)
 
+    def _adds_to_bundle(self, products: Sequence[ProductReading]) -> bool:
+        """Whether "and a <product>" starts or grows a bundle: not when it names only the
+        product already planned, with no bundle yet ("a keyboard", then "and a keyboard")."""
+        return bool(self.bundle) or any(p.head != self.head for p in products)
+
     def _head_is_required(self) -> bool:
-        """Whether the current product was only asked for as a requirement ("with mouse"):
-        then a later product ("keyboard") keeps the requirements instead of starting over."""
-        return any(singular(term.split()[-1]) == self.head for term in self.must_have)
+        """Whether the current product was only asked for as a requirement or a preference
+        ("with mouse"): then a later product ("keyboard") keeps them instead of starting over."""
+        words = {singular(w) for term in (*self.must_have, *self.prefer) for w in term.split()}
+        return self.head in words
 
     def _add_keywords(self, new: Sequence[str]) -> None:
         cap = PLANNER_MAX_KEYWORDS.get()
@@ -152,8 +159,9 @@ class _State:
             self.exclude.pop(term, None)
             self.avoid.pop(term, None)
             target = self.must_have if finding.kind == "must_have" else self.prefer
-            if term not in target:
-                target.append(term)
+            if term in target:
+                target.remove(term)  # ordered by their last statement, like excludes
+            target.append(term)
 
     def _drop_positive(self, term: str) -> None:
         words = set(term.split())
@@ -182,6 +190,11 @@ class _State:
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )
+
+
+def _same_request(a: BundleSlot, b: BundleSlot) -> bool:
+    """Two slots asking for the same thing: a repeated "and a mouse under $80" adds none."""
+    return (a.category, a.keywords, a.budget_usd) == (b.category, b.keywords, b.budget_usd)
 
 
 def _slot_of(product: ProductReading, taken: Sequence[BundleSlot]) -> BundleSlot:

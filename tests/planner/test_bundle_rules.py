@@ -61,6 +61,19 @@ def test_a_later_message_can_add_a_slot() -> None:
     assert [s.slot for s in plan.bundle] == ["laptop", "mouse"]
 
 
+def test_naming_the_planned_product_again_starts_no_bundle() -> None:
+    plan = plan_from_text(["a quiet keyboard", "and a keyboard"])
+    assert plan.bundle == ()
+    assert (plan.category, plan.keywords) == ("keyboard", ("quiet",))
+
+
+def test_asking_again_for_a_slot_already_planned_adds_none() -> None:
+    plan = plan_from_text(["a keyboard", "and a mouse under $80", "and a mouse under $80"])
+    assert [(s.slot, s.budget_usd) for s in plan.bundle] == [("keyboard", None), ("mouse", 80.0)]
+    plan = plan_from_text(["a keyboard", "and a mouse under $80", "and a mouse under $30"])
+    assert [s.slot for s in plan.bundle] == ["keyboard", "mouse", "mouse-2"]
+
+
 def test_constraints_of_a_bundle_stay_on_the_plan() -> None:
     plan = plan_from_text(["a laptop and a mouse, not logitech"])
     assert len(plan.bundle) == 2

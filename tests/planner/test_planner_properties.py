@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -152,6 +153,33 @@ def test_replaying_messages_on_their_own_plan_changes_nothing(
     first: list[str], second: list[str]
 ) -> None:
     messages = [" ".join(first), " ".join(second)]
+    plan = plan_from_text(messages)
+    assert plan_from_text(messages, previous=plan) == plan
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(first=_words, second=_words)
+def test_planning_one_message_at_a_time_equals_planning_them_together(
+    first: list[str], second: list[str]
+) -> None:
+    messages = [" ".join(first), " ".join(second)]
+    stepwise = plan_from_text(messages[1:], previous=plan_from_text(messages[:1]))
+    assert stepwise == plan_from_text(messages)
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["with mouse, quiet", "keyboard"],
+        ["a mouse, preferably wireless, preferably quiet", "preferably wireless"],
+        ["a keyboard", "and a mouse under $80", "and a mouse under $80"],
+        ["and a keyboard", "and"],
+        ["keyboard preferably", "a mouse"],
+    ],
+)
+def test_replaying_these_messages_on_their_own_plan_changes_nothing(
+    messages: list[str],
+) -> None:
     plan = plan_from_text(messages)
     assert plan_from_text(messages, previous=plan) == plan
 

@@ -64,3 +64,8 @@ def test_preferences_are_not_keywords() -> None:
     assert "black" not in plan.keywords
     assert plan.prefer == ("black",)
     assert "black" not in plan.query_text()
+
+
+def test_preferences_are_ordered_by_their_last_statement() -> None:
+    plan = plan_from_text(["a mouse, preferably wireless, preferably quiet", "preferably wireless"])
+    assert plan.prefer == ("quiet", "wireless")
