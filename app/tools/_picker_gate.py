@@ -10,7 +10,6 @@ item whose title names the category only as what it is for ("Laptop Riser") sink
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -56,7 +55,7 @@ def contradiction(inputs: PickInputs) -> str | None:
     asked = {singular(w) for w in tokens(inputs.request)}
     if head not in asked:
         return f"the request {inputs.request!r} does not mention {words[-1]!r}"
-    read = _read_category(inputs.request)
+    read = plan_from_text([inputs.request]).category
     read_words = tokens(read)
     if read_words:
         read_head = singular(read_words[-1])
@@ -68,17 +67,14 @@ def contradiction(inputs: PickInputs) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=1024)
-def _read_category(request: str) -> str | None:
-    """The rule planner's category for a request, read once: the gate plan and the accessory
-    check both ask for it on every pick."""
-    return plan_from_text([request]).category
-
-
 def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
     """Ids of survivors that name the category's product only as what they are for ("Laptop
     Riser", "sleeve for 15in laptops"), when the request is for the product itself."""
-    if not inputs.category or contradiction(inputs) is not None:
+    return _accessories(inputs, filtered, contradiction(inputs))
+
+
+def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> frozenset[str]:
+    if not inputs.category or why is not None:
         return frozenset()
     noun = head(inputs.category)
     if noun is None:
@@ -92,6 +88,12 @@ def plan_gate(
     inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None
 ) -> GatePlan:
     """Decide whether the gate runs and on which items: the top `k` survivors by recall."""
+    return _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=contradiction(inputs))
+
+
+def _plan_gate(
+    inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None, why: str | None
+) -> GatePlan:
     if unavailable is not None:
         return GatePlan(None, (), f"no reranker: {unavailable}")
     if k <= 0:
@@ -100,7 +102,6 @@ def plan_gate(
         return GatePlan(None, (), "no candidates to score")
     if not (inputs.category or inputs.request):
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
-    why = contradiction(inputs)
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
     ranked = sorted(filtered.pool, key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
@@ -137,9 +138,11 @@ async def run_gate(
 ) -> Gate:
     """Stage 3: plan, score without blocking the loop, and judge, then mark the accessories;
     a reranker that fails (a model that cannot load, a remote one down) switches the gate
-    off for this call instead of failing it."""
-    gate = await _score(inputs, filtered, model, k=k, floor=floor, unavailable=unavailable)
-    return dataclasses.replace(gate, accessories=accessories(inputs, filtered))
+    off for this call instead of failing it. The request is read against the category once,
+    for both the plan and the accessories."""
+    why = contradiction(inputs)
+    gate = await _score(inputs, filtered, model, k=k, floor=floor, unavailable=unavailable, why=why)
+    return dataclasses.replace(gate, accessories=_accessories(inputs, filtered, why))
 
 
 async def _score(
@@ -150,10 +153,11 @@ async def _score(
     k: int,
     floor: float,
     unavailable: str | None,
+    why: str | None,
 ) -> Gate:
     if model is None and unavailable is None:
         unavailable = "none configured"
-    plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
+    plan = _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why)
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
     titles = [p.item.title for p in plan.targets]
