@@ -144,24 +144,18 @@ class _State:
 
     def _constrain(self, finding: Finding) -> None:
         term, evidence = finding.term, finding.evidence.strip()
-        constraint = Constraint(term=term, evidence=evidence)
-        if finding.kind == "exclude":
-            self.avoid.pop(term, None)
-            self.exclude.pop(term, None)  # ordered by their last statement, so replay is idempotent
-            self.exclude[term] = constraint
+        # a term sits in one table, ordered by its last statement, so replay is idempotent
+        self.exclude.pop(term, None)
+        self.avoid.pop(term, None)
+        if finding.kind in ("exclude", "avoid"):
+            table = self.exclude if finding.kind == "exclude" else self.avoid
+            table[term] = Constraint(term=term, evidence=evidence)
             self._drop_positive(term)
-        elif finding.kind == "avoid":
-            self.exclude.pop(term, None)
-            self.avoid.pop(term, None)
-            self.avoid[term] = constraint
-            self._drop_positive(term)
-        else:
-            self.exclude.pop(term, None)
-            self.avoid.pop(term, None)
-            target = self.must_have if finding.kind == "must_have" else self.prefer
-            if term in target:
-                target.remove(term)  # ordered by their last statement, like excludes
-            target.append(term)
+            return
+        target = self.must_have if finding.kind == "must_have" else self.prefer
+        if term in target:
+            target.remove(term)
+        target.append(term)
 
     def _drop_positive(self, term: str) -> None:
         words = set(term.split())
