@@ -1,10 +1,10 @@
 """item_picker stage 3: the cross-encoder relevance gate and the rules that switch it off.
 
-The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors;
-an item below the floor sinks (penalised in stage 5), never dropped. It is off, and says
-why, when no reranker is available, when the category contradicts the request the slot was
-searched with, or when no scored candidate reaches the floor. Whatever the model says, an
-item whose title names the category only as what it is for ("Laptop Riser") sinks too.
+The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors,
+accessories last; an item below the floor sinks (penalised in stage 5), never dropped. It is
+off, and says why, when no reranker is available, when the category contradicts the request
+the slot was searched with, or when no scored candidate reaches the floor. Whatever the model
+says, an item whose title names the category only as what it is for ("Laptop Riser") sinks.
 """
 
 from __future__ import annotations
@@ -87,12 +87,21 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
 def plan_gate(
     inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None
 ) -> GatePlan:
-    """Decide whether the gate runs and on which items: the top `k` survivors by recall."""
-    return _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=contradiction(inputs))
+    """Decide whether the gate runs and on which items: the top `k` survivors by recall,
+    passing over accessories (they sink anyway) while other survivors are left to score."""
+    why = contradiction(inputs)
+    marked = _accessories(inputs, filtered, why)
+    return _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why, accessories=marked)
 
 
 def _plan_gate(
-    inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None, why: str | None
+    inputs: PickInputs,
+    filtered: Filtered,
+    *,
+    k: int,
+    unavailable: str | None,
+    why: str | None,
+    accessories: frozenset[str],
 ) -> GatePlan:
     if unavailable is not None:
         return GatePlan(None, (), f"no reranker: {unavailable}")
@@ -104,7 +113,14 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    ranked = sorted(filtered.pool, key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
+    ranked = sorted(
+        filtered.pool,
+        key=lambda p: (
+            p.item.item_id in accessories,
+            -p.candidate.recall_score,
+            p.candidate.rank,
+        ),
+    )
     return GatePlan(gate_query(inputs), tuple(ranked[:k]), None)
 
 
@@ -140,24 +156,16 @@ async def run_gate(
     a reranker that fails (a model that cannot load, a remote one down) switches the gate
     off for this call instead of failing it. The request is read against the category once,
     for both the plan and the accessories."""
-    why = contradiction(inputs)
-    gate = await _score(inputs, filtered, model, k=k, floor=floor, unavailable=unavailable, why=why)
-    return dataclasses.replace(gate, accessories=_accessories(inputs, filtered, why))
-
-
-async def _score(
-    inputs: PickInputs,
-    filtered: Filtered,
-    model: Reranker | None,
-    *,
-    k: int,
-    floor: float,
-    unavailable: str | None,
-    why: str | None,
-) -> Gate:
     if model is None and unavailable is None:
         unavailable = "none configured"
-    plan = _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why)
+    why = contradiction(inputs)
+    marked = _accessories(inputs, filtered, why)
+    plan = _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why, accessories=marked)
+    gate = await _score(plan, model, floor=floor)
+    return dataclasses.replace(gate, accessories=marked)
+
+
+async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gate:
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
     titles = [p.item.title for p in plan.targets]

@@ -21,7 +21,6 @@ from app.config.params.item_search import (
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
 )
-from app.config.params.picker import PICK_RERANK_K
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
 from app.errors import DependencyDown
@@ -143,7 +142,7 @@ class ItemSearchTool:
                 with _timed(run.steps, "probe"):
                     run.findings = await self._probe(run.effective, matchers, run.hit_ids())
             run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
-        _register(ctx, run.effective, kept[: max(scope.top_k, PICK_RERANK_K.get())])
+        _register(ctx, run.effective, kept)
         run.removed = replace(chosen.removed, duplicates=duplicates)
         if scope.top_k_capped:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
@@ -241,8 +240,8 @@ class ItemSearchTool:
 
 
 def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:
-    """The best kept hits become the slot's candidates, replacing its earlier ones: the shown
-    ones and at least as many as item_picker's relevance gate scores."""
+    """Every kept hit becomes a candidate of the slot, replacing its earlier ones: deeper than
+    the hits shown, so item_picker finds the product itself under accessories that name it."""
     ctx.candidates.replace(
         scope.slot,
         (

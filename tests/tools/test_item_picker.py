@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import pytest_asyncio
 
+from app.config.params.search import DEFAULT_TOP_K
 from app.config.settings import Settings
 from app.recall._reranker_remote import RemoteReranker
 from app.recall.breakers import BREAKERS
@@ -50,16 +51,23 @@ def _closed_breakers() -> Iterator[None]:
 
 
 async def shop(
-    runtime: Runtime, request: str, *, plan: ShoppingPlan | None = None, **pick_args: Any
+    runtime: Runtime,
+    request: str,
+    *,
+    plan: ShoppingPlan | None = None,
+    top_k: int | None = 30,
+    **pick_args: Any,
 ) -> tuple[ToolContext, ItemPickerResult]:
-    """Plan from the request, search each slot, compare its prices, then pick every slot."""
+    """Plan from the request, search each slot (top_k None: the default the model gets),
+    compare its prices, then pick every slot."""
     plan = plan or plan_from_text([request])
     ctx = ToolContext("session", "turn", plan=plan)
     slots = [(b.slot, b.category) for b in plan.bundle] or [("main", plan.query_text())]
     for slot, query in slots:
-        found = await invoke_tool(
-            runtime.tool("item_search"), {"query": query, "slot": slot, "top_k": 30}, ctx
-        )
+        asked = {"query": query, "slot": slot}
+        if top_k is not None:
+            asked["top_k"] = top_k
+        found = await invoke_tool(runtime.tool("item_search"), asked, ctx)
         assert found.ok, found.output
         compared = await invoke_tool(runtime.tool("price_compare"), {"slot": slot}, ctx)
         assert compared.ok, compared.output
@@ -134,6 +142,24 @@ async def test_a_laptop_request_does_not_pick_a_sleeve(
         pytest.skip(f"needs a well-trained relevance gate: {why or gate.reason}")
     assert result.picks
     assert not [p.title for p in result.picks if SLEEVE.search(p.title)]
+
+
+async def test_laptops_under_accessories_that_outrank_them_are_still_found(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    good, why = gate_is_trained_well(built_index)
+    _, result = await shop(runtime, "a laptop under $800", top_k=None)
+    if not good:
+        pytest.skip(f"needs a well-trained relevance gate: {why}")
+    part = result.slots[0]
+    assert part.gate.on, part.gate.reason
+    assert part.candidates > DEFAULT_TOP_K.get()
+    assert len(result.picks) == 3
+    for pick in result.picks:
+        assert not SLEEVE.search(pick.title)
+        assert not pick.reason.startswith("closest match only")
+        assert pick.price_usd is not None
+        assert pick.price_usd <= 800
 
 
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:

@@ -350,6 +350,19 @@ def test_accessories_are_not_marked_when_the_request_is_for_the_accessory() -> N
     )
 
 
+def test_the_gate_scores_products_before_the_accessories_that_outrank_them() -> None:
+    sleeves = [item(n, f"Urban Factory Laptop Sleeve {n}", 20.0) for n in range(1, 5)]
+    notebooks = [item(n, f"Acer TravelMate B{n} Notebook", 400.0) for n in range(5, 8)]
+    p = plan(category="laptop")
+    inputs = inputs_for(sleeves + notebooks, p, query="laptop")
+    planned = plan_gate(inputs, hard_filter(inputs), k=4, unavailable=None)
+    targets = [t.item.item_id for t in planned.targets]
+    assert targets == ["amazon:5", "amazon:6", "amazon:7", "amazon:1"]
+    asked_for_sleeves = inputs_for(sleeves + notebooks, p, query="laptop sleeve")
+    planned = plan_gate(asked_for_sleeves, hard_filter(asked_for_sleeves), k=4, unavailable=None)
+    assert planned.off is not None
+
+
 async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     items = [item(1, "Laptop Riser aluminium", 20.0)] + [
         item(n, f"Acer Aspire {n} laptop", 20.0) for n in (2, 3, 4)

@@ -182,14 +182,18 @@ async def test_candidates_are_registered_per_slot_and_only_a_few_rendered(
     ctx = context()
     mice = await search(runtime, ctx, query="wireless mouse", top_k=20)
     pads = await search(runtime, ctx, query="mouse pad", top_k=5, slot="pad")
-    assert [c.item_id for c in ctx.candidates.slot("main")] == [h.item_id for h in mice.hits]
-    assert len(ctx.candidates.slot("main")) == 20
-    gate_quota = PICK_RERANK_K.get()
+    mouse_ids = [c.item_id for c in ctx.candidates.slot("main")]
+    assert len(mice.hits) == 20
+    assert mouse_ids[:20] == [h.item_id for h in mice.hits]
     pad_ids = [c.item_id for c in ctx.candidates.slot("pad")]
     assert len(pads.hits) == 5
     assert pad_ids[:5] == [h.item_id for h in pads.hits]
-    assert len(pad_ids) == len(set(pad_ids)) == gate_quota
-    assert [c.rank for c in ctx.candidates.slot("pad")] == list(range(1, gate_quota + 1))
+    # every kept hit of the pool is a candidate: deeper than the hits shown and than the
+    # gate's quota, so item_picker can pass over accessories that crowd the top
+    pool = ITEM_SEARCH_POOL.get()
+    for ids in (mouse_ids, pad_ids):
+        assert PICK_RERANK_K.get() < len(ids) == len(set(ids)) <= pool
+    assert [c.rank for c in ctx.candidates.slot("pad")] == list(range(1, len(pad_ids) + 1))
     assert all(c.query == "mouse pad" for c in ctx.candidates.slot("pad"))
     text = mice.render()
     cap = ITEM_SEARCH_RENDER_CAP.get()
