@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.product_nouns import head, names_only_as_target
@@ -113,15 +114,16 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    ranked = sorted(
-        filtered.pool,
-        key=lambda p: (
-            p.item.item_id in accessories,
-            -p.candidate.recall_score,
-            p.candidate.rank,
-        ),
+    return GatePlan(gate_query(inputs), tuple(scoring_order(filtered.pool, accessories)[:k]), None)
+
+
+def scoring_order(pool: Sequence[Pooled], accessories: AbstractSet[str]) -> list[Pooled]:
+    """Survivors best-recalled first, accessories last: the order in which the gate and the
+    semantic stage spend their budget of PICK_RERANK_K items."""
+    return sorted(
+        pool,
+        key=lambda p: (p.item.item_id in accessories, -p.candidate.recall_score, p.candidate.rank),
     )
-    return GatePlan(gate_query(inputs), tuple(ranked[:k]), None)
 
 
 def finish_gate(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -45,7 +46,7 @@ def semantic_scores(
     inputs: PickInputs,
     pool: Sequence[Pooled],
     term_vectors: Mapping[str, np.ndarray],
-    title_vectors: np.ndarray | None,
+    title_vectors: Sequence[np.ndarray | None] | None,
 ) -> dict[str, Semantics]:
     """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
     when the title says the term, else the term-title cosine clamped at 0; avoid as the
@@ -108,16 +109,19 @@ class TextVectors:
 
 
 async def semantics(
-    vectors: TextVectors, inputs: PickInputs, pool: Sequence[Pooled]
+    vectors: TextVectors, inputs: PickInputs, pool: Sequence[Pooled], *, embed: AbstractSet[str]
 ) -> dict[str, Semantics]:
-    """Stage 4: embed the terms and titles (skipped when there are no terms) and score
-    every candidate."""
+    """Stage 4: embed the terms and the titles of the `embed` ids (skipped when there are no
+    terms), then score every candidate; a title not embedded is matched on its words only."""
     texts = term_texts(inputs)
     if not texts or not pool:
         return semantic_scores(inputs, pool, {}, None)
     terms = await vectors.vectors(texts, query=True)
-    titles = await vectors.vectors([p.item.title for p in pool], query=False)
-    return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), np.stack(titles))
+    chosen = [p.item for p in pool if p.item.item_id in embed]
+    rows = await vectors.vectors([item.title for item in chosen], query=False)
+    by_id = {item.item_id: row for item, row in zip(chosen, rows, strict=True)}
+    titles = [by_id.get(p.item.item_id) for p in pool]
+    return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), titles)
 
 
 def weigh(

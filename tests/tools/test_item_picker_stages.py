@@ -19,7 +19,7 @@ from app.tools._picker_gate import (
 )
 from app.tools._picker_model import Chosen, Gate, Semantics, Weights
 from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
-from app.tools._picker_scoring import semantic_scores, weigh
+from app.tools._picker_scoring import TextVectors, semantic_scores, semantics, weigh
 from app.tools._picker_select import select
 from app.tools._picker_terms import find_specs, make_term, mentions, negated_only, term_in
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
@@ -412,6 +412,34 @@ def test_semantic_scores_use_words_first_then_cosine_clamped_at_zero() -> None:
     assert (second.must, second.prefer, second.avoid, second.spec) == (0.0, 0.0, 0.0, 0.0)
     assert third.must == pytest.approx(1.0)
     assert third.avoid == 0.0  # gluten only negated ("gluten-free")
+
+
+class _AxisEmbedder:
+    """Every text on the first axis, so any embedded title is as close as can be to a term;
+    counts the documents it was asked to embed."""
+
+    def __init__(self) -> None:
+        self.documents: list[str] = []
+
+    def encode_queries(self, texts: list[str]) -> np.ndarray:
+        return np.tile(np.eye(2, dtype=np.float32)[0], (len(texts), 1))
+
+    def encode_documents(self, texts: list[str]) -> np.ndarray:
+        self.documents += texts
+        return self.encode_queries(texts)
+
+
+async def test_only_the_titles_in_the_scoring_budget_are_embedded() -> None:
+    items = [item(1, "Wireless mouse"), item(2, "Quiet mouse"), item(3, "Silent mouse")]
+    p = plan(must_have=("wireless",), prefer=("quiet",))
+    inputs = inputs_for(items, p)
+    pool = filtered_for(items, p).pool
+    embedder = _AxisEmbedder()
+    out = await semantics(TextVectors(embedder), inputs, pool, embed={"amazon:1", "amazon:3"})  # type: ignore[arg-type]
+    assert embedder.documents == ["Wireless mouse", "Silent mouse"]
+    assert (out["amazon:1"].must, out["amazon:3"].must) == (1.0, pytest.approx(1.0))
+    assert out["amazon:3"].prefer == pytest.approx(1.0)
+    assert (out["amazon:2"].must, out["amazon:2"].prefer) == (0.0, 1.0)
 
 
 def test_avoid_subtracts() -> None:

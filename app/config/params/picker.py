@@ -10,8 +10,9 @@ PICK_RERANK_K = REGISTRY.declare(
     group="picker",
     minimum=0,
     maximum=200,
-    description="Candidates (best recall first, after the hard filters) the cross-encoder "
-    "relevance gate scores; the rest are ranked without a gate score.",
+    description="Candidates (best recall first, accessories last, after the hard filters) "
+    "the cross-encoder relevance gate scores and whose titles stage 4 embeds; the rest are "
+    "ranked without a gate score and matched on their words only.",
 )
 PICK_GATE_FLOOR = REGISTRY.declare(
     "PICK_GATE_FLOOR",
