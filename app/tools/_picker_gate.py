@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from app.catalog.product_nouns import head, names_only_as_target
+from app.catalog.product_nouns import catalog_name, head, names_only_as_target
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
@@ -34,8 +34,9 @@ class GatePlan(NamedTuple):
 
 
 def gate_query(inputs: PickInputs) -> str:
-    """The gate's query: the must-have terms, then the category (the request without one)."""
-    anchor = inputs.category or inputs.request
+    """The gate's query: the must-have terms, then the category in the catalog's words (the
+    request without one)."""
+    anchor = catalog_name(inputs.category) if inputs.category else inputs.request
     parts = [t for t in inputs.gate_terms if t and t not in anchor]
     return " ".join([*parts, anchor]).strip()
 

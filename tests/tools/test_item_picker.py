@@ -162,6 +162,21 @@ async def test_laptops_under_accessories_that_outrank_them_are_still_found(
         assert pick.price_usd <= 800
 
 
+async def test_a_usb_stick_is_a_flash_drive_not_a_memory_stick(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    good, why = gate_is_trained_well(built_index)
+    if not good:
+        pytest.skip(f"needs a well-trained relevance gate: {why}")
+    _, result = await shop(runtime, "a cheap usb stick 64gb", top_k=None)
+    assert result.slots[0].gate.query == "usb flash drive"
+    assert len(result.picks) == 3
+    for pick in result.picks:
+        title = pick.title.lower()
+        assert "flash drive" in title or "usb drive" in title
+        assert "64gb" in pick.reason
+
+
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
     picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
     ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))

@@ -245,6 +245,21 @@ def test_the_gate_query_puts_must_haves_before_the_category() -> None:
     assert gate_query(inputs) == "gluten free snacks"
 
 
+@pytest.mark.parametrize(
+    ("category", "asked"),
+    [
+        ("usb stick", "usb flash drive"),
+        ("USB  Sticks", "usb flash drives"),
+        ("thumb drive", "usb flash drive"),
+        ("memory stick", "memory stick"),
+        ("laptop", "laptop"),
+    ],
+)
+def test_the_gate_asks_for_a_product_in_the_catalogs_words(category: str, asked: str) -> None:
+    inputs = inputs_for([item(1, "x")], plan(category=category, must_have=("64gb",)), query="x")
+    assert gate_query(inputs) == f"64gb {asked}"
+
+
 def test_below_the_floor_sinks_but_stays() -> None:
     items = [item(1, "keyboard"), item(2, "mouse"), item(3, "keyboard cover")]
     p = plan(category="keyboard")
