@@ -142,7 +142,7 @@ class ItemSearchTool:
                 with _timed(run.steps, "probe"):
                     run.findings = await self._probe(run.effective, matchers, run.hit_ids())
             run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
-        _register(ctx, run.effective, kept)
+        _register(ctx, run.effective, kept[:pool])
         run.removed = replace(chosen.removed, duplicates=duplicates)
         if scope.top_k_capped:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
@@ -240,8 +240,9 @@ class ItemSearchTool:
 
 
 def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:
-    """Every kept hit becomes a candidate of the slot, replacing its earlier ones: deeper than
-    the hits shown, so item_picker finds the product itself under accessories that name it."""
+    """The kept hits (up to the recall pool) become the slot's candidates, replacing its
+    earlier ones: deeper than the hits shown, so item_picker finds the product itself under
+    accessories that name it."""
     ctx.candidates.replace(
         scope.slot,
         (

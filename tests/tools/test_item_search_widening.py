@@ -142,6 +142,20 @@ async def test_expansion_adds_the_hits_of_the_quoted_phrase(runtime: Runtime) ->
     assert any("calculator" in titles[i] for i in added)
 
 
+async def test_an_expanded_search_registers_no_more_candidates_than_its_pool(
+    runtime: Runtime,
+) -> None:
+    ctx = ToolContext("s", "t", ShoppingPlan())
+    args = {"query": CALCULATOR_QUESTION, "top_k": 5}
+    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100, ITEM_SEARCH_POOL=12):
+        outcome = await invoke_tool(runtime.tool("item_search"), args, ctx)
+    assert isinstance(outcome.output, ItemSearchResult), outcome.output
+    assert outcome.output.expanded
+    registered = [c.item_id for c in ctx.candidates.slot("main")]
+    assert registered[:5] == [h.item_id for h in outcome.output.hits]
+    assert len(registered) == 12
+
+
 async def test_a_short_query_has_no_variants(runtime: Runtime) -> None:
     result = await search(runtime, query="qwertyuiop")
     assert result.hits == []
