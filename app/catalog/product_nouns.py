@@ -172,7 +172,8 @@ COMPOUND_ACCESSORY_ENDINGS = (
 only ones that end no common non-accessory word ("cover" ends "discover", "pad" "ipad")."""
 
 
-def _is_accessory_noun(word: str) -> bool:
+def is_accessory_noun(word: str) -> bool:
+    """Whether a noun names something made for another product ("sleeve", "charger")."""
     base = singular(word)
     if base in ACCESSORY_NOUNS:
         return True
@@ -233,6 +234,13 @@ def is_broad(category: str) -> bool:
     return head(category) in BROAD_HEADS or "general" in words
 
 
+def is_accessory_category(category: str) -> bool:
+    """Whether a specific category names an accessory type ("mobile phone case", "projector
+    lamp"); a shelf name ("computers accessories") says nothing and is not one."""
+    noun = head(category)
+    return noun is not None and not is_broad(category) and is_accessory_noun(noun)
+
+
 def overlaps(a: str, b: str) -> bool:
     """Whether products of category `a` may also be products of `b`: the same key, a synonym
     head, or one a narrower form of the other ("printers" / "laser printers")."""
@@ -259,7 +267,7 @@ def head_positions(title_tokens: Sequence[str], word: str) -> list[int]:
 def is_accessory_position(title_tokens: Sequence[str], i: int) -> bool:
     """True when token `i` only says what the product is for: "<word> sleeve", "for <word>"."""
     after = singular(title_tokens[i + 1]) if i + 1 < len(title_tokens) else ""
-    if after and _is_accessory_noun(after) and after != singular(title_tokens[i]):
+    if after and is_accessory_noun(after) and after != singular(title_tokens[i]):
         return True
     before = title_tokens[max(0, i - 3) : i]
     return "for" in before or "fits" in before or "compatible" in before

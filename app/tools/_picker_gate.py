@@ -4,7 +4,8 @@ The gate scores "<must-haves> <category>" against the titles of the best-recalle
 accessories last; an item below the floor sinks (penalised in stage 5), never dropped. It is
 off, and says why, when no reranker is available, when the category contradicts the request
 the slot was searched with, or when no scored candidate reaches the floor. Whatever the model
-says, an item whose title names the category only as what it is for ("Laptop Riser") sinks.
+says, an accessory sinks: an item whose title names the category only as what it is for
+("Laptop Riser") or whose own category is an accessory type ("mobile phone case").
 """
 
 from __future__ import annotations
@@ -15,7 +16,13 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
-from app.catalog.product_nouns import catalog_name, head, names_only_as_target
+from app.catalog.product_nouns import (
+    catalog_name,
+    head,
+    is_accessory_category,
+    is_accessory_noun,
+    names_only_as_target,
+)
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
@@ -71,7 +78,8 @@ def contradiction(inputs: PickInputs) -> str | None:
 
 def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
     """Ids of survivors that name the category's product only as what they are for ("Laptop
-    Riser", "sleeve for 15in laptops"), when the request is for the product itself."""
+    Riser", "sleeve for 15in laptops") or whose own category is an accessory type ("mobile
+    phone case"), when the request is for a product that is not an accessory itself."""
     return _accessories(inputs, filtered, contradiction(inputs))
 
 
@@ -81,8 +89,12 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
     noun = head(inputs.category)
     if noun is None:
         return frozenset()
+    typed = not is_accessory_noun(noun)
     return frozenset(
-        p.item.item_id for p in filtered.pool if names_only_as_target(p.item.title, noun)
+        p.item.item_id
+        for p in filtered.pool
+        if names_only_as_target(p.item.title, noun)
+        or (typed and p.item.category is not None and is_accessory_category(p.item.category))
     )
 
 

@@ -177,6 +177,21 @@ async def test_a_usb_stick_is_a_flash_drive_not_a_memory_stick(
         assert "64gb" in pick.reason
 
 
+async def test_a_smartphone_request_does_not_pick_a_phone_case(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    good, why = gate_is_trained_well(built_index)
+    if not good:
+        pytest.skip(f"needs a well-trained relevance gate: {why}")
+    _, result = await shop(runtime, "a smartphone under $300", top_k=None)
+    assert result.picks
+    items = runtime.index.items
+    for pick in result.picks:
+        category = items[pick.item_id].category or ""
+        assert "case" not in category
+        assert not SLEEVE.search(pick.title)
+
+
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
     picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
     ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))

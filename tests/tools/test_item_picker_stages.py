@@ -353,6 +353,27 @@ def test_an_item_naming_the_category_only_as_its_target_is_an_accessory(
     assert (accessories(inputs, filtered) == {"amazon:1"}) is accessory
 
 
+@pytest.mark.parametrize(
+    ("category", "wanted", "accessory"),
+    [
+        ("mobile phone case", "smartphone", True),
+        ("projector lamp", "projector", True),
+        ("memory card readers", "memory card", True),
+        ("smartphone", "smartphone", False),
+        ("computers accessories", "smartphone", False),
+        ("notebook case", "laptop bag", False),
+        (None, "smartphone", False),
+    ],
+)
+def test_an_item_whose_own_category_is_an_accessory_type_is_an_accessory(
+    category: str | None, wanted: str, accessory: bool
+) -> None:
+    items = [item(1, "Case Logic CL504 Black", category=category)]
+    p = plan(category=wanted)
+    inputs = inputs_for(items, p, query=wanted)
+    assert (accessories(inputs, filtered_for(items, p, query=wanted)) == {"amazon:1"}) is accessory
+
+
 def test_accessories_are_not_marked_when_the_request_is_for_the_accessory() -> None:
     items = [item(1, "Neoprene Laptop Sleeve 13.3")]
     p = plan(category="laptop")
