@@ -28,6 +28,10 @@ from app.tools.planner_rules import plan_from_text
         ("gaming laptop 1tb ssd under 900", "gaming laptop"),
         ("16gb ram", "ram"),
         ("iphone 12 case", "case"),
+        ("a memory card 64gb", "memory card"),
+        ("a micro sd card 128gb", "micro sd card"),
+        ("an sd card reader", "sd card reader"),
+        ("a graphics card", "graphics card"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
