@@ -26,7 +26,7 @@ from app.catalog.product_nouns import (
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
-from app.tools._picker_terms import singular, tokens
+from app.tools._picker_terms import singular, spec_keys, tokens
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
@@ -127,16 +127,24 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    return GatePlan(gate_query(inputs), tuple(scoring_order(filtered.pool, accessories)[:k]), None)
+    order = scoring_order(inputs, filtered.pool, accessories)
+    return GatePlan(gate_query(inputs), tuple(order[:k]), None)
 
 
-def scoring_order(pool: Sequence[Pooled], accessories: AbstractSet[str]) -> list[Pooled]:
-    """Survivors best-recalled first, accessories last: the order in which the gate and the
-    semantic stage spend their budget of PICK_RERANK_K items."""
-    return sorted(
-        pool,
-        key=lambda p: (p.item.item_id in accessories, -p.candidate.recall_score, p.candidate.rank),
-    )
+def scoring_order(
+    inputs: PickInputs, pool: Sequence[Pooled], accessories: AbstractSet[str]
+) -> list[Pooled]:
+    """The order in which the gate and the semantic stage spend their budget of
+    PICK_RERANK_K items: accessories last, titles with more of the asked specs ("64gb")
+    first, then best recall."""
+    wanted = {spec.key for spec in inputs.specs}
+
+    def key(p: Pooled) -> tuple[bool, int, float, int]:
+        carried = len(wanted & spec_keys(p.item.title)) if wanted else 0
+        accessory = p.item.item_id in accessories
+        return (accessory, -carried, -p.candidate.recall_score, p.candidate.rank)
+
+    return sorted(pool, key=key)
 
 
 def finish_gate(

@@ -167,7 +167,7 @@ class ItemPickerTool:
             )
             out.append(sum(not gate.penalised(p.item.item_id) for p in pool))
         with _stage(stats, "semantic", len(pool)) as out:
-            focus = scoring_order(pool, gate.accessories)[:budget]
+            focus = scoring_order(inputs, pool, gate.accessories)[:budget]
             embed = {p.item.item_id for p in focus}
             scores = await semantics(self.vectors, inputs, pool, embed=embed)
             out.append(len(scores))

@@ -192,6 +192,19 @@ async def test_a_smartphone_request_does_not_pick_a_phone_case(
         assert not SLEEVE.search(pick.title)
 
 
+async def test_memory_cards_of_the_asked_size_are_picked(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    good, why = gate_is_trained_well(built_index)
+    if not good:
+        pytest.skip(f"needs a well-trained relevance gate: {why}")
+    _, result = await shop(runtime, "a memory card 64gb", top_k=None)
+    assert result.slots[0].gate.query == "memory card"
+    assert len(result.picks) == 3
+    for pick in result.picks:
+        assert "has 64gb" in pick.reason
+
+
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
     picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
     ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))

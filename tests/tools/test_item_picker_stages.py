@@ -399,6 +399,15 @@ def test_the_gate_scores_products_before_the_accessories_that_outrank_them() -> 
     assert planned.off is not None
 
 
+def test_the_gate_scores_titles_with_the_asked_specs_first() -> None:
+    small = [item(n, f"Sandisk {n}gb memory card", 10.0) for n in (2, 4, 8)]
+    asked = [item(9, "V7 64GB SDXC memory card", 20.0), item(10, "Kingston 64 GB memory card")]
+    p = plan(category="memory card", keywords=("64gb",))
+    inputs = inputs_for(small + asked, p, query="memory card 64gb")
+    planned = plan_gate(inputs, hard_filter(inputs), k=3, unavailable=None)
+    assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:10", "amazon:2"]
+
+
 async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     items = [item(1, "Laptop Riser aluminium", 20.0)] + [
         item(n, f"Acer Aspire {n} laptop", 20.0) for n in (2, 3, 4)
