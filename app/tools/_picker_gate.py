@@ -33,11 +33,14 @@ log = logging.getLogger(__name__)
 
 
 class GatePlan(NamedTuple):
-    """What the gate will score: the query and the items, or why it stays off."""
+    """What the gate will score: the query and the items, or why it stays off; the
+    accessories it marks and the ids of its budget (what stage 4 embeds), either way."""
 
     query: str | None
     targets: tuple[Pooled, ...]
     off: str | None
+    accessories: frozenset[str] = frozenset()
+    budget: frozenset[str] = frozenset()
 
 
 def gate_query(inputs: PickInputs) -> str:
@@ -101,21 +104,24 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
 def plan_gate(
     inputs: PickInputs, filtered: Filtered, *, k: int, unavailable: str | None
 ) -> GatePlan:
-    """Decide whether the gate runs and on which items: the top `k` survivors by recall,
-    passing over accessories (they sink anyway) while other survivors are left to score."""
+    """Decide whether the gate runs and on which items: the first `k` survivors in scoring
+    order, passing over accessories (they sink anyway). The request is read against the
+    category once, for both the plan and the accessories."""
     why = contradiction(inputs)
     marked = _accessories(inputs, filtered, why)
-    return _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why, accessories=marked)
+    budget = tuple(_scoring_order(inputs, filtered.pool, marked)[: max(k, 0)])
+    plan = _plan_gate(inputs, filtered, budget, k=k, unavailable=unavailable, why=why)
+    return plan._replace(accessories=marked, budget=frozenset(p.item.item_id for p in budget))
 
 
 def _plan_gate(
     inputs: PickInputs,
     filtered: Filtered,
+    budget: tuple[Pooled, ...],
     *,
     k: int,
     unavailable: str | None,
     why: str | None,
-    accessories: frozenset[str],
 ) -> GatePlan:
     if unavailable is not None:
         return GatePlan(None, (), f"no reranker: {unavailable}")
@@ -127,11 +133,10 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    order = scoring_order(inputs, filtered.pool, accessories)
-    return GatePlan(gate_query(inputs), tuple(order[:k]), None)
+    return GatePlan(gate_query(inputs), budget, None)
 
 
-def scoring_order(
+def _scoring_order(
     inputs: PickInputs, pool: Sequence[Pooled], accessories: AbstractSet[str]
 ) -> list[Pooled]:
     """The order in which the gate and the semantic stage spend their budget of
@@ -177,15 +182,12 @@ async def run_gate(
 ) -> Gate:
     """Stage 3: plan, score without blocking the loop, and judge, then mark the accessories;
     a reranker that fails (a model that cannot load, a remote one down) switches the gate
-    off for this call instead of failing it. The request is read against the category once,
-    for both the plan and the accessories."""
+    off for this call instead of failing it."""
     if model is None and unavailable is None:
         unavailable = "none configured"
-    why = contradiction(inputs)
-    marked = _accessories(inputs, filtered, why)
-    plan = _plan_gate(inputs, filtered, k=k, unavailable=unavailable, why=why, accessories=marked)
+    plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
     gate = await _score(plan, model, floor=floor)
-    return dataclasses.replace(gate, accessories=marked)
+    return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
 
 
 async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gate:

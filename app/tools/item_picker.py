@@ -24,7 +24,7 @@ from app.recall.embedder import Embedder
 from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
 from app.tools._picker_filter import hard_filter, prepare
-from app.tools._picker_gate import run_gate, scoring_order
+from app.tools._picker_gate import run_gate
 from app.tools._picker_report import (
     ItemPickerResult,
     OfferView,
@@ -155,21 +155,18 @@ class ItemPickerTool:
             filtered = hard_filter(inputs)
             out.append(len(filtered.pool))
         pool = filtered.pool
-        budget = PICK_RERANK_K.get()
         with _stage(stats, "relevance_gate", len(pool)) as out:
             gate = await run_gate(
                 inputs,
                 filtered,
                 self.reranker,
-                k=budget,
+                k=PICK_RERANK_K.get(),
                 floor=PICK_GATE_FLOOR.get(),
                 unavailable=self.reranker_unavailable,
             )
             out.append(sum(not gate.penalised(p.item.item_id) for p in pool))
         with _stage(stats, "semantic", len(pool)) as out:
-            focus = scoring_order(inputs, pool, gate.accessories)[:budget]
-            embed = {p.item.item_id for p in focus}
-            scores = await semantics(self.vectors, inputs, pool, embed=embed)
+            scores = await semantics(self.vectors, inputs, pool, embed=gate.budget)
             out.append(len(scores))
         with _stage(stats, "weigh", len(pool)) as out:
             penalty = PICK_GATE_PENALTY.get()
