@@ -86,6 +86,14 @@ class Settings(BaseSettings):
         description="Vector size of a remote embedder when it cannot be probed.",
     )
 
+    torch_device: str = Field(
+        "auto",
+        pattern=r"^(auto|cpu|cuda(:\d+)?)$",
+        validation_alias=AliasChoices("TORCH_DEVICE", "torch_device"),
+        description="Where the local embedder and cross-encoder run: auto (a CUDA GPU when "
+        "torch sees one, else the CPU), cpu, cuda or cuda:N.",
+    )
+
     reranker_backend: Literal["local", "remote"] = Field(
         "local", validation_alias=AliasChoices("RERANKER_BACKEND", "reranker_backend")
     )

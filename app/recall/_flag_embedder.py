@@ -1,4 +1,4 @@
-"""Local embedder: FlagEmbedding `FlagModel`, offline, length-sorted batches on the CPU."""
+"""Local embedder: FlagEmbedding `FlagModel`, offline, length-sorted batches on the CPU or a GPU."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import torch
 
 from app.config.settings import DEFAULT_EMBEDDER_MODEL, Settings
 from app.errors import ConfigError
+from app.recall._torch_device import resolve_device
 from app.recall.embedder import Progress, length_sorted_batches
 
 _BUNDLED_NAMES = {DEFAULT_EMBEDDER_MODEL, "sentence-transformers/" + DEFAULT_EMBEDDER_MODEL}
@@ -41,21 +42,30 @@ class FlagEmbedder:
 
     remote = False
 
-    def __init__(self, model: str, *, pooling: str, max_length: int, batch_size: int) -> None:
+    def __init__(
+        self,
+        model: str,
+        *,
+        pooling: str,
+        max_length: int,
+        batch_size: int,
+        device: str = "cpu",
+    ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from FlagEmbedding import FlagModel
 
         path = resolve_model_path(model)
+        self.device = resolve_device(device)
         self._flag = FlagModel(
             path,
             pooling_method=pooling,
             normalize_embeddings=True,
             use_fp16=False,
-            devices="cpu",
+            devices=self.device,
             query_max_length=max_length,
             passage_max_length=max_length,
         )
-        self._flag.model.eval()
+        self._flag.model.to(self.device).eval()
         self._max_length = max_length
         self._batch_size = batch_size
         self._lock = threading.Lock()
@@ -66,12 +76,14 @@ class FlagEmbedder:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> FlagEmbedder:
-        """Build from `EMBEDDER_MODEL`, `EMBEDDER_POOLING`, `EMBEDDER_MAX_LENGTH`."""
+        """Build from `EMBEDDER_MODEL`, `EMBEDDER_POOLING`, `EMBEDDER_MAX_LENGTH`,
+        `EMBEDDER_BATCH_SIZE` and `TORCH_DEVICE`."""
         return cls(
             settings.embedder_model,
             pooling=settings.embedder_pooling,
             max_length=settings.embedder_max_length,
             batch_size=settings.embedder_batch_size,
+            device=settings.torch_device,
         )
 
     def encode_documents(
@@ -98,7 +110,7 @@ class FlagEmbedder:
                 truncation=True,
                 max_length=self._max_length,
                 return_tensors="pt",
-            )
+            ).to(self.device)
             hidden = flag.model(**inputs, return_dict=True).last_hidden_state
             pooled = flag.pooling(hidden, inputs["attention_mask"])
             pooled = torch.nn.functional.normalize(pooled, dim=-1)

@@ -12,6 +12,7 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
+from app.recall._torch_device import model_device
 from app.recall.reranker_config import RerankerTrainConfig
 
 
@@ -23,8 +24,9 @@ def kept_layers(total: int, keep: int) -> list[int]:
     return list(range(low)) + list(range(total - (keep - low), total))
 
 
-def new_cross_encoder(config: RerankerTrainConfig) -> Any:
-    """A `CrossEncoder` on `config.layers` layers of the base model, one fresh logit out."""
+def new_cross_encoder(config: RerankerTrainConfig, *, device: str = "cpu") -> Any:
+    """A `CrossEncoder` on `config.layers` layers of the base model, one fresh logit out, on
+    `device` (a resolved torch device string)."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from sentence_transformers import CrossEncoder
     from transformers.utils import logging as hf_logging
@@ -39,7 +41,7 @@ def new_cross_encoder(config: RerankerTrainConfig) -> Any:
             resolve_model_path(config.base_model),
             num_labels=1,
             max_length=config.max_length,
-            device="cpu",
+            device=device,
         )
     finally:
         hf_logging.set_verbosity(verbosity)
@@ -75,7 +77,8 @@ def fit(
         optimiser, int(total * config.warmup_fraction), total
     )
     generator = torch.Generator().manual_seed(config.seed)
-    target = torch.tensor(labels, dtype=torch.float32)
+    device = model_device(model)
+    target = torch.tensor(labels, dtype=torch.float32, device=device)
     lengths = [len(q) + len(d) for q, d in zip(queries, documents, strict=True)]
     smoothed, losses = 0.0, []
     model.train()
@@ -90,7 +93,7 @@ def fit(
                     truncation=True,
                     max_length=config.max_length,
                     return_tensors="pt",
-                )
+                ).to(device)
                 logits = model(**encoded).logits.view(-1)
                 loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, target[batch])
                 loss.backward()
@@ -149,6 +152,7 @@ def predict(
     batch_size: int = 64,
 ) -> np.ndarray:
     """Sigmoid scores in [0, 1] of (query, document) pairs, in input order."""
+    device = model_device(model)
     out = np.zeros(len(documents), dtype=np.float32)
     order = sorted(range(len(documents)), key=lambda i: len(documents[i]))
     with torch.inference_mode():
@@ -161,7 +165,7 @@ def predict(
                 truncation=True,
                 max_length=max_length,
                 return_tensors="pt",
-            )
+            ).to(device)
             logits = model(**encoded).logits.view(-1)
-            out[rows] = torch.sigmoid(logits).numpy()
+            out[rows] = torch.sigmoid(logits).float().cpu().numpy()
     return out

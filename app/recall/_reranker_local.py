@@ -1,4 +1,5 @@
-"""Local reranker: the cross-encoder trained by `pickwise models train-reranker`, on the CPU."""
+"""Local reranker: the cross-encoder trained by `pickwise models train-reranker`, on the CPU
+or a GPU."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import torch
 from app.config.params.reranker import RERANKER_BATCH_SIZE
 from app.errors import ConfigError
 from app.recall._reranker_fit import predict
+from app.recall._torch_device import resolve_device
 from app.recall.reranker import TRAINING_FILE, ScoreCache, check_request, merged, missing
 
 _DEFAULT_MAX_LENGTH = 128
@@ -23,19 +25,29 @@ _DEFAULT_MAX_LENGTH = 128
 class LocalReranker:
     """A trained cross-encoder folder loaded with sentence-transformers' `CrossEncoder`;
     scores are sigmoids of its logit, remembered in a `ScoreCache`. `int8` quantises its
-    linear layers on load (dynamic int8: about 1.4x faster on a CPU, see the bench)."""
+    linear layers on load (dynamic int8: about 1.4x faster on a CPU, see the bench); a model
+    on a GPU stays in float32, since torch quantises dynamically on the CPU only."""
 
     remote = False
 
-    def __init__(self, folder: Path, *, max_length: int | None = None, int8: bool = False) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        max_length: int | None = None,
+        int8: bool = False,
+        device: str = "cpu",
+    ) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from sentence_transformers import CrossEncoder
 
+        self.device = resolve_device(device)
         try:
-            encoder = CrossEncoder(str(folder), device="cpu", local_files_only=True)
+            encoder = CrossEncoder(str(folder), device=self.device, local_files_only=True)
         except (OSError, ValueError) as exc:
             raise ConfigError(f"cannot load the reranker model in {folder}: {exc}") from exc
         self._model = encoder.model.eval()
+        int8 = int8 and self.device == "cpu"
         if int8:
             self._model = quantized(self._model)
         self._tokenizer = encoder.tokenizer

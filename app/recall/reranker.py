@@ -134,4 +134,6 @@ def build_reranker(settings: Settings) -> Reranker:
         return RemoteReranker.from_settings(settings)
     from app.recall._reranker_local import LocalReranker
 
-    return LocalReranker(local_model_dir(settings), int8=settings.reranker_int8)
+    return LocalReranker(
+        local_model_dir(settings), int8=settings.reranker_int8, device=settings.torch_device
+    )

@@ -25,6 +25,7 @@ from app.recall._reranker_data import DataInputs, Pair, PairSet, build_pairs
 from app.recall._reranker_fit import fit, new_cross_encoder, predict
 from app.recall._reranker_mining import VectorTable, binary_auc
 from app.recall._reranker_sources import SOURCE_FILES, esci_examples, load_evaluation_set
+from app.recall._torch_device import resolve_device
 from app.recall.index_manifest import current_paths
 from app.recall.reranker import MODEL_PREFIX, TRAINING_FILE
 from app.recall.reranker_config import RerankerTrainConfig
@@ -169,7 +170,8 @@ def train_reranker(
 ) -> TrainReport:
     """Train (or reuse) the reranker for the current data and `config` (default recipe).
 
-    Synchronous and CPU-bound; needs the search index (`pickwise index build`).
+    Synchronous and compute-bound (on `TORCH_DEVICE`); needs the search index (`pickwise index
+    build`).
     """
     config = config or RerankerTrainConfig.default()
     target = model_dir_for(settings, config)
@@ -180,7 +182,8 @@ def train_reranker(
     pairs = build_training_pairs(settings, config)
     data_s = time.perf_counter() - started
 
-    encoder = new_cross_encoder(config)
+    device = resolve_device(settings.torch_device)
+    encoder = new_cross_encoder(config, device=device)
     train = pairs.train
     losses = fit(
         encoder.model,
@@ -236,6 +239,7 @@ def train_reranker(
         },
         "load_average": {"start": load_start, "end": list(os.getloadavg())},
         "cpu_threads": _threads(),
+        "device": device,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
     (staging / TRAINING_FILE).write_text(json.dumps(record, indent=2))

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from app.cli.models_cmd import app
 from app.config import get_settings
 from app.config.settings import Settings
+from app.recall._torch_device import resolve_device
 from app.recall.reranker_training import (
     RerankerTrainConfig,
     TrainReport,
@@ -50,6 +51,7 @@ def test_the_model_folder_holds_the_model_and_its_record(
     assert record["config"] == RerankerTrainConfig.small().as_dict()
     assert record["heldout_auc"] == report.heldout_auc
     assert set(record["timings_s"]) == {"data", "train", "evaluate", "total"}
+    assert record["device"] == resolve_device(settings.torch_device)
     counted = sum(c["train_pos"] + c["train_neg"] for c in record["pair_counts"].values())
     assert counted == record["train_pairs"]
     heldout = (folder / "heldout.jsonl").read_text().splitlines()
