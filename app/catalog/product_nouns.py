@@ -301,20 +301,21 @@ def accessory_targets(title: str, known: frozenset[str]) -> list[tuple[str, str]
 
 _CATALOG_NAMES = {
     "usb stick": "usb flash drive",
-    "usb sticks": "usb flash drives",
     "thumb drive": "usb flash drive",
-    "thumb drives": "usb flash drives",
     "pen drive": "usb flash drive",
-    "pen drives": "usb flash drives",
     "jump drive": "usb flash drive",
-    "jump drives": "usb flash drives",
 }
 
 
 def catalog_name(phrase: str) -> str:
     """The name catalogs give a product that shoppers call otherwise ("usb stick" -> "usb
-    flash drive"); other phrases come back as they are."""
-    return _CATALOG_NAMES.get(normalise_query(phrase), phrase)
+    flash drive", "thumb drives" -> "usb flash drives"); other phrases come back as they are."""
+    key = normalise_query(phrase)
+    if key in _CATALOG_NAMES:
+        return _CATALOG_NAMES[key]
+    if key.endswith("s") and key[:-1] in _CATALOG_NAMES:
+        return _CATALOG_NAMES[key[:-1]] + "s"
+    return phrase
 
 
 def normalise_query(text: str) -> str:
