@@ -18,6 +18,7 @@ import numpy as np
 import Stemmer
 
 from app.catalog.item import Item
+from app.catalog.standards import with_standard_words
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
 from app.recall.filters import SearchFilters, brand_key
 
@@ -29,15 +30,16 @@ def bm25_recipe() -> str:
     """A text form of the BM25 recipe in force, part of the index version."""
     return (
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
-        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
+        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description|title-standard-words"
     )
 
 
 def bm25_text(item: Item) -> str:
-    """The lexical text of an item: the title (repeated, as a field boost), brand and the
-    whole description. The derived Icecat category is left out: it only repeats title
-    words and measured worse on the dev judgments."""
-    titles = [item.title] * BM25_TITLE_REPEAT.get()
+    """The lexical text of an item: the title (repeated, as a field boost) with one-word
+    names of the standards it names ("usbc"), brand and the whole description. The derived
+    Icecat category is left out: it only repeats title words and measured worse on the dev
+    judgments."""
+    titles = [with_standard_words(item.title)] * BM25_TITLE_REPEAT.get()
     return " ".join(p for p in (*titles, item.brand, item.description) if p)
 
 
@@ -159,7 +161,11 @@ class Bm25Index:
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""
         tokens = bm25s.tokenize(
-            [query], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
+            [with_standard_words(query)],
+            stopwords="en",
+            stemmer=self._stemmer,
+            return_ids=False,
+            show_progress=False,
         )
         if not tokens or not tokens[0] or not self._item_ids:
             return []

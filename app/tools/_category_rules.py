@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.catalog.standards import standard_at
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
     COMPOUND_MODIFIERS,
@@ -93,12 +94,20 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
 
 
 def keywords(low: str, start: int, end: int, allowed: Allowed) -> list[str]:
-    """Content words of `low[start:end]` no rule claimed; a number keeps its unit ("4 ounce")."""
+    """Content words of `low[start:end]` no rule claimed; a number keeps its unit ("4 ounce")
+    and a standard its one name ("usb type c" -> usb-c, "cat 6" -> cat6)."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
     out: list[str] = []
     i = 0
     while i < len(words):
         tok = words[i]
+        standard = standard_at(low, tok.start)
+        if standard is not None and standard[1] <= end:
+            out.append(standard[0])
+            i += 1
+            while i < len(words) and words[i].start < standard[1]:
+                i += 1
+            continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
         if tok.text[0].isdigit() and adjacent and nxt is not None and nxt.text not in STOP_WORDS:

@@ -42,7 +42,9 @@ class Pick(BaseModel):
     below_floor: bool = Field(False, description="The gate scored it below its floor.")
     reason: str
     matched: list[str] = Field(default_factory=list, description="Asked terms the title says.")
-    specs: list[str] = Field(default_factory=list, description="Asked numeric specs it carries.")
+    specs: list[str] = Field(
+        default_factory=list, description="Asked specs it carries (sizes, standards)."
+    )
     avoided: list[str] = Field(default_factory=list, description="Avoid terms it mentions.")
     offers: list[PickOffer] = Field(default_factory=list)
     saving_usd: float | None = Field(None, description="Saving at the cheapest offer elsewhere.")
@@ -241,6 +243,9 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("has " + ", ".join(said))
     if sem.prefer_said:
         parts.append("also " + ", ".join(sem.prefer_said))
+    unsaid = [s.text for s in inputs.specs if s.text not in sem.specs_said]
+    if unsaid:
+        parts.append("does not say " + ", ".join(unsaid))
     if sem.avoid_said:
         parts.append("mentions " + ", ".join(sem.avoid_said) + " (you would rather avoid it)")
     parts.append(_price_words(item.price_usd, inputs.budget_usd))

@@ -51,7 +51,7 @@ def semantic_scores(
     """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
     when the title says the term, else the term-title cosine clamped at 0; avoid as the
     strongest avoid term (0 when the title only negates it); spec as the share of asked
-    numeric specs the title carries."""
+    specs (sizes, standards) the title carries."""
     out: dict[str, Semantics] = {}
     for row, pooled in enumerate(pool):
         title = pooled.item.title

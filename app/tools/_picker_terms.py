@@ -1,12 +1,14 @@
-"""Text machinery of item_picker: normalised terms, numeric specs ("16 inch", "1tb", '15.6"')
-split from words, and a whole-word matcher that ignores a term the text negates
-("gluten free", "no gluten", "without gluten")."""
+"""Text machinery of item_picker: normalised terms, specs (numbers with units: "16 inch",
+"1tb", '15.6"'; named standards: usb-c, cat6) split from words, and a whole-word matcher
+that ignores a term the text negates ("gluten free", "no gluten", "without gluten")."""
 
 from __future__ import annotations
 
 import functools
 import re
 from dataclasses import dataclass
+
+from app.catalog.standards import canonical_standards, standards_in, without_standards
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
 _SPACES = re.compile(r"\s+")
@@ -51,10 +53,11 @@ _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
 
 
 def normalise(text: str | None) -> str:
-    """Lower case, typographic dashes and quotes to ASCII, one space between words."""
+    """Lower case, typographic dashes and quotes to ASCII, one space between words, one
+    name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6)."""
     if not text:
         return ""
-    return _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
+    return canonical_standards(_SPACES.sub(" ", text.translate(_DASHES).lower()).strip())
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -76,7 +79,8 @@ def singular(word: str) -> str:
 
 @dataclass(frozen=True, order=True)
 class Spec:
-    """A numeric spec with a canonical unit; `text` is how the shopper wrote it."""
+    """A spec a title must state: a number with a canonical unit, or a named standard (its
+    name as the unit, value 0); `text` is how the shopper wrote it."""
 
     value: float
     unit: str
@@ -98,7 +102,7 @@ class Term:
 
 
 def find_specs(text: str | None) -> tuple[Spec, ...]:
-    """Every numeric spec in `text`, in order, with canonical units."""
+    """Every spec in `text`: numbers with canonical units in order, then named standards."""
     found: list[Spec] = []
     for match in SPEC.finditer(normalise(text)):
         raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
@@ -109,6 +113,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
         if unit == "p" and value not in (480, 720, 1080, 1440, 2160):
             continue
         found.append(Spec(value, unit, match.group(0).strip()))
+    found.extend(Spec(0.0, name, name) for name in standards_in(normalise(text)))
     return tuple(found)
 
 
@@ -118,7 +123,7 @@ def make_term(text: str) -> Term | None:
     if not clean:
         return None
     specs = find_specs(clean)
-    rest = SPEC.sub(" ", clean)
+    rest = without_standards(SPEC.sub(" ", clean))
     words = tuple(w for w in tokens(rest) if w)
     return Term(clean, words, specs)
 

@@ -55,6 +55,26 @@ def test_numbers_keep_their_unit() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("a usb c cable under $15", "cable", ("usb-c",)),
+        ("usb type-c charger", "charger", ("usb-c",)),
+        ("a usb type c to hdmi adapter", "hdmi adapter", ("usb-c",)),
+        ("type c cable for my phone", "cable", ("usb-c", "phone")),
+        ("a cat 6 ethernet cable", "ethernet cable", ("cat6",)),
+        ("cat.5e cable 50 ft", "cable", ("cat5e", "50 ft")),
+        ("a usb cable", "usb cable", ()),
+        ("a cat toy", "cat toy", ()),
+    ],
+)
+def test_a_standard_is_one_keyword_however_it_is_spelled(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "hi",

@@ -9,6 +9,7 @@ import pytest
 
 from app.catalog.item import Item
 from app.catalog.loader import load_catalog
+from app.catalog.standards import canonical_standards
 from app.config.settings import Settings
 from app.errors import InvalidRequest
 from app.recall.bm25 import Bm25Index
@@ -147,3 +148,21 @@ async def test_through_the_pipeline_alone_the_bm25_order_is_kept(
     assert [h.item_id for h in response.hits] == [h.item_id for h in direct]
     assert [h.source_scores["bm25"] for h in response.hits] == [h.score for h in direct]
     assert dict(response.per_source_counts) == {"bm25": len(direct)}
+
+
+@pytest.fixture(scope="module")
+def usb_items() -> list[Item]:
+    """Every catalog product whose title says usb, cable or hub: USB-C among many USB A/B."""
+    catalog = load_catalog(Settings().data_dir)
+    return [i for i in catalog.items if {"usb", "cable", "hub"} & set(i.title.lower().split())]
+
+
+def test_a_usb_c_request_finds_usb_c_titles_first(usb_items: list[Item]) -> None:
+    index = Bm25Index.build(usb_items)
+    titles = {i.item_id: canonical_standards(i.title.lower()) for i in usb_items}
+    assert sum("usb-c" in t for t in titles.values()) >= 10
+    for query in ("usb c cable", "usb type-c cable", "type c cable"):
+        hits = index.search(query, SearchFilters(), top_k=10)
+        assert all("usb-c" in titles[h.item_id] for h in hits), (query, hits)
+    plain = index.search("usb hub", SearchFilters(), top_k=len(usb_items))
+    assert any("usb-c" in titles[h.item_id] for h in plain)

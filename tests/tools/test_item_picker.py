@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import pytest_asyncio
 
+from app.catalog.standards import canonical_standards
 from app.config.params.search import DEFAULT_TOP_K
 from app.config.settings import Settings
 from app.recall._reranker_remote import RemoteReranker
@@ -190,6 +191,35 @@ async def test_the_product_is_picked_in_the_asked_size(
     for pick in result.picks:
         assert any(word in pick.title.lower() for word in title_words), pick.title
         assert "has 64gb" in pick.reason
+
+
+@pytest.mark.parametrize(
+    ("request_text", "standard"),
+    [
+        ("a usb c cable", "usb-c"),
+        ("a usb type-c charger", "usb-c"),
+        ("a cat 6 ethernet cable", "cat6"),
+    ],
+)
+async def test_every_pick_has_the_standard_the_shopper_named(
+    runtime: Runtime, built_index: Settings, request_text: str, standard: str
+) -> None:
+    result = await shop_as_served(runtime, built_index, request_text)
+    assert result.picks
+    for pick in result.picks:
+        assert standard in canonical_standards(pick.title.lower()), pick.title
+
+
+async def test_a_pick_without_the_asked_standard_says_so(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    result = await shop_as_served(runtime, built_index, "a usb c cable under $15")
+    assert result.picks
+    for pick in result.picks:
+        if "usb-c" in canonical_standards(pick.title.lower()):
+            assert "has usb-c" in pick.reason
+        else:
+            assert "does not say usb-c" in pick.reason, pick.reason
 
 
 async def test_a_smartphone_request_does_not_pick_a_phone_case(

@@ -21,7 +21,14 @@ from app.tools._picker_model import Chosen, Gate, Semantics, Weights
 from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
 from app.tools._picker_scoring import TextVectors, semantic_scores, semantics, weigh
 from app.tools._picker_select import select
-from app.tools._picker_terms import find_specs, make_term, mentions, negated_only, term_in
+from app.tools._picker_terms import (
+    find_specs,
+    make_term,
+    mentions,
+    negated_only,
+    spec_keys,
+    term_in,
+)
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
 
@@ -77,6 +84,13 @@ def test_a_term_splits_its_specs_from_its_words() -> None:
     assert make_term("   ") is None
 
 
+def test_a_standard_is_a_spec_not_a_word() -> None:
+    term = make_term("USB Type-C 3 ft cable")
+    assert term is not None
+    assert (term.words, [s.key for s in term.specs]) == (("cable",), [(3.0, "ft"), (0.0, "usb-c")])
+    assert spec_keys("StarTech Cat.6 patch cable, 3 ft") == {(3.0, "ft"), (0.0, "cat6")}
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
@@ -110,6 +124,28 @@ def test_a_term_is_in_a_title_with_its_words_and_specs() -> None:
     assert not term_in("Lenovo laptop 8GB RAM", ram)
     assert term_in("Gluten-Free Oat Bars", free)
     assert not term_in("Oat bars with gluten", free)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "title", "said"),
+    [
+        ("usb-c", "StarTech USB Type-C to DisplayPort Cable", True),
+        ("usb-c", "Targus hub USB 3.2 Gen 1 Type-C Silver", True),
+        ("usb-c", "Tripp Lite charger - 2x USB-A, USB C with PD", True),
+        ("usb-c", "Philips HDMI cable HDMI Type A (Standard) HDMI Type C (Mini)", False),
+        ("usb-c", "C2G USB 2.0 A/B Cable 1m USB cable USB A USB B", False),
+        ("cat6", "Belkin cat-6 Snagless Patch Cable", True),
+        ("cat6", "Vertiv Avocent CAT.6 networking cable", True),
+        ("cat6", "StarTech.com Cat 5e Ethernet Cable", False),
+        ("cat6", "Tripp Lite Cat6a UTP patch cable", False),
+    ],
+)
+def test_a_standard_is_in_a_title_however_the_title_spells_it(
+    keyword: str, title: str, said: bool
+) -> None:
+    term = make_term(keyword)
+    assert term is not None
+    assert term_in(title, term) is said
 
 
 # --- stage 1: prepare ----------------------------------------------------------------------
@@ -251,6 +287,7 @@ def test_the_gate_query_puts_must_haves_before_the_category() -> None:
         ("usb stick", "usb flash drive"),
         ("USB  Sticks", "usb flash drives"),
         ("thumb drive", "usb flash drive"),
+        ("pen drives", "usb flash drives"),
         ("memory stick", "memory stick"),
         ("laptop", "laptop"),
     ],
@@ -406,6 +443,15 @@ def test_the_gate_scores_titles_with_the_asked_specs_first() -> None:
     inputs = inputs_for(small + asked, p, query="memory card 64gb")
     planned = plan_gate(inputs, hard_filter(inputs), k=3, unavailable=None)
     assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:10", "amazon:2"]
+
+
+def test_the_gate_scores_titles_with_the_asked_standard_first() -> None:
+    others = [item(n, f"C2G USB 2.0 A/B cable {n}m", 5.0) for n in (1, 2, 3)]
+    asked = [item(9, "StarTech USB Type-C to DisplayPort cable"), item(10, "Manhattan USB-C cable")]
+    p = plan(category="cable", keywords=("usb-c",))
+    inputs = inputs_for(others + asked, p, query="cable usb-c")
+    planned = plan_gate(inputs, hard_filter(inputs), k=3, unavailable=None)
+    assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:10", "amazon:1"]
 
 
 async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
@@ -643,3 +689,22 @@ def test_a_sunk_pick_says_it_is_only_the_closest_match() -> None:
     )
     text = reason(inputs, gate, sel.picks[0], None)
     assert text.startswith("closest match only: relevance 0.10 for 'keyboard' is below 0.30")
+
+
+def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
+    items = [item(1, "Manhattan USB-C cable 1m", 9.0), item(2, "C2G USB A/B cable 3 ft", 5.0)]
+    inputs = inputs_for(items, plan(category="cable", keywords=("usb-c", "3 ft")), query="cable")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "cable", 0.3, {"amazon:1": 0.9, "amazon:2": 0.9})
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    picks = select(
+        weigh(filtered, gate, sem, WEIGHTS, penalty=0.5),
+        max_picks=3,
+        show_ratio=0.0,
+        dup_threshold=0.9,
+    ).picks
+    reasons = {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
+    assert "has usb-c" in reasons["amazon:1"]
+    assert "does not say 3 ft" in reasons["amazon:1"]
+    assert "has 3 ft" in reasons["amazon:2"]
+    assert "does not say usb-c" in reasons["amazon:2"]
