@@ -103,8 +103,9 @@ class Term:
 
 def find_specs(text: str | None) -> tuple[Spec, ...]:
     """Every spec in `text`: numbers with canonical units in order, then named standards."""
+    low = normalise(text)
     found: list[Spec] = []
-    for match in SPEC.finditer(normalise(text)):
+    for match in SPEC.finditer(low):
         raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
         unit = _UNITS.get(raw_unit)
         if unit is None:
@@ -113,7 +114,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
         if unit == "p" and value not in (480, 720, 1080, 1440, 2160):
             continue
         found.append(Spec(value, unit, match.group(0).strip()))
-    found.extend(Spec(0.0, name, name) for name in standards_in(normalise(text)))
+    found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
 
 
