@@ -1,21 +1,29 @@
-"""One spelling for the connector and cable standards that shoppers and catalogs write many
-ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but not "HDMI Type C"; "Cat 6", "Cat.6",
-"cat-6" -> cat6), so a request for one matches every title that names it and no neighbour."""
+"""One name for the connector, cable and network standards that shoppers and catalogs write
+many ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but not "HDMI Type C"; "Cat 6", "Cat.6"
+-> cat6; "Wi-Fi 6", "802.11ax" -> wifi6), so a request for one matches every title naming it."""
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
-    r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)",
+    r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"
+    r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)",
 )
 _BEFORE = re.compile(r"[a-z0-9]")
+_WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
+_DOCUMENT_FORM = "each name once, after its first spelling"
 
 
 def _name(match: re.Match[str]) -> str:
-    return "usb-c" if match.group("usbc") else "cat" + match.group("cat")
+    if match.group("usbc"):
+        return "usb-c"
+    if match.group("cat"):
+        return "cat" + match.group("cat")
+    return "wifi" + (match.group("wifi") or _WIFI_GENERATIONS[match.group("dot11")])
 
 
 def _whole(text: str, match: re.Match[str]) -> bool:
@@ -32,10 +40,27 @@ def canonical_standards(low: str) -> str:
     return _rewrite(low, _name)
 
 
+def standard_words(text: str, *, repeat: int = 1) -> str:
+    """`text`, lower-cased, with each standard's spelling replaced by its one-word name
+    ("usbc", "wifi6") `repeat` times: a lexical query for the standard, weighted, not for
+    the words that spell it."""
+    return _rewrite(text.lower(), lambda m: " ".join([_name(m).replace("-", "")] * repeat))
+
+
 def with_standard_words(text: str) -> str:
-    """`text`, lower-cased, with each standard's one-word name ("usbc", "cat6") added after its
-    spelling, for lexical engines whose tokenizers drop one-letter words; every word stays."""
-    return _rewrite(text.lower(), lambda m: f"{m.group(0)} {_name(m).replace('-', '')}")
+    """`text`, lower-cased, with each standard's one-word name ("usbc", "cat6") added once,
+    after its first spelling, for lexical engines whose tokenizers drop one-letter words;
+    every word stays."""
+    seen: set[str] = set()
+
+    def add_name(match: re.Match[str]) -> str:
+        word = _name(match).replace("-", "")
+        if word in seen:
+            return match.group(0)
+        seen.add(word)
+        return f"{match.group(0)} {word}"
+
+    return _rewrite(text.lower(), add_name)
 
 
 def without_standards(low: str) -> str:
@@ -54,3 +79,9 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
     if match is None or not _whole(low, match):
         return None
     return _name(match), match.end()
+
+
+def standards_fingerprint() -> str:
+    """A short hash of the spellings and names, for index versions built with them."""
+    spec = _STANDARDS.pattern + repr(sorted(_WIFI_GENERATIONS.items())) + _DOCUMENT_FORM
+    return hashlib.sha256(spec.encode()).hexdigest()[:8]

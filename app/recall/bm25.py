@@ -18,8 +18,9 @@ import numpy as np
 import Stemmer
 
 from app.catalog.item import Item
-from app.catalog.standards import with_standard_words
+from app.catalog.standards import standard_words, standards_fingerprint, with_standard_words
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
+from app.config.params.recall import BM25_STANDARD_WEIGHT
 from app.recall.filters import SearchFilters, brand_key
 
 _COLUMNS_FILE = "columns.npz"
@@ -30,7 +31,8 @@ def bm25_recipe() -> str:
     """A text form of the BM25 recipe in force, part of the index version."""
     return (
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
-        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description|title-standard-words"
+        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
+        f"|title-standards={standards_fingerprint()}"
     )
 
 
@@ -161,7 +163,7 @@ class Bm25Index:
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""
         tokens = bm25s.tokenize(
-            [with_standard_words(query)],
+            [standard_words(query, repeat=BM25_STANDARD_WEIGHT.get())],
             stopwords="en",
             stemmer=self._stemmer,
             return_ids=False,

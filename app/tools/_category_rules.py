@@ -21,7 +21,11 @@ from app.tools._text_rules import STOP_WORDS, Token, singular, tokens, word_set
 Allowed = Callable[[Token], bool]
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
-_UNIT_LEADS = word_set("size pack model version number no count set")
+_UNIT_LEADS = word_set(
+    "size pack model version number no count set "
+    "usb hdmi bluetooth wifi thunderbolt pcie displayport"
+)
+"""Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"."""
 _MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.catalog.standards import canonical_standards, standard_at, with_standard_words
+from app.catalog.standards import (
+    canonical_standards,
+    standard_at,
+    standard_words,
+    with_standard_words,
+)
 
 
 @pytest.mark.parametrize(
@@ -19,6 +24,9 @@ from app.catalog.standards import canonical_standards, standard_at, with_standar
         ("cat.6 utp", "cat6 utp"),
         ("cat-6a", "cat6a"),
         ("category 5e cable", "cat5e cable"),
+        ("wi-fi 6 (802.11ax) router", "wifi6 (wifi6) router"),
+        ("802.11ac usb adapter", "wifi5 usb adapter"),
+        ("wifi 6e card", "wifi6e card"),
         # not a standard: another connector, a longer word, a number that runs on
         ("hdmi type a (standard) hdmi type c (mini)", "hdmi type a (standard) hdmi type c (mini)"),
         ("usb cable", "usb cable"),
@@ -26,6 +34,8 @@ from app.catalog.standards import canonical_standards, standard_at, with_standar
         ("cat 65 litter", "cat 65 litter"),
         ("a cat toy", "a cat toy"),
         ("usb c2g", "usb c2g"),
+        ("wi-fi 60 ghz", "wi-fi 60 ghz"),
+        ("802.11a/b/g", "802.11a/b/g"),
     ],
 )
 def test_one_name_per_standard(text: str, expected: str) -> None:
@@ -44,3 +54,10 @@ def test_lexical_text_adds_one_word_names_and_keeps_every_word() -> None:
     text = "StarTech USB-C to Cat 6 adapter, HDMI Type C"
     assert with_standard_words(text) == "startech usb-c usbc to cat 6 cat6 adapter, hdmi type c"
     assert with_standard_words("USB 2.0 A/B cable") == "usb 2.0 a/b cable"
+    assert with_standard_words("Wi-Fi 6 (802.11ax)") == "wi-fi 6 wifi6 (802.11ax)"
+
+
+def test_a_lexical_query_asks_for_the_standard_weighted() -> None:
+    assert standard_words("Laptop with Wi-Fi 6") == "laptop with wifi6"
+    assert standard_words("usb type c cable", repeat=2) == "usbc usbc cable"
+    assert standard_words("usb cable", repeat=3) == "usb cable"

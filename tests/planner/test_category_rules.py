@@ -19,6 +19,8 @@ from app.tools.planner_rules import plan_from_text
         ("a bottle of shampoo", "shampoo"),
         ("a water bottle", "water bottle"),
         ("i need a light weight laptop", "laptop"),
+        ("usb flash drive 64gb", "usb flash drive"),
+        ("an external hard drive 2tb", "external hard drive"),
         ("top quality shampoo", "shampoo"),
         ("a tank top for women", "tank top"),
         ("a grey laptop case that is water resistant", "laptop case"),
@@ -65,6 +67,11 @@ def test_numbers_keep_their_unit() -> None:
         ("cat.5e cable 50 ft", "cable", ("cat5e", "50 ft")),
         ("a usb cable", "usb cable", ()),
         ("a cat toy", "cat toy", ()),
+        ("usb 3.0 flash drive 64gb", "flash drive", ("usb 3.0", "64gb")),
+        ("a usb 3.0 external hard drive", "external hard drive", ("usb 3.0",)),
+        ("a wifi 6 router", "router", ("wifi6",)),
+        ("a thunderbolt 3 dock", "dock", ("thunderbolt 3",)),
+        ("bluetooth 5.0 headphones", "headphones", ("bluetooth 5.0",)),
     ],
 )
 def test_a_standard_is_one_keyword_however_it_is_spelled(

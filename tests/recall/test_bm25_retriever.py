@@ -9,10 +9,10 @@ import pytest
 
 from app.catalog.item import Item
 from app.catalog.loader import load_catalog
-from app.catalog.standards import canonical_standards
+from app.catalog.standards import canonical_standards, standards_fingerprint
 from app.config.settings import Settings
 from app.errors import InvalidRequest
-from app.recall.bm25 import Bm25Index
+from app.recall.bm25 import Bm25Index, bm25_recipe
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.filters import SearchFilters, brand_key
 from app.recall.pipeline import RecallConfig, RecallPipeline
@@ -166,3 +166,8 @@ def test_a_usb_c_request_finds_usb_c_titles_first(usb_items: list[Item]) -> None
         assert all("usb-c" in titles[h.item_id] for h in hits), (query, hits)
     plain = index.search("usb hub", SearchFilters(), top_k=len(usb_items))
     assert any("usb-c" in titles[h.item_id] for h in plain)
+
+
+def test_the_index_version_follows_the_standards_spellings() -> None:
+    """The BM25 titles carry the names, so a change of spellings must rebuild the index."""
+    assert f"|title-standards={standards_fingerprint()}" in bm25_recipe()

@@ -199,6 +199,7 @@ async def test_the_product_is_picked_in_the_asked_size(
         ("a usb c cable", "usb-c"),
         ("a usb type-c charger", "usb-c"),
         ("a cat 6 ethernet cable", "cat6"),
+        ("a wifi 6 laptop", "wifi6"),
     ],
 )
 async def test_every_pick_has_the_standard_the_shopper_named(

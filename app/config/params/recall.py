@@ -53,6 +53,16 @@ RECALL_DEPTH = REGISTRY.declare(
     maximum=1000,
     description="Hits asked of each source before fusion (at least the requested top_k).",
 )
+BM25_STANDARD_WEIGHT = REGISTRY.declare(
+    "BM25_STANDARD_WEIGHT",
+    int,
+    2,
+    group="recall",
+    minimum=1,
+    maximum=5,
+    description="Times a named standard (usbc, cat6, wifi6) counts in a BM25 query: the "
+    "shopper asked for it, so it outweighs one plain word such as 'laptop'.",
+)
 
 
 def declare_fusion_weight(source: str, default: float = 1.0) -> Param[float]:
