@@ -1,9 +1,11 @@
 """item_picker stage 3: the cross-encoder relevance gate and the rules that switch it off.
 
 The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors,
-accessories last; an item below the floor sinks (penalised in stage 5), never dropped. It is
-off, and says why, when no reranker is available, when the category contradicts the request
-the slot was searched with, or when no scored candidate reaches the floor. Whatever the model
+accessories last; an item below the floor sinks (penalised in stage 5), never dropped. When
+none of them reaches the floor it scores the next ones once (titles with the asked size but
+of another product can fill the first batch). It is off, and says why, when no reranker is
+available, when the category contradicts the request the slot was searched with, or when no
+scored candidate reaches the floor. Whatever the model
 says, an accessory sinks: an item whose title names the category only as what it is for
 ("Laptop Riser") or whose own category is an accessory type ("mobile phone case").
 """
@@ -34,13 +36,20 @@ log = logging.getLogger(__name__)
 
 class GatePlan(NamedTuple):
     """What the gate will score: the query and the items, or why it stays off; the
-    accessories it marks and the ids of its budget (what stage 4 embeds), either way."""
+    accessories it marks and the ids of its budget (what stage 4 embeds), either way; and
+    the next items in scoring order, scored only when none of the targets reaches the floor."""
 
     query: str | None
     targets: tuple[Pooled, ...]
     off: str | None
     accessories: frozenset[str] = frozenset()
     budget: frozenset[str] = frozenset()
+    spare: tuple[Pooled, ...] = ()
+
+    def widened(self) -> GatePlan:
+        """The plan with its spare items scored too and added to the budget."""
+        ids = frozenset(p.item.item_id for p in self.spare)
+        return self._replace(targets=self.targets + self.spare, budget=self.budget | ids, spare=())
 
 
 def gate_query(inputs: PickInputs) -> str:
@@ -109,9 +118,13 @@ def plan_gate(
     category once, for both the plan and the accessories."""
     why = contradiction(inputs)
     marked = _accessories(inputs, filtered, why)
-    budget = tuple(_scoring_order(inputs, filtered.pool, marked)[: max(k, 0)])
+    order = _scoring_order(inputs, filtered.pool, marked)
+    budget = tuple(order[: max(k, 0)])
     plan = _plan_gate(inputs, filtered, budget, k=k, unavailable=unavailable, why=why)
-    return plan._replace(accessories=marked, budget=frozenset(p.item.item_id for p in budget))
+    spare = () if plan.off else tuple(p for p in order[k : 2 * k] if p.item.item_id not in marked)
+    return plan._replace(
+        accessories=marked, budget=frozenset(p.item.item_id for p in budget), spare=spare
+    )
 
 
 def _plan_gate(
@@ -187,6 +200,12 @@ async def run_gate(
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
     gate = await _score(plan, model, floor=floor)
+    if gate.none_relevant and plan.spare:
+        second = await _score(plan._replace(targets=plan.spare), model, floor=floor)
+        if second.scores:
+            plan = plan.widened()
+            known = {**gate.scores, **second.scores}
+            gate = finish_gate(plan, [known[p.item.item_id] for p in plan.targets], floor=floor)
     return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
 
 

@@ -82,6 +82,12 @@ class Gate:
     accessories: frozenset[str] = frozenset()
     budget: frozenset[str] = frozenset()
 
+    @property
+    def none_relevant(self) -> bool:
+        """Switched off because it scored candidates and none reached the floor: every pick
+        is then only the closest match to what was asked."""
+        return not self.on and bool(self.scores)
+
     def penalised(self, item_id: str) -> bool:
         """Whether the item gets the gate's penalty: below the floor or an accessory."""
         return item_id in self.sunk or item_id in self.accessories

@@ -238,6 +238,12 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
             )
         else:
             parts.append(f"relevance {scored.gate_score:.2f} for {what!r}")
+    elif gate.none_relevant and not scored.accessory:
+        best = max(gate.scores.values())
+        parts.append(
+            f"closest match only: nothing found reaches relevance {gate.floor:.2f} for "
+            f"{what!r} (best {best:.2f})"
+        )
     said = [*sem.must_said, *(s for s in sem.specs_said if s not in " ".join(sem.must_said))]
     if said:
         parts.append("has " + ", ".join(said))

@@ -223,6 +223,18 @@ async def test_a_pick_without_the_asked_standard_says_so(
             assert "does not say usb-c" in pick.reason, pick.reason
 
 
+async def test_the_product_asked_for_beats_another_product_in_the_asked_size(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    # the catalog's cheapest 1 TB solid state drive costs $153.94: under $150 the 1 TB items
+    # are hard disks, which fill the gate's first batch; the smaller SSDs come after them
+    result = await shop_as_served(runtime, built_index, "an ssd 1tb under $150")
+    assert result.picks
+    for pick in result.picks:
+        assert re.search(r"\bssd\b|solid state", pick.title.lower()), pick.title
+        assert "does not say 1tb" in pick.reason
+
+
 async def test_a_smartphone_request_does_not_pick_a_phone_case(
     runtime: Runtime, built_index: Settings
 ) -> None:

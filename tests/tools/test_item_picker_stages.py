@@ -3,6 +3,7 @@ specs, the hard filter, the gate's rules, semantic scores, weighing, selection a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -327,6 +328,44 @@ def test_a_failing_reranker_turns_the_gate_off() -> None:
     short = gate_for(items, p, "keyboard", [])
     assert not short.on
     assert short.reason == "reranker failed: reranker returned 0 scores for 1 titles"
+
+
+class _WordReranker:
+    """Scores 0.9 a title that names `word`, else 0.1, and keeps every title it was sent."""
+
+    model_id = "word"
+    remote = False
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        self.seen: list[str] = []
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        self.seen.extend(documents)
+        return [0.9 if self.word in d.lower() else 0.1 for d in documents]
+
+    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
+        return self.score(query, documents)
+
+
+async def test_the_gate_looks_past_a_first_batch_of_another_product_once() -> None:
+    hard_disks = [item(n, f"Fujitsu 1TB SATA hard drive {n}", 90.0) for n in (1, 2)]
+    ssds = [item(n, f"Intel solid state drive {n}0 GB", 60.0) for n in (3, 4)]
+    others = [item(n, f"Seagate 500 GB hard drive {n}", 50.0) for n in (5, 6)]
+    p = plan(category="ssd", keywords=("1tb",))
+    inputs = inputs_for(hard_disks + ssds + others, p, query="ssd 1tb")
+    filtered = hard_filter(inputs)
+    model = _WordReranker("solid state")
+    gate = await run_gate(inputs, filtered, model, k=2, floor=0.3)
+    assert gate.on
+    assert len(model.seen) == 4
+    assert gate.sunk == {"amazon:1", "amazon:2"}
+    assert gate.budget == set(gate.scores)
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    assert ranked[0].item.title.startswith("Intel solid state drive")
+    nowhere = _WordReranker("no such product")
+    gate = await run_gate(inputs, filtered, nowhere, k=2, floor=0.3)
+    assert (gate.on, gate.none_relevant, len(nowhere.seen)) == (False, True, 4)
 
 
 @pytest.mark.parametrize(
@@ -708,3 +747,26 @@ def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
     assert "does not say 3 ft" in reasons["amazon:1"]
     assert "has 3 ft" in reasons["amazon:2"]
     assert "does not say usb-c" in reasons["amazon:2"]
+
+
+def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -> None:
+    items = [item(1, "Fujitsu 1TB SATA 7200rpm hard drive", 99.0), item(2, "HDD caddy", 9.0)]
+    inputs = inputs_for(items, plan(category="ssd"), query="ssd")
+    filtered = hard_filter(inputs)
+    plan_ = plan_gate(inputs, filtered, k=15, unavailable=None)
+    gate = finish_gate(plan_, [0.12, 0.05], floor=0.3)
+    assert (gate.on, gate.none_relevant) == (False, True)
+    assert gate.reason == "no candidate reaches the floor 0.30 for 'ssd'"
+    picks = select(
+        weigh(filtered, gate, {}, WEIGHTS, penalty=0.5),
+        max_picks=3,
+        show_ratio=0.0,
+        dup_threshold=0.9,
+    ).picks
+    for pick in picks:
+        text = reason(inputs, gate, pick, None)
+        assert text.startswith(
+            "closest match only: nothing found reaches relevance 0.30 for 'ssd' (best 0.12)"
+        )
+    unavailable = Gate(False, "no reranker", "ssd", 0.3)
+    assert not unavailable.none_relevant
