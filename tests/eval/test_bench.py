@@ -1,10 +1,14 @@
 """The benchmark library and `pickwise bench`: the statistics by hand, the medians over runs,
-the results log, and one real run on the full index (its shape and counts, never its times)."""
+the results log, one real run on the full index (its shape and counts, never its times),
+and the embedder benchmark script on the catalog texts it dumps."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -174,3 +178,38 @@ def test_the_cli_offers_bench_with_json() -> None:
     assert result.exit_code == 0
     assert "--json" in result.output
     assert "--rebuild" in result.output
+
+
+def _bench_embedder(*args: str) -> subprocess.CompletedProcess[str]:
+    script = Path(__file__).resolve().parents[2] / "scripts" / "bench_embedder.py"
+    env = {**os.environ, "TORCH_DEVICE": "cpu"}
+    return subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, env=env, check=True
+    )
+
+
+def test_the_embedder_bench_measures_the_catalog_texts_it_dumped(
+    built_index: Settings, tmp_path: Path
+) -> None:
+    dumped = tmp_path / "texts.txt"
+    _bench_embedder("--dump-texts", str(dumped))
+    texts = dumped.read_text(encoding="utf-8").splitlines()
+    assert len(texts) == current_paths(built_index.index_dir).read_manifest().items
+    assert all(text.strip() and "\n" not in text for text in texts)
+    run = _bench_embedder(
+        "--texts",
+        str(dumped),
+        "--limit",
+        "24",
+        "--batch-sizes",
+        "8,16",
+        "--repeats",
+        "1",
+        "--no-record",
+    )
+    report = json.loads(run.stdout)
+    assert (report["items"], report["gpu"]) == (24, None)
+    assert set(report["batch_sizes"]) == {"8", "16"}
+    for size in report["batch_sizes"].values():
+        assert size["device"] == "cpu"
+        assert size["items_per_s"] == pytest.approx(24 / size["median_s"], rel=0.01)
