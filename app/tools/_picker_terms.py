@@ -43,10 +43,12 @@ _UNIT_ALTERNATION = "|".join(
     re.escape(u) for u in sorted(_UNITS, key=len, reverse=True) if u not in ('"', "''")
 )
 SPEC = re.compile(
-    rf"(?<![a-z0-9.])(\d+(?:\.\d+)?)\s*(?:-\s*)?(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
+    r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
+    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
     re.IGNORECASE,
 )
-"""A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p"."""
+"""A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
+"20,100mah" (thousands separated by commas)."""
 
 _NEGATED_BEFORE = re.compile(r"(?:\bno|\bnon|\bwithout|\bzero|\bfree\s+(?:of|from))[\s-]*$")
 _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
@@ -110,7 +112,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
         unit = _UNITS.get(raw_unit)
         if unit is None:
             continue
-        value = float(match.group(1))
+        value = float(match.group(1).replace(",", ""))
         if unit == "p" and value not in (480, 720, 1080, 1440, 2160):
             continue
         found.append(Spec(value, unit, match.group(0).strip()))

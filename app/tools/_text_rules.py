@@ -10,8 +10,11 @@ _SAME_LENGTH = str.maketrans(
     {"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "}
 )
 
-WORD = re.compile(r"[a-z0-9](?:[a-z0-9'+#]|[-/](?=[a-z0-9])|(?<=\d)\.(?=\d))*")
-"""A word: letters and digits joined by inner hyphens, slashes, apostrophes; "7.5" is one."""
+WORD = re.compile(
+    r"[a-z0-9](?:[a-z0-9'+#]|[-/](?=[a-z0-9])|(?<=\d)\.(?=\d)|(?<=\d),(?=\d{3}(?!\d)))*"
+)
+"""A word: letters and digits joined by inner hyphens, slashes, apostrophes; "7.5" and
+"20,000" are one."""
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -56,6 +56,11 @@ def test_numbers_keep_their_unit() -> None:
     assert "size 7" in plan.keywords
 
 
+def test_a_number_with_thousands_commas_keeps_its_unit() -> None:
+    plan = plan_from_text(["a power bank 20,000 mah under $1,200"])
+    assert (plan.category, plan.keywords, plan.budget_usd) == ("power bank", ("20,000 mah",), 1200)
+
+
 @pytest.mark.parametrize(
     ("text", "category", "keywords"),
     [

@@ -85,6 +85,21 @@ def test_a_term_splits_its_specs_from_its_words() -> None:
     assert make_term("   ") is None
 
 
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        ("Tripp Lite 20,100mAh power bank", [(20100.0, "mah")]),
+        ("Charger, 10,050 mAh", [(10050.0, "mah")]),
+        ("Samsung 1,5 TB", []),
+        ("3.5 inch, 2 TB", [(3.5, "inch"), (2.0, "tb")]),
+    ],
+)
+def test_a_number_with_thousands_commas_is_one_number(
+    text: str, keys: list[tuple[float, str]]
+) -> None:
+    assert [s.key for s in find_specs(text)] == keys
+
+
 def test_a_standard_is_a_spec_not_a_word() -> None:
     term = make_term("USB Type-C 3 ft cable")
     assert term is not None
