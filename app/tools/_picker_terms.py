@@ -90,6 +90,10 @@ class Spec:
 
     @property
     def key(self) -> tuple[float, str]:
+        """What two specs must share to be the same: value and unit, terabytes counted as
+        the 1000 gigabytes catalogs also write ("1tb" is "1000 GB")."""
+        if self.unit == "tb":
+            return (round(self.value * 1000, 3), "gb")
         return (round(self.value, 3), self.unit)
 
 

@@ -64,7 +64,8 @@ def gate_for(
     [
         ('Dell 15.6" laptop', [(15.6, "inch")]),
         ("15.6-inch screen, 16GB RAM", [(15.6, "inch"), (16.0, "gb")]),
-        ("1 TB SSD and 4K at 144hz", [(1.0, "tb"), (4.0, "k"), (144.0, "hz")]),
+        ("1 TB SSD and 4K at 144hz", [(1000.0, "gb"), (4.0, "k"), (144.0, "hz")]),
+        ("internal solid state drive M.2 1000 GB", [(1000.0, "gb")]),
         ("2 in 1 laptop, 1080p", [(1080.0, "p")]),
         ("model 2024 and 7 colours", []),
     ],
@@ -91,7 +92,7 @@ def test_a_term_splits_its_specs_from_its_words() -> None:
         ("Tripp Lite 20,100mAh power bank", [(20100.0, "mah")]),
         ("Charger, 10,050 mAh", [(10050.0, "mah")]),
         ("Samsung 1,5 TB", []),
-        ("3.5 inch, 2 TB", [(3.5, "inch"), (2.0, "tb")]),
+        ("3.5 inch, 2 TB", [(3.5, "inch"), (2000.0, "gb")]),
     ],
 )
 def test_a_number_with_thousands_commas_is_one_number(
