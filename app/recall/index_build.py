@@ -26,6 +26,7 @@ from app.config.settings import Settings
 from app.recall.bm25 import Bm25Index, bm25_recipe
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import (
+    STAGING_PREFIX,
     IndexManifest,
     IndexPaths,
     collection_name,
@@ -84,7 +85,7 @@ def build_index(
             )
 
     started = time.perf_counter()
-    tmp = root / f".build-{version}"
+    tmp = root / f"{STAGING_PREFIX}{version}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     staged = IndexPaths(root, tmp.name)

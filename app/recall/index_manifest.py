@@ -20,6 +20,8 @@ from app.catalog.item import Item
 from app.errors import IndexMissing
 
 _CURRENT = "CURRENT"
+STAGING_PREFIX = ".build-"
+"""Folders of builds in progress are named `STAGING_PREFIX + version`."""
 _MANIFEST = "manifest.json"
 
 
