@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from app.agent.session import SessionStore, open_session_store
 from app.config.settings import Settings
 from app.errors import ConfigError
+from app.recall.bm25 import query_variant as bm25_query_variant
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.category_kb import KnowledgeBase, open_knowledge_base
 from app.recall.dense_retriever import DenseRetriever
@@ -91,7 +92,9 @@ class Runtime:
             raise
         self._index, self._cache = index, cache
         self._dense = DenseRetriever.from_index(index, cache)
-        self._bm25 = MemoRetriever(Bm25Retriever(index.bm25), index_version=index.version)
+        self._bm25 = MemoRetriever(
+            Bm25Retriever(index.bm25), index_version=index.version, variant=bm25_query_variant
+        )
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
         self._sessions = open_session_store(self.settings.redis_url)
         self.chat_model = open_chat_model(self.settings)

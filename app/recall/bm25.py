@@ -36,6 +36,11 @@ def bm25_recipe() -> str:
     )
 
 
+def query_variant() -> str:
+    """The runtime parameters that shape a BM25 query's hits besides its text (for memos)."""
+    return f"standard-weight={BM25_STANDARD_WEIGHT.get()}"
+
+
 def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
     names of the standards it names ("usbc"), brand and the whole description. The derived

@@ -4,6 +4,8 @@ search cache and records nothing in the recall trace."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from app.config.params.cache import (
     SEARCH_CACHE_EMPTY_TTL_S,
     SEARCH_CACHE_ENABLED,
@@ -18,12 +20,21 @@ from app.recall.search_cache import search_cache_key
 
 class MemoRetriever:
     """Answers a recall it has seen within the cache TTL from memory, else asks `inner`;
-    errors are never memoised. Sizes and TTLs are those of the search cache's L1."""
+    errors are never memoised. Sizes and TTLs are those of the search cache's L1. `variant`
+    names the runtime parameters that shape the inner source's hits, read at each call, so
+    an admin's change takes effect at once."""
 
-    def __init__(self, inner: Retriever, *, index_version: str = "") -> None:
+    def __init__(
+        self,
+        inner: Retriever,
+        *,
+        index_version: str = "",
+        variant: Callable[[], str] | None = None,
+    ) -> None:
         self.inner = inner
         self.source = inner.source
         self.index_version = index_version
+        self.variant = variant
         self.hits = 0
         self.misses = 0
         self._memo: TtlLru[tuple[Hit, ...]] = TtlLru()
@@ -33,6 +44,8 @@ class MemoRetriever:
         if not SEARCH_CACHE_ENABLED.get():
             return await self.inner.recall(query, filters, top_k=top_k)
         key = search_cache_key(self.index_version, query, filters, top_k, source=self.source).text
+        if self.variant is not None:
+            key = f"{key}|{self.variant()}"
         found = self._memo.get(key)
         if found is not None:
             self.hits += 1

@@ -7,7 +7,7 @@ import pytest
 
 from app.catalog.item import Item
 from app.config.registry import REGISTRY
-from app.recall.bm25 import Bm25Index
+from app.recall.bm25 import Bm25Index, query_variant
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.filters import SearchFilters
 from app.recall.memo_retriever import MemoRetriever
@@ -70,3 +70,16 @@ async def test_errors_are_not_memoised_and_the_switch_bypasses_it() -> None:
     memo.clear()
     await memo.recall("hdmi", SearchFilters(), top_k=3)
     assert source.calls == 5
+
+
+async def test_a_change_of_the_bm25_standard_weight_is_not_answered_from_memory() -> None:
+    source = Counting()
+    memo = MemoRetriever(source, index_version="v1", variant=query_variant)
+    await memo.recall("usb c hub", SearchFilters(), top_k=3)
+    await memo.recall("usb c hub", SearchFilters(), top_k=3)
+    assert source.calls == 1
+    with REGISTRY.overridden(BM25_STANDARD_WEIGHT=1):
+        await memo.recall("usb c hub", SearchFilters(), top_k=3)
+    assert source.calls == 2
+    await memo.recall("usb c hub", SearchFilters(), top_k=3)
+    assert source.calls == 2
