@@ -5,9 +5,9 @@ accessories last; an item below the floor sinks (penalised in stage 5), never dr
 none of them reaches the floor it scores the next ones once (titles with the asked size but
 of another product can fill the first batch). It is off, and says why, when no reranker is
 available, when the category contradicts the request the slot was searched with, or when no
-scored candidate reaches the floor. Whatever the model
-says, an accessory sinks: an item whose title names the category only as what it is for
-("Laptop Riser") or whose own category is an accessory type ("mobile phone case").
+scored candidate reaches the floor. Whatever the model says, an accessory sinks: an item
+whose title names the category only as what it is for ("Laptop Riser") or whose own
+category is an accessory type ("mobile phone case").
 """
 
 from __future__ import annotations

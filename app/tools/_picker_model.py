@@ -69,7 +69,8 @@ class Gate:
 
     `scores` holds the cross-encoder score of every item it scored (even when switched off
     by the candidates); `sunk` are the ids below its floor (empty when off); `accessories`
-    are the ids that name the category only as what they are for, penalised even when off;
+    are the ids that name the category only as what they are for or whose own category is
+    an accessory type, penalised even when off;
     `budget` are the ids inside PICK_RERANK_K in scoring order, whose titles stage 4 embeds.
     """
 
