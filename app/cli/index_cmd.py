@@ -19,9 +19,20 @@ app = typer.Typer(help="Build and inspect the search index.", no_args_is_help=Tr
 def build(
     force: bool = typer.Option(False, "--force", help="Rebuild even when the index is up to date."),
     json_out: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
+    no_embedding_cache: bool = typer.Option(
+        False,
+        "--no-embedding-cache",
+        help="Embed every text again instead of reusing an earlier build's vectors.",
+    ),
 ) -> None:
-    """Embed every catalog item, write vectors, BM25 and the item table; idempotent."""
-    report = build_index(get_settings(), force=force, show_progress=not json_out)
+    """Embed every catalog item (texts an earlier build with the same model embedded come from
+    the embedding cache), write vectors, BM25 and the item table; idempotent."""
+    report = build_index(
+        get_settings(),
+        force=force,
+        show_progress=not json_out,
+        reuse_embeddings=not no_embedding_cache,
+    )
     if json_out:
         emit_json(
             {"built": report.built, "message": report.message, **report.manifest.model_dump()}

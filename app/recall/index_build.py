@@ -2,7 +2,8 @@
 
 A build writes into a temporary folder and renames it into place when complete, then
 moves `CURRENT`; a crash never leaves a half-built index in use. With nothing changed,
-a second run finds the finished version and does nothing.
+a second run finds the finished version and does nothing; a change that leaves the dense
+texts alone (a BM25 recipe, say) takes its vectors from the embedding cache.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog, load_catalog
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
+from app.recall._cache_seed import seed_from_current
 from app.recall.bm25 import Bm25Index, bm25_recipe
 from app.recall.embedder import Embedder, build_embedder
+from app.recall.embedding_cache import CacheLookup, EmbeddingCache
 from app.recall.index_manifest import (
     STAGING_PREFIX,
     IndexManifest,
@@ -58,8 +61,11 @@ def build_index(
     show_progress: bool = True,
     embedder: Embedder | None = None,
     catalog: Catalog | None = None,
+    reuse_embeddings: bool = True,
 ) -> BuildReport:
-    """Build the index for the current catalog and model unless that version exists."""
+    """Build the index for the current catalog and model unless that version exists; texts
+    embedded by an earlier build with the same model come from the embedding cache unless
+    `reuse_embeddings` is False."""
     catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
@@ -91,15 +97,14 @@ def build_index(
     staged = IndexPaths(root, tmp.name)
 
     texts = [dense_text(item, desc_chars) for item in catalog.items]
-    with tqdm(
-        total=len(texts), unit="item", desc="embedding", disable=not show_progress, mininterval=1.0
-    ) as bar:
-
-        def advance(n: int) -> None:
-            bar.update(n)
-
-        vectors = embedder.encode_documents(texts, progress=advance)
+    cache = EmbeddingCache(root, embedder.model_id, embedder.dimension)
+    if reuse_embeddings and not cache.path.is_file():
+        seeded = seed_from_current(cache, root, store_for, recipes[0], desc_chars)
+        if seeded:
+            log.info("embedding cache seeded with %d vectors of the index in use", seeded)
+    vectors, reused = _embed(embedder, texts, cache if reuse_embeddings else None, show_progress)
     embed_s = time.perf_counter() - started
+    cache.save(texts, vectors)
 
     collection = collection_name(version)
     store = store_for(staged.vectors)
@@ -122,6 +127,8 @@ def build_index(
         built_at=datetime.now(UTC).isoformat(timespec="seconds"),
         build_s=round(build_s, 2),
         embed_s=round(embed_s, 2),
+        reused_vectors=reused,
+        vectors_version=compute_version(catalog.source_files, embedder.model_id, recipes[:1]),
         items_per_s=round(len(catalog.items) / build_s, 1),
     )
     staged.manifest.write_text(manifest.model_dump_json(indent=2))
@@ -129,12 +136,31 @@ def build_index(
     tmp.rename(paths.folder)
     write_current(root, version)
     log.info("built index %s: %d items in %.1f s", version, manifest.items, build_s)
+    reuse = f"; {reused} vectors from the embedding cache" if reused else ""
     return BuildReport(
         True,
         manifest,
         f"built index {version}: {manifest.items} items in {build_s:.1f} s "
-        f"({manifest.items_per_s:.0f} items/s)",
+        f"({manifest.items_per_s:.0f} items/s{reuse})",
     )
+
+
+def _embed(
+    embedder: Embedder, texts: list[str], cache: EmbeddingCache | None, show_progress: bool
+) -> tuple[np.ndarray, int]:
+    """Vectors for `texts`, embedding only those the cache lacks; and how many it had."""
+    found = cache.lookup(texts) if cache else CacheLookup.empty(len(texts), embedder.dimension)
+    todo = [texts[i] for i in found.missing]
+    with tqdm(
+        total=len(todo), unit="item", desc="embedding", disable=not show_progress, mininterval=1.0
+    ) as bar:
+
+        def advance(n: int) -> None:
+            bar.update(n)
+
+        if todo:
+            found.vectors[found.missing] = embedder.encode_documents(todo, progress=advance)
+    return found.vectors, found.hits
 
 
 async def _vectors_present(store: VectorStore, manifest: IndexManifest) -> bool:

@@ -69,6 +69,11 @@ class IndexManifest(BaseModel):
     build_s: float
     embed_s: float
     items_per_s: float
+    reused_vectors: int = 0
+    """Vectors taken from the embedding cache rather than embedded by this build."""
+    vectors_version: str = ""
+    """Hash of what the items and their vectors come from (source files, model, dense
+    recipe) without the lexical recipe: what models trained on items and vectors key on."""
 
 
 @dataclass(frozen=True)

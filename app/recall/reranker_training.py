@@ -96,10 +96,12 @@ class TrainReport:
 
 
 def data_fingerprint(settings: Settings) -> str:
-    """Hash of what the pairs are built from: the index version (catalog files, embedder,
-    recipes), the extra dataset files read here, and the recipe version."""
+    """Hash of what the pairs are built from: the index's items and vectors (catalog files,
+    embedder, dense recipe; a lexical recipe change keeps the model), the extra dataset files
+    read here, and the recipe version."""
     digest = hashlib.sha256(RECIPE_VERSION.encode())
-    digest.update(current_paths(settings.index_dir).version.encode())
+    manifest = current_paths(settings.index_dir).read_manifest()
+    digest.update((manifest.vectors_version or manifest.version).encode())
     for name in SOURCE_FILES:
         digest.update(name.encode())
         digest.update(hashlib.sha256((settings.data_dir / name).read_bytes()).digest())

@@ -16,7 +16,8 @@ from app.errors import ConfigError, IndexMissing
 from app.recall._flag_embedder import FlagEmbedder
 from app.recall.filters import SearchFilters
 from app.recall.index_build import build_index
-from app.recall.index_manifest import IndexPaths, dense_text, read_current
+from app.recall.index_manifest import IndexManifest, IndexPaths, dense_text, read_current
+from app.recall.reranker_training import data_fingerprint
 from app.recall.search_index import SearchIndex
 
 
@@ -50,7 +51,8 @@ def test_build_then_nothing_to_do_then_force(
     assert manifest.platforms == small_catalog.platform_counts()
     assert manifest.vector_backend == "qdrant-edge"
     assert read_current(scratch.index_dir) == manifest.version
-    assert {p.name for p in scratch.index_dir.iterdir()} == {"CURRENT", manifest.version}
+    names = {p.name for p in scratch.index_dir.iterdir()}
+    assert names == {"CURRENT", ".embeddings", manifest.version}
 
     again = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
     assert not again.built
@@ -78,6 +80,26 @@ def test_a_recipe_change_is_a_new_version(
     assert changed.manifest.version != base.manifest.version
     assert read_current(scratch.index_dir) == changed.manifest.version
     assert IndexPaths(scratch.index_dir, base.manifest.version).is_complete()
+
+
+def test_a_lexical_change_keeps_the_vectors_version_and_the_reranker_data(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    def build() -> IndexManifest:
+        report = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+        return report.manifest
+
+    base = build()
+    before = data_fingerprint(scratch)
+    with REGISTRY.overridden(BM25_K1=1.4):
+        lexical = build()
+    assert lexical.version != base.version
+    assert lexical.vectors_version == base.vectors_version
+    assert data_fingerprint(scratch) == before
+    with REGISTRY.overridden(INDEX_DESCRIPTION_CHARS=50):
+        dense = build()
+    assert dense.vectors_version != base.vectors_version
+    assert data_fingerprint(scratch) != before
 
 
 def test_a_half_written_build_is_never_current(
