@@ -1,6 +1,7 @@
 """One name for the connector, cable and network standards that shoppers and catalogs write
 many ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but not "HDMI Type C"; "Cat 6", "Cat.6"
--> cat6; "Wi-Fi 6", "802.11ax" -> wifi6), so a request for one matches every title naming it."""
+-> cat6; "Wi-Fi 6", "802.11ax" -> wifi6; "USB 3.0", "USB 3.2 Gen 1" -> usb-3.0), so a request
+for one matches every title naming it."""
 
 from __future__ import annotations
 
@@ -11,10 +12,24 @@ from collections.abc import Callable
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
     r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"
-    r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)",
+    r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)"
+    r"|(?:usb(?:[\s-]*type[\s-]*a)?|type[\s-]*a)[\s-]*(?P<usbv>2\.0|3\.0"
+    r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])",
 )
 _BEFORE = re.compile(r"[a-z0-9]")
 _WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
+_USB_RATES = {
+    "2.0": "usb-2.0",
+    "3.0": "usb-3.0",
+    "3.1gen1": "usb-3.0",
+    "3.2gen1": "usb-3.0",
+    "3.1gen2": "usb-3.2-gen2",
+    "3.2gen2": "usb-3.2-gen2",
+    "3.2gen2x2": "usb-3.2-gen2x2",
+}
+"""USB data rates by the name shoppers use most: 5 Gbit/s was USB 3.0, then USB 3.1 Gen 1 and
+USB 3.2 Gen 1; 10 Gbit/s is 3.1 or 3.2 Gen 2. A bare "USB 3.1" or "3.2" names no one rate."""
+_NOT_WORD = re.compile(r"[^a-z0-9]")
 _DOCUMENT_FORM = "each name once, after its first spelling"
 
 
@@ -23,7 +38,14 @@ def _name(match: re.Match[str]) -> str:
         return "usb-c"
     if match.group("cat"):
         return "cat" + match.group("cat")
+    if match.group("usbv"):
+        return _USB_RATES[re.sub(r"[\s-]", "", match.group("usbv"))]
     return "wifi" + (match.group("wifi") or _WIFI_GENERATIONS[match.group("dot11")])
+
+
+def _word(match: re.Match[str]) -> str:
+    """The one-word form of a standard's name, for lexical engines ("usbc", "usb30")."""
+    return _NOT_WORD.sub("", _name(match))
 
 
 def _whole(text: str, match: re.Match[str]) -> bool:
@@ -44,7 +66,7 @@ def standard_words(text: str, *, repeat: int = 1) -> str:
     """`text`, lower-cased, with each standard's spelling replaced by its one-word name
     ("usbc", "wifi6") `repeat` times: a lexical query for the standard, weighted, not for
     the words that spell it."""
-    return _rewrite(text.lower(), lambda m: " ".join([_name(m).replace("-", "")] * repeat))
+    return _rewrite(text.lower(), lambda m: " ".join([_word(m)] * repeat))
 
 
 def with_standard_words(text: str) -> str:
@@ -54,7 +76,7 @@ def with_standard_words(text: str) -> str:
     seen: set[str] = set()
 
     def add_name(match: re.Match[str]) -> str:
-        word = _name(match).replace("-", "")
+        word = _word(match)
         if word in seen:
             return match.group(0)
         seen.add(word)
@@ -83,5 +105,6 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
 
 def standards_fingerprint() -> str:
     """A short hash of the spellings and names, for index versions built with them."""
-    spec = _STANDARDS.pattern + repr(sorted(_WIFI_GENERATIONS.items())) + _DOCUMENT_FORM
+    tables = repr(sorted(_WIFI_GENERATIONS.items())) + repr(sorted(_USB_RATES.items()))
+    spec = _STANDARDS.pattern + tables + _DOCUMENT_FORM
     return hashlib.sha256(spec.encode()).hexdigest()[:8]

@@ -27,6 +27,15 @@ from app.catalog.standards import (
         ("wi-fi 6 (802.11ax) router", "wifi6 (wifi6) router"),
         ("802.11ac usb adapter", "wifi5 usb adapter"),
         ("wifi 6e card", "wifi6e card"),
+        ("usb 3.0 flash drive", "usb-3.0 flash drive"),
+        ("usb3.0 hub", "usb-3.0 hub"),
+        ("usb type-a 3.2 gen 1 (3.1 gen 1) black", "usb-3.0 (3.1 gen 1) black"),
+        ("usb 3.1 gen 1 cable", "usb-3.0 cable"),
+        ("usb 3.2 gen2 ssd", "usb-3.2-gen2 ssd"),
+        ("usb 3.1 gen 2 hub", "usb-3.2-gen2 hub"),
+        ("usb 3.2 gen 2x2 enclosure", "usb-3.2-gen2x2 enclosure"),
+        ("type-a 2.0 port", "usb-2.0 port"),
+        ("usb 3.0 type-c hub", "usb-3.0 usb-c hub"),
         # not a standard: another connector, a longer word, a number that runs on
         ("hdmi type a (standard) hdmi type c (mini)", "hdmi type a (standard) hdmi type c (mini)"),
         ("usb cable", "usb cable"),
@@ -34,6 +43,9 @@ from app.catalog.standards import (
         ("cat 65 litter", "cat 65 litter"),
         ("a cat toy", "a cat toy"),
         ("usb c2g", "usb c2g"),
+        ("usb 3.1 hub", "usb 3.1 hub"),
+        ("usb 3.2 gen 1x1", "usb 3.2 gen 1x1"),
+        ("usb 3.00", "usb 3.00"),
         ("wi-fi 60 ghz", "wi-fi 60 ghz"),
         ("802.11a/b/g", "802.11a/b/g"),
     ],
@@ -53,7 +65,8 @@ def test_a_standard_is_found_where_its_spelling_starts() -> None:
 def test_lexical_text_adds_one_word_names_and_keeps_every_word() -> None:
     text = "StarTech USB-C to Cat 6 adapter, HDMI Type C"
     assert with_standard_words(text) == "startech usb-c usbc to cat 6 cat6 adapter, hdmi type c"
-    assert with_standard_words("USB 2.0 A/B cable") == "usb 2.0 a/b cable"
+    assert with_standard_words("USB 2.0 A/B cable") == "usb 2.0 usb20 a/b cable"
+    assert with_standard_words("USB 3.2 Gen 1 hub") == "usb 3.2 gen 1 usb30 hub"
     assert with_standard_words("Wi-Fi 6 (802.11ax)") == "wi-fi 6 wifi6 (802.11ax)"
 
 
@@ -61,3 +74,4 @@ def test_a_lexical_query_asks_for_the_standard_weighted() -> None:
     assert standard_words("Laptop with Wi-Fi 6") == "laptop with wifi6"
     assert standard_words("usb type c cable", repeat=2) == "usbc usbc cable"
     assert standard_words("usb cable", repeat=3) == "usb cable"
+    assert standard_words("usb 3.0 hub", repeat=2) == "usb30 usb30 hub"
