@@ -18,6 +18,8 @@ import numpy as np
 import Stemmer
 
 from app.catalog.item import Item
+from app.catalog.short_names import short_names_fingerprint, with_short_names
+from app.catalog.specs import as_spec_words, spec_words_fingerprint, with_spec_words
 from app.catalog.standards import standard_words, standards_fingerprint, with_standard_words
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
 from app.config.params.recall import BM25_STANDARD_WEIGHT
@@ -32,7 +34,8 @@ def bm25_recipe() -> str:
     return (
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
         f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
-        f"|title-standards={standards_fingerprint()}"
+        f"|title-standards={standards_fingerprint()}|short-names={short_names_fingerprint()}"
+        f"|spec-words={spec_words_fingerprint()}"
     )
 
 
@@ -43,11 +46,20 @@ def query_variant() -> str:
 
 def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
-    names of the standards it names ("usbc"), brand and the whole description. The derived
+    names of the standards it names ("usbc"), short names of products it spells out ("ssd")
+    and one-word quantities ("1000 GB" -> 1000gb, 1tb), brand and the whole description. The derived
     Icecat category is left out: it only repeats title words and measured worse on the dev
     judgments."""
-    titles = [with_standard_words(item.title)] * BM25_TITLE_REPEAT.get()
+    title = with_spec_words(with_short_names(with_standard_words(item.title)))
+    titles = [title] * BM25_TITLE_REPEAT.get()
     return " ".join(p for p in (*titles, item.brand, item.description) if p)
+
+
+def _query_text(query: str) -> str:
+    """The query as the index's titles read: standards by name (weighted), short names added,
+    quantities as one word ("1 tb" -> 1tb 1000gb)."""
+    weight = BM25_STANDARD_WEIGHT.get()
+    return as_spec_words(with_short_names(standard_words(query, repeat=weight)))
 
 
 @dataclass(frozen=True)
@@ -168,7 +180,7 @@ class Bm25Index:
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""
         tokens = bm25s.tokenize(
-            [standard_words(query, repeat=BM25_STANDARD_WEIGHT.get())],
+            [_query_text(query)],
             stopwords="en",
             stemmer=self._stemmer,
             return_ids=False,

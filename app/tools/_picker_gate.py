@@ -25,6 +25,7 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     names_only_as_target,
 )
+from app.catalog.short_names import with_short_names
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
@@ -212,7 +213,7 @@ async def run_gate(
 async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gate:
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
-    titles = [p.item.title for p in plan.targets]
+    titles = [with_short_names(p.item.title.lower()) for p in plan.targets]
     try:
         scores = await model.ascore(plan.query, titles)
     except (ConfigError, DependencyDown, InvalidRequest) as exc:

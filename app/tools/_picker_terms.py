@@ -8,47 +8,13 @@ import functools
 import re
 from dataclasses import dataclass
 
+from app.catalog.short_names import to_short_names
+from app.catalog.specs import SPEC, quantities
 from app.catalog.standards import canonical_standards, standards_in, without_standards
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
-
-_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
-    "inch": ("inch", "inches", '"', "''"),
-    "tb": ("tb",),
-    "gb": ("gb",),
-    "mb": ("mb",),
-    "ghz": ("ghz",),
-    "mhz": ("mhz",),
-    "hz": ("hz",),
-    "mah": ("mah",),
-    "w": ("w", "watt", "watts"),
-    "mp": ("mp", "megapixel"),
-    "mm": ("mm",),
-    "cm": ("cm",),
-    "ft": ("ft", "feet", "foot"),
-    "oz": ("oz", "ounce", "ounces"),
-    "lb": ("lb", "lbs", "pound", "pounds"),
-    "ml": ("ml",),
-    "l": ("l", "liter", "litre"),
-    "v": ("v", "volt", "volts"),
-    "k": ("k",),
-    "p": ("p",),
-    "core": ("core", "cores"),
-    "port": ("port", "ports"),
-}
-_UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
-_UNIT_ALTERNATION = "|".join(
-    re.escape(u) for u in sorted(_UNITS, key=len, reverse=True) if u not in ('"', "''")
-)
-SPEC = re.compile(
-    r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
-    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
-    re.IGNORECASE,
-)
-"""A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
-"20,100mah" (thousands separated by commas)."""
 
 _NEGATED_BEFORE = re.compile(r"(?:\bno|\bnon|\bwithout|\bzero|\bfree\s+(?:of|from))[\s-]*$")
 _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
@@ -56,10 +22,12 @@ _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
 
 def normalise(text: str | None) -> str:
     """Lower case, typographic dashes and quotes to ASCII, one space between words, one
-    name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6)."""
+    name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6), short product names
+    ("solid state drive" -> ssd)."""
     if not text:
         return ""
-    return canonical_standards(_SPACES.sub(" ", text.translate(_DASHES).lower()).strip())
+    low = _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
+    return to_short_names(canonical_standards(low))
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -110,16 +78,7 @@ class Term:
 def find_specs(text: str | None) -> tuple[Spec, ...]:
     """Every spec in `text`: numbers with canonical units in order, then named standards."""
     low = normalise(text)
-    found: list[Spec] = []
-    for match in SPEC.finditer(low):
-        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
-        unit = _UNITS.get(raw_unit)
-        if unit is None:
-            continue
-        value = float(match.group(1).replace(",", ""))
-        if unit == "p" and value not in (480, 720, 1080, 1440, 2160):
-            continue
-        found.append(Spec(value, unit, match.group(0).strip()))
+    found = [Spec(q.value, q.unit, q.text) for q in quantities(low)]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
 

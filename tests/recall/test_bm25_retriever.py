@@ -171,3 +171,24 @@ def test_a_usb_c_request_finds_usb_c_titles_first(usb_items: list[Item]) -> None
 def test_the_index_version_follows_the_standards_spellings() -> None:
     """The BM25 titles carry the names, so a change of spellings must rebuild the index."""
     assert f"|title-standards={standards_fingerprint()}" in bm25_recipe()
+
+
+@pytest.fixture(scope="module")
+def drive_items() -> list[Item]:
+    """Every catalog product whose title says drive, disk, ssd or hdd."""
+    catalog = load_catalog(Settings().data_dir)
+    wanted = {"drive", "disk", "ssd", "hdd"}
+    return [i for i in catalog.items if wanted & set(i.title.lower().split())]
+
+
+def test_a_short_name_and_a_capacity_find_titles_that_spell_them_out(
+    drive_items: list[Item],
+) -> None:
+    index = Bm25Index.build(drive_items)
+    titles = {i.item_id: i.title for i in drive_items}
+    verbatim = next(
+        i.item_id for i in drive_items if "internal solid state drive M.2 1000 GB" in i.title
+    )
+    for query in ("ssd 1tb", "ssd 1 tb", "solid state drive 1000 gb"):
+        hits = index.search(query, SearchFilters(), top_k=5)
+        assert verbatim in [h.item_id for h in hits], (query, [titles[h.item_id] for h in hits])

@@ -200,6 +200,7 @@ async def test_the_product_is_picked_in_the_asked_size(
         ("a usb type-c charger", "usb-c"),
         ("a cat 6 ethernet cable", "cat6"),
         ("a wifi 6 laptop", "wifi6"),
+        ("a usb 3.0 flash drive", "usb-3.0"),
     ],
 )
 async def test_every_pick_has_the_standard_the_shopper_named(
@@ -233,6 +234,19 @@ async def test_the_product_asked_for_beats_another_product_in_the_asked_size(
     for pick in result.picks:
         assert re.search(r"\bssd\b|solid state", pick.title.lower()), pick.title
         assert "does not say 1tb" in pick.reason
+
+
+@pytest.mark.parametrize("request_text", ["an ssd 1tb", "a solid state drive 1 tb"])
+async def test_a_short_name_finds_the_product_its_title_spells_out(
+    runtime: Runtime, built_index: Settings, request_text: str
+) -> None:
+    # the catalog's one 1 TB solid state drive is titled "... internal solid state drive M.2
+    # 1000 GB": neither "ssd" nor "1tb" is among its words
+    result = await shop_as_served(runtime, built_index, request_text)
+    assert result.picks
+    first = result.picks[0]
+    assert "solid state drive M.2 1000 GB" in first.title
+    assert "has 1tb" in first.reason or "has 1 tb" in first.reason, first.reason
 
 
 async def test_a_smartphone_request_does_not_pick_a_phone_case(

@@ -1,0 +1,117 @@
+"""Numbers with units as shoppers and catalogs write them ("16gb", "15.6 inch", '15.6"', "1 TB",
+"20,100mAh"): one reading shared by the picker's spec matching and the lexical index, whose
+tokenizer would otherwise split "1 TB" into a dropped "1" and "tb"."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
+    "inch": ("inch", "inches", '"', "''"),
+    "tb": ("tb",),
+    "gb": ("gb",),
+    "mb": ("mb",),
+    "ghz": ("ghz",),
+    "mhz": ("mhz",),
+    "hz": ("hz",),
+    "mah": ("mah",),
+    "w": ("w", "watt", "watts"),
+    "mp": ("mp", "megapixel"),
+    "mm": ("mm",),
+    "cm": ("cm",),
+    "ft": ("ft", "feet", "foot"),
+    "oz": ("oz", "ounce", "ounces"),
+    "lb": ("lb", "lbs", "pound", "pounds"),
+    "ml": ("ml",),
+    "l": ("l", "liter", "litre"),
+    "v": ("v", "volt", "volts"),
+    "k": ("k",),
+    "p": ("p",),
+    "core": ("core", "cores"),
+    "port": ("port", "ports"),
+}
+UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
+"""Every written unit to its canonical unit ("inches" -> inch, '"' -> inch, "lbs" -> lb)."""
+_UNIT_ALTERNATION = "|".join(
+    re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ('"', "''")
+)
+SPEC = re.compile(
+    r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
+    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
+    re.IGNORECASE,
+)
+"""A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
+"20,100mah" (thousands separated by commas)."""
+_VIDEO_LINES = (480.0, 720.0, 1080.0, 1440.0, 2160.0)
+_EQUIVALENT = {"tb": ("gb", 1000.0)}
+"""Units written in another canonical unit, as catalogs also write them: "1 TB" is "1000 GB"."""
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with its canonical unit, as written at `start`:`end` of the text."""
+
+    value: float
+    unit: str
+    text: str
+    start: int
+    end: int
+
+
+def quantities(low: str) -> list[Quantity]:
+    """Every number with a known unit in lower-case `low`, in order ("p" only for video lines)."""
+    found: list[Quantity] = []
+    for match in SPEC.finditer(low):
+        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
+        unit = UNITS.get(raw_unit)
+        if unit is None:
+            continue
+        value = float(match.group(1).replace(",", ""))
+        if unit == "p" and value not in _VIDEO_LINES:
+            continue
+        found.append(Quantity(value, unit, match.group(0).strip(), match.start(), match.end()))
+    return found
+
+
+def spec_word(quantity: Quantity) -> str | None:
+    """The one-word form of a whole-number quantity in its canonical unit ("1 TB" -> 1000gb,
+    "64 GB" -> 64gb); None for fractions, which a lexical tokenizer splits at the point."""
+    unit, factor = _EQUIVALENT.get(quantity.unit, (quantity.unit, 1.0))
+    value = round(quantity.value * factor, 3)
+    return f"{int(value)}{unit}" if value >= 1 and value == int(value) else None
+
+
+def with_spec_words(low: str) -> str:
+    """Lower-case `low` with each quantity's one-word form added after it where the text does
+    not already spell it; every word stays (for lexical documents)."""
+
+    def add(quantity: Quantity) -> str:
+        word = spec_word(quantity)
+        return quantity.text if word in (None, quantity.text) else f"{quantity.text} {word}"
+
+    return _rewrite(low, add)
+
+
+def as_spec_words(low: str) -> str:
+    """Lower-case `low` with each whole-number quantity replaced by its one-word form (for
+    lexical queries: "ssd 1 tb" -> "ssd 1000gb")."""
+    return _rewrite(low, lambda q: spec_word(q) or q.text)
+
+
+def spec_words_fingerprint() -> str:
+    """A short hash of the units and equivalences, for index versions built with them."""
+    table = SPEC.pattern + repr(sorted(UNITS.items())) + repr(sorted(_EQUIVALENT.items()))
+    return hashlib.sha256(table.encode()).hexdigest()[:8]
+
+
+def _rewrite(low: str, replace: Callable[[Quantity], str]) -> str:
+    out, last = [], 0
+    for quantity in quantities(low):
+        out.append(low[last : quantity.start])
+        out.append(low[quantity.start : quantity.end].replace(quantity.text, replace(quantity)))
+        last = quantity.end
+    out.append(low[last:])
+    return "".join(out)
