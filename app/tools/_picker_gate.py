@@ -7,7 +7,8 @@ of another product can fill the first batch). It is off, and says why, when no r
 available, when the category contradicts the request the slot was searched with, or when no
 scored candidate reaches the floor. Whatever the model says, an accessory sinks: an item
 whose title names the category only as what it is for ("Laptop Riser") or whose own
-category is an accessory type ("mobile phone case").
+category is an accessory type ("mobile phone case"); so does another product made with the
+category's modifier ("Power Cord" for a power bank).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.product_nouns import (
+    canonical,
     catalog_name,
     head,
     is_accessory_category,
@@ -28,6 +30,7 @@ from app.catalog.product_nouns import (
 from app.catalog.short_names import with_short_names
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
+from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import singular, spec_keys, tokens
 from app.tools.planner_rules import plan_from_text
@@ -108,6 +111,23 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         for p in filtered.pool
         if names_only_as_target(p.item.title, noun)
         or (typed and p.item.category is not None and is_accessory_category(p.item.category))
+        or names_sibling_product(p.item.title, inputs.category)
+    )
+
+
+def names_sibling_product(title: str, category: str) -> bool:
+    """True when the title never names the category's product but names another one made
+    with its modifier: "Power Cord" for a power bank, "Gaming Mouse" for a gaming keyboard."""
+    words = tokens(category)
+    if len(words) < 2:
+        return False
+    noun, modifier = canonical(words[-1]), words[-2]
+    said = tokens(title)
+    if any(canonical(w) == noun for w in said):
+        return False
+    return any(
+        said[i] == modifier and is_product_noun(said[i + 1]) and canonical(said[i + 1]) != noun
+        for i in range(len(said) - 1)
     )
 
 

@@ -249,6 +249,15 @@ async def test_a_short_name_finds_the_product_its_title_spells_out(
     assert "has 1tb" in first.reason or "has 1 tb" in first.reason, first.reason
 
 
+async def test_a_power_bank_request_does_not_pick_a_power_cord(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    # no power bank costs under $50 here; power cords, strips and adapters do
+    result = await shop_as_served(runtime, built_index, "a power bank 20000 mah under $50")
+    for pick in result.picks:
+        assert not re.search(r"power (cord|strip|adapter|supply)", pick.title.lower()), pick.title
+
+
 async def test_a_smartphone_request_does_not_pick_a_phone_case(
     runtime: Runtime, built_index: Settings
 ) -> None:

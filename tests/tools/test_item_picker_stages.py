@@ -466,6 +466,29 @@ def test_an_item_whose_own_category_is_an_accessory_type_is_an_accessory(
     assert (accessories(inputs, filtered_for(items, p, query=wanted)) == {"amazon:1"}) is accessory
 
 
+@pytest.mark.parametrize(
+    ("category", "title", "marked"),
+    [
+        ("power bank", "Dynabook Power Cord - 2-pin (figure of 8) Power Cord - 1.80m", True),
+        ("power bank", "Tripp Lite TLM626NS Safety Power Strip power extension 1.8 m", True),
+        ("power bank", "Anker PowerCore+ 26800mAh & PowerPort+ power bank Black", False),
+        ("power bank", "Kensington power adapter and power bank kit", False),
+        ("gaming keyboard", "Razer DeathAdder gaming mouse", True),
+        ("gaming keyboard", "Logitech G213 Prodigy Gaming Keyboard", False),
+        ("gaming laptop", "ASUS ROG Strix gaming notebook 15.6", False),
+        ("gaming keyboard", "Corsair K55 RGB keyboard", False),
+        ("laptop", "Targus power cord", False),
+    ],
+)
+def test_another_product_made_with_the_categorys_modifier_is_marked(
+    category: str, title: str, marked: bool
+) -> None:
+    items = [item(1, title)]
+    p = plan(category=category)
+    inputs = inputs_for(items, p, query=category)
+    assert (accessories(inputs, filtered_for(items, p, query=category)) == {"amazon:1"}) is marked
+
+
 def test_accessories_are_not_marked_when_the_request_is_for_the_accessory() -> None:
     items = [item(1, "Neoprene Laptop Sleeve 13.3")]
     p = plan(category="laptop")
