@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from app.catalog.text import is_whole_words
+
 _LONG_FORMS: dict[str, str] = {
     r"solid[\s-]*state[\s-]*(?:drive|disk)": "ssd",
     r"hard[\s-]*disk[\s-]*drive": "hdd",
@@ -15,22 +17,16 @@ _PATTERN = re.compile(
     "|".join(f"(?P<n{i}>{form})" for i, form in enumerate(_LONG_FORMS)),
 )
 _SHORT = list(_LONG_FORMS.values())
-_WORD_CHAR = re.compile(r"[a-z0-9]")
 
 
 def _short(match: re.Match[str]) -> str:
     return _SHORT[int(str(match.lastgroup)[1:])]
 
 
-def _whole(text: str, match: re.Match[str]) -> bool:
-    start, end = match.span()
-    return not (start and _WORD_CHAR.match(text, start - 1)) and not _WORD_CHAR.match(text, end)
-
-
 def to_short_names(low: str) -> str:
     """Lower-case `low` with each long form replaced by its short name ("solid state drive"
     -> "ssd"): one text for comparing a request with a title."""
-    return _PATTERN.sub(lambda m: _short(m) if _whole(low, m) else m.group(0), low)
+    return _PATTERN.sub(lambda m: _short(m) if is_whole_words(low, m) else m.group(0), low)
 
 
 def with_short_names(low: str) -> str:
@@ -40,7 +36,7 @@ def with_short_names(low: str) -> str:
 
     def add(match: re.Match[str]) -> str:
         short = _short(match)
-        if not _whole(low, match) or short in seen:
+        if not is_whole_words(low, match) or short in seen:
             return match.group(0)
         seen.add(short)
         return f"{match.group(0)} {short}"

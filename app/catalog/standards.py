@@ -9,6 +9,8 @@ import hashlib
 import re
 from collections.abc import Callable
 
+from app.catalog.text import is_whole_words
+
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
     r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"
@@ -16,7 +18,6 @@ _STANDARDS = re.compile(
     r"|(?:usb(?:[\s-]*type[\s-]*a)?|type[\s-]*a)[\s-]*(?P<usbv>2\.0|3\.0"
     r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])",
 )
-_BEFORE = re.compile(r"[a-z0-9]")
 _WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
 _USB_RATES = {
     "2.0": "usb-2.0",
@@ -48,13 +49,8 @@ def _word(match: re.Match[str]) -> str:
     return _NOT_WORD.sub("", _name(match))
 
 
-def _whole(text: str, match: re.Match[str]) -> bool:
-    start, end = match.span()
-    return not (start and _BEFORE.match(text, start - 1)) and not _BEFORE.match(text, end)
-
-
 def _rewrite(low: str, replace: Callable[[re.Match[str]], str]) -> str:
-    return _STANDARDS.sub(lambda m: replace(m) if _whole(low, m) else m.group(0), low)
+    return _STANDARDS.sub(lambda m: replace(m) if is_whole_words(low, m) else m.group(0), low)
 
 
 def canonical_standards(low: str) -> str:
@@ -92,13 +88,13 @@ def without_standards(low: str) -> str:
 
 def standards_in(low: str) -> list[str]:
     """The one names of the standards lower-case `low` names, in order."""
-    return [_name(m) for m in _STANDARDS.finditer(low) if _whole(low, m)]
+    return [_name(m) for m in _STANDARDS.finditer(low) if is_whole_words(low, m)]
 
 
 def standard_at(low: str, pos: int) -> tuple[str, int] | None:
     """The standard whose spelling starts at `pos` of lower-case `low`, and where it ends."""
     match = _STANDARDS.match(low, pos)
-    if match is None or not _whole(low, match):
+    if match is None or not is_whole_words(low, match):
         return None
     return _name(match), match.end()
 

@@ -31,6 +31,15 @@ _TRAILING_DOT = re.compile(r"(?<=\w) \.$")
 # Display casing of lower-cased ditto text.
 
 
+_WORD_CHAR = re.compile(r"[a-z0-9]")
+
+
+def is_whole_words(low: str, match: re.Match[str]) -> bool:
+    """True when `match` in lower-case `low` neither starts nor ends inside a word."""
+    start, end = match.span()
+    return not (start and _WORD_CHAR.match(low, start - 1)) and not _WORD_CHAR.match(low, end)
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
