@@ -106,6 +106,9 @@ class Semantics:
     prefer_said: tuple[str, ...] = ()
     avoid_said: tuple[str, ...] = ()
     specs_said: tuple[str, ...] = ()
+    """How the title states each asked spec it meets ("16gb"; "26,800mah, more than 20000mah")."""
+    specs_unsaid: tuple[str, ...] = ()
+    """The asked specs it does not meet, as the shopper wrote them."""
 
 
 @dataclass(frozen=True)

@@ -249,9 +249,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("has " + ", ".join(said))
     if sem.prefer_said:
         parts.append("also " + ", ".join(sem.prefer_said))
-    unsaid = [s.text for s in inputs.specs if s.text not in sem.specs_said]
-    if unsaid:
-        parts.append("does not say " + ", ".join(unsaid))
+    if sem.specs_unsaid:
+        parts.append("does not say " + ", ".join(sem.specs_unsaid))
     if sem.avoid_said:
         parts.append("mentions " + ", ".join(sem.avoid_said) + " (you would rather avoid it)")
     parts.append(_price_words(item.price_usd, inputs.budget_usd))

@@ -21,7 +21,7 @@ from app.config.params.picker import (
 )
 from app.recall.embedder import Embedder
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
-from app.tools._picker_terms import Term, negated_only, spec_keys, term_in
+from app.tools._picker_terms import Term, find_specs, negated_only, spec_said, term_in
 
 
 def current_weights() -> Weights:
@@ -51,7 +51,7 @@ def semantic_scores(
     """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
     when the title says the term, else the term-title cosine clamped at 0; avoid as the
     strongest avoid term (0 when the title only negates it); spec as the share of asked
-    specs (sizes, standards) the title carries."""
+    specs (sizes, standards) the title carries, or exceeds where more serves (mAh)."""
     out: dict[str, Semantics] = {}
     for row, pooled in enumerate(pool):
         title = pooled.item.title
@@ -63,8 +63,9 @@ def semantic_scores(
                 return 1.0
             return _cosine(term_vectors.get(term.text), vector)
 
-        keys = spec_keys(title)
-        specs_said = tuple(s.text for s in inputs.specs if s.key in keys)
+        stated = find_specs(title)
+        specs = [(s.text, spec_said(s, stated)) for s in inputs.specs]
+        specs_said = tuple(said for _, said in specs if said)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
@@ -75,6 +76,7 @@ def semantic_scores(
             prefer_said=tuple(t.text for t in inputs.prefer if term_in(text, t)),
             avoid_said=tuple(name for v, name in avoid if v >= 1.0),
             specs_said=specs_said,
+            specs_unsaid=tuple(asked for asked, said in specs if not said),
         )
     return out
 

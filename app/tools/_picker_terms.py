@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.short_names import to_short_names
@@ -81,6 +82,23 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     found = [Spec(q.value, q.unit, q.text) for q in quantities(low)]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
+
+
+AT_LEAST_UNITS = frozenset({"mah"})
+"""Units where more serves the shopper too: a 26,800 mAh power bank holds the 20,000 asked."""
+
+
+def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
+    """How a title states an asked spec: the asked text when it says it; for a unit where
+    more also serves, the smallest larger amount it states ("26,800mah, more than
+    20000mah"); None when it does not."""
+    if any(s.key == asked.key for s in title_specs):
+        return asked.text
+    if asked.unit in AT_LEAST_UNITS:
+        larger = [s for s in title_specs if s.unit == asked.unit and s.value > asked.value]
+        if larger:
+            return f"{min(larger).text}, more than {asked.text}"
+    return None
 
 
 def make_term(text: str) -> Term | None:

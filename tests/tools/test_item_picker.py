@@ -258,6 +258,16 @@ async def test_a_power_bank_request_does_not_pick_a_power_cord(
         assert not re.search(r"power (cord|strip|adapter|supply)", pick.title.lower()), pick.title
 
 
+async def test_a_larger_battery_meets_the_asked_capacity(
+    runtime: Runtime, built_index: Settings
+) -> None:
+    result = await shop_as_served(runtime, built_index, "a 20000mah power bank")
+    anker = [p for p in result.picks if "26800mAh" in p.title]
+    assert anker, [p.title for p in result.picks]
+    assert "has 26800mah, more than 20000mah" in anker[0].reason
+    assert "does not say 20000mah" not in anker[0].reason
+
+
 async def test_a_smartphone_request_does_not_pick_a_phone_case(
     runtime: Runtime, built_index: Settings
 ) -> None:

@@ -28,6 +28,7 @@ from app.tools._picker_terms import (
     mentions,
     negated_only,
     spec_keys,
+    spec_said,
     term_in,
 )
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
@@ -99,6 +100,24 @@ def test_a_number_with_thousands_commas_is_one_number(
     text: str, keys: list[tuple[float, str]]
 ) -> None:
     assert [s.key for s in find_specs(text)] == keys
+
+
+@pytest.mark.parametrize(
+    ("asked", "title", "said"),
+    [
+        ("20000mah", "Anker PowerCore+ 26800mAh power bank", "26800mah, more than 20000mah"),
+        ("20000mah", "Tripp Lite power bank - 20,000 mAh", "20000mah"),
+        ("20000mah", "Tripp Lite power bank - 10,000 mAh", None),
+        ("20000mah", "power bank 26800mah and 30000mah kit", "26800mah, more than 20000mah"),
+        ("64gb", "Kingston 128GB flash drive", None),
+        ("1tb", "Verbatim internal solid state drive 1000 GB", "1tb"),
+    ],
+)
+def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
+    asked: str, title: str, said: str | None
+) -> None:
+    (spec,) = find_specs(asked)
+    assert spec_said(spec, find_specs(title)) == said
 
 
 def test_a_standard_is_a_spec_not_a_word() -> None:
