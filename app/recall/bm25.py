@@ -47,7 +47,7 @@ def query_variant() -> str:
 def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
     names of the standards it names ("usbc"), short names of products it spells out ("ssd")
-    and one-word quantities ("1000 GB" -> 1000gb, 1tb), brand and the whole description. The derived
+    and one-word quantities ("1 TB" -> 1000gb), brand and the whole description. The derived
     Icecat category is left out: it only repeats title words and measured worse on the dev
     judgments."""
     title = with_spec_words(with_short_names(with_standard_words(item.title)))
@@ -57,7 +57,7 @@ def bm25_text(item: Item) -> str:
 
 def _query_text(query: str) -> str:
     """The query as the index's titles read: standards by name (weighted), short names added,
-    quantities as one word ("1 tb" -> 1tb 1000gb)."""
+    quantities as one word in their canonical unit ("1 tb" -> 1000gb)."""
     weight = BM25_STANDARD_WEIGHT.get()
     return as_spec_words(with_short_names(standard_words(query, repeat=weight)))
 
