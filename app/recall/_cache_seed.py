@@ -40,7 +40,7 @@ def seed_from_current(
     try:
         items = read_items(paths.items)
         vectors = asyncio.run(_vectors(store_for(paths.vectors), manifest.collection, list(items)))
-    except (OSError, PickwiseError) as exc:
+    except (OSError, ValueError, PickwiseError) as exc:
         log.warning("could not read the vectors of index %s: %s", version, exc)
         return 0
     if not vectors:
