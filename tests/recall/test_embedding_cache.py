@@ -19,7 +19,7 @@ from app.recall.embedder import Progress
 from app.recall.embedding_cache import CACHE_FOLDER, EmbeddingCache
 from app.recall.filters import SearchFilters
 from app.recall.index_build import build_index
-from app.recall.index_manifest import write_current
+from app.recall.index_manifest import IndexPaths, write_current
 from app.recall.index_prune import prune_index_versions
 from app.recall.search_index import SearchIndex
 
@@ -150,6 +150,19 @@ def test_a_lost_cache_is_seeded_from_the_index_in_use(
     query = small_catalog.items[3].title
     ranked = [_dense_ids(scratch, v.manifest.version, query, flag) for v in (first, second)]
     assert ranked[0] == ranked[1]
+
+
+def test_an_unreadable_index_seeds_nothing_and_the_build_embeds(
+    scratch: Settings, small_catalog: Catalog, flag: FlagEmbedder
+) -> None:
+    first = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=flag)
+    shutil.rmtree(scratch.index_dir / CACHE_FOLDER)
+    IndexPaths(scratch.index_dir, first.manifest.version).items.write_bytes(b"not parquet")
+    counting = CountingEmbedder(flag)
+    with REGISTRY.overridden(BM25_K1=1.4):
+        second = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=counting)
+    assert second.manifest.reused_vectors == 0
+    assert counting.documents == len(small_catalog.items)
 
 
 def test_an_index_of_another_model_seeds_nothing(
