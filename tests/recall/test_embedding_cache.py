@@ -152,30 +152,22 @@ def test_a_lost_cache_is_seeded_from_the_index_in_use(
     assert ranked[0] == ranked[1]
 
 
-def test_an_unreadable_index_seeds_nothing_and_the_build_embeds(
-    scratch: Settings, small_catalog: Catalog, flag: FlagEmbedder
+@pytest.mark.parametrize("spoiler", ["a corrupt item table", "another model"])
+def test_an_index_that_cannot_seed_leaves_every_text_to_embed(
+    scratch: Settings, small_catalog: Catalog, flag: FlagEmbedder, spoiler: str
 ) -> None:
     first = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=flag)
     shutil.rmtree(scratch.index_dir / CACHE_FOLDER)
-    IndexPaths(scratch.index_dir, first.manifest.version).items.write_bytes(b"not parquet")
     counting = CountingEmbedder(flag)
+    if spoiler == "a corrupt item table":
+        IndexPaths(scratch.index_dir, first.manifest.version).items.write_bytes(b"not parquet")
+    else:
+        other = FlagEmbedder("all-MiniLM-L6-v2", pooling="mean", max_length=64, batch_size=32)
+        counting = CountingEmbedder(other)
     with REGISTRY.overridden(BM25_K1=1.4):
         second = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=counting)
     assert second.manifest.reused_vectors == 0
     assert counting.documents == len(small_catalog.items)
-
-
-def test_an_index_of_another_model_seeds_nothing(
-    scratch: Settings, small_catalog: Catalog, flag: FlagEmbedder
-) -> None:
-    build_index(scratch, show_progress=False, catalog=small_catalog, embedder=flag)
-    shutil.rmtree(scratch.index_dir / CACHE_FOLDER)
-    other = CountingEmbedder(
-        FlagEmbedder("all-MiniLM-L6-v2", pooling="mean", max_length=64, batch_size=32)
-    )
-    report = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=other)
-    assert report.manifest.reused_vectors == 0
-    assert other.documents == len(small_catalog.items)
 
 
 def test_prune_leaves_the_cache_alone(
