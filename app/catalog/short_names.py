@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from app.catalog.text import is_whole_words
+from app.catalog.text import add_once_after, replace_whole_words
 
 _LONG_FORMS: dict[str, str] = {
     r"solid[\s-]*state[\s-]*(?:drive|disk)": "ssd",
@@ -26,22 +26,13 @@ def _short(match: re.Match[str]) -> str:
 def to_short_names(low: str) -> str:
     """Lower-case `low` with each long form replaced by its short name ("solid state drive"
     -> "ssd"): one text for comparing a request with a title."""
-    return _PATTERN.sub(lambda m: _short(m) if is_whole_words(low, m) else m.group(0), low)
+    return replace_whole_words(_PATTERN, low, _short)
 
 
 def with_short_names(low: str) -> str:
     """Lower-case `low` with the short name added once after the first long form that spells
     it, for lexical engines; every word stays."""
-    seen: set[str] = set()
-
-    def add(match: re.Match[str]) -> str:
-        short = _short(match)
-        if not is_whole_words(low, match) or short in seen:
-            return match.group(0)
-        seen.add(short)
-        return f"{match.group(0)} {short}"
-
-    return _PATTERN.sub(add, low)
+    return add_once_after(_PATTERN, low, _short)
 
 
 def short_names_fingerprint() -> str:

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
 
-from app.catalog.text import is_whole_words
+from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
 
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
@@ -49,41 +48,28 @@ def _word(match: re.Match[str]) -> str:
     return _NOT_WORD.sub("", _name(match))
 
 
-def _rewrite(low: str, replace: Callable[[re.Match[str]], str]) -> str:
-    return _STANDARDS.sub(lambda m: replace(m) if is_whole_words(low, m) else m.group(0), low)
-
-
 def canonical_standards(low: str) -> str:
     """Lower-case `low` with every standard's spelling replaced by its one name."""
-    return _rewrite(low, _name)
+    return replace_whole_words(_STANDARDS, low, _name)
 
 
 def standard_words(text: str, *, repeat: int = 1) -> str:
     """`text`, lower-cased, with each standard's spelling replaced by its one-word name
     ("usbc", "wifi6") `repeat` times: a lexical query for the standard, weighted, not for
     the words that spell it."""
-    return _rewrite(text.lower(), lambda m: " ".join([_word(m)] * repeat))
+    return replace_whole_words(_STANDARDS, text.lower(), lambda m: " ".join([_word(m)] * repeat))
 
 
 def with_standard_words(text: str) -> str:
     """`text`, lower-cased, with each standard's one-word name ("usbc", "cat6") added once,
     after its first spelling, for lexical engines whose tokenizers drop one-letter words;
     every word stays."""
-    seen: set[str] = set()
-
-    def add_name(match: re.Match[str]) -> str:
-        word = _word(match)
-        if word in seen:
-            return match.group(0)
-        seen.add(word)
-        return f"{match.group(0)} {word}"
-
-    return _rewrite(text.lower(), add_name)
+    return add_once_after(_STANDARDS, text.lower(), _word)
 
 
 def without_standards(low: str) -> str:
     """Lower-case `low` with every standard's spelling blanked out."""
-    return _rewrite(low, lambda m: " ")
+    return replace_whole_words(_STANDARDS, low, lambda m: " ")
 
 
 def standards_in(low: str) -> list[str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
@@ -28,9 +29,6 @@ _ABBREVIATION_DOT = re.compile(
 )
 _TRAILING_DOT = re.compile(r"(?<=\w) \.$")
 
-# Display casing of lower-cased ditto text.
-
-
 _WORD_CHAR = re.compile(r"[a-z0-9]")
 
 
@@ -38,6 +36,31 @@ def is_whole_words(low: str, match: re.Match[str]) -> bool:
     """True when `match` in lower-case `low` neither starts nor ends inside a word."""
     start, end = match.span()
     return not (start and _WORD_CHAR.match(low, start - 1)) and not _WORD_CHAR.match(low, end)
+
+
+def replace_whole_words(
+    pattern: re.Pattern[str], low: str, replace: Callable[[re.Match[str]], str]
+) -> str:
+    """Lower-case `low` with every match of `pattern` that is whole words replaced."""
+    return pattern.sub(lambda m: replace(m) if is_whole_words(low, m) else m.group(0), low)
+
+
+def add_once_after(pattern: re.Pattern[str], low: str, word: Callable[[re.Match[str]], str]) -> str:
+    """Lower-case `low` with `word(match)` added after the first whole-word match giving each
+    word, for lexical engines that should find one name for many spellings; every word stays."""
+    seen: set[str] = set()
+
+    def add(match: re.Match[str]) -> str:
+        name = word(match)
+        if name in seen:
+            return match.group(0)
+        seen.add(name)
+        return f"{match.group(0)} {name}"
+
+    return replace_whole_words(pattern, low, add)
+
+
+# Display casing of lower-cased ditto text.
 
 
 def _words(text: str) -> frozenset[str]:
