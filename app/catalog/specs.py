@@ -76,11 +76,17 @@ def quantities(low: str) -> list[Quantity]:
     return found
 
 
+def comparable(value: float, unit: str) -> tuple[float, str]:
+    """An amount in the unit catalogs also write it in, rounded for comparing ("1 tb" ->
+    (1000.0, "gb")): two quantities are the same when these are equal."""
+    to_unit, factor = _EQUIVALENT.get(unit, (unit, 1.0))
+    return round(value * factor, 3), to_unit
+
+
 def spec_word(quantity: Quantity) -> str | None:
     """The one-word form of a whole-number quantity in its canonical unit ("1 TB" -> 1000gb,
     "64 GB" -> 64gb); None for fractions, which a lexical tokenizer splits at the point."""
-    unit, factor = _EQUIVALENT.get(quantity.unit, (quantity.unit, 1.0))
-    value = round(quantity.value * factor, 3)
+    value, unit = comparable(quantity.value, quantity.unit)
     return f"{int(value)}{unit}" if value >= 1 and value == int(value) else None
 
 

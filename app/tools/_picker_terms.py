@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.short_names import to_short_names
-from app.catalog.specs import SPEC, quantities
+from app.catalog.specs import SPEC, comparable, quantities
 from app.catalog.standards import canonical_standards, standards_in, without_standards
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
@@ -61,9 +61,7 @@ class Spec:
     def key(self) -> tuple[float, str]:
         """What two specs must share to be the same: value and unit, terabytes counted as
         the 1000 gigabytes catalogs also write ("1tb" is "1000 GB")."""
-        if self.unit == "tb":
-            return (round(self.value * 1000, 3), "gb")
-        return (round(self.value, 3), self.unit)
+        return comparable(self.value, self.unit)
 
 
 @dataclass(frozen=True)
