@@ -104,7 +104,8 @@ def build_index(
             log.info("embedding cache seeded with %d vectors of the index in use", seeded)
     vectors, reused = _embed(embedder, texts, cache if reuse_embeddings else None, show_progress)
     embed_s = time.perf_counter() - started
-    cache.save(texts, vectors)
+    if reused < len(texts):
+        cache.save(texts, vectors)
 
     collection = collection_name(version)
     store = store_for(staged.vectors)

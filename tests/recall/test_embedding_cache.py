@@ -102,10 +102,13 @@ def test_a_lexical_recipe_change_embeds_nothing_and_serves_the_same_vectors(
     assert counting.documents == n
     assert first.manifest.reused_vectors == 0
 
+    cache_file = EmbeddingCache(scratch.index_dir, flag.model_id, flag.dimension).path
+    written = cache_file.stat().st_mtime_ns
     with REGISTRY.overridden(BM25_K1=1.4):
         second = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=counting)
     assert second.manifest.version != first.manifest.version
     assert counting.documents == n
+    assert cache_file.stat().st_mtime_ns == written
     assert second.manifest.reused_vectors == n
     assert f"{n} vectors from the embedding cache" in second.message
 
