@@ -13,8 +13,7 @@ PRODUCT_NOUNS = word_set(
     laptop notebook computer desktop pc chromebook macbook tablet ipad kindle ereader monitor
     display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
     camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
-    docking adapter charger cable cord plug outlet battery powerbank bank headphone headset
-    earbud
+    docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
     card reader
     earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable
     microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker
