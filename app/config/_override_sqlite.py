@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY AUTOINCREMENT, entry TEXT NOT NULL);
 """
 _BUSY_TIMEOUT_S = 10.0
+_OPEN_RETRY_S = 0.05
 
 
 class SqliteOverrideStore:
@@ -38,15 +40,29 @@ class SqliteOverrideStore:
 
     name = "sqlite"
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, busy_timeout_s: float = _BUSY_TIMEOUT_S) -> None:
         self.path = path
+        self.busy_timeout_s = busy_timeout_s
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.executescript(_SCHEMA)
+            self._prepare()
         except (OSError, sqlite3.Error) as exc:
             raise ConfigError(f"cannot open the parameter store {path}: {exc}") from exc
+
+    def _prepare(self) -> None:
+        """Switch the file to WAL and create the tables. SQLite answers "locked" at once,
+        without waiting, when another connection is writing, so the switch is retried."""
+        deadline = time.monotonic() + self.busy_timeout_s
+        while True:
+            try:
+                with self._connect() as db:
+                    db.execute("PRAGMA journal_mode=WAL")
+                    db.executescript(_SCHEMA)
+                return
+            except sqlite3.OperationalError as exc:
+                if not _is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(_OPEN_RETRY_S)
 
     def load(self) -> StoredOverrides:
         with self._connect() as db:
@@ -99,9 +115,13 @@ class SqliteOverrideStore:
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
         with closing(
-            sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
         ) as db:
             yield db
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
 
 
 def _version(db: sqlite3.Connection) -> int:

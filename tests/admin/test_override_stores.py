@@ -3,6 +3,8 @@ fails when it cannot be reached."""
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -54,6 +56,32 @@ class TestSqliteOverrideStore(OverrideStoreContract):
         (tmp_path / "file").write_text("not a folder")
         with pytest.raises(ConfigError, match="parameter store"):
             SqliteOverrideStore(tmp_path / "file" / "params.sqlite3")
+
+    @staticmethod
+    def _writing(path: Path) -> sqlite3.Connection:
+        """A connection to a fresh rollback-journal file that holds its write lock."""
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db.execute("CREATE TABLE other (x)")
+        db.execute("BEGIN IMMEDIATE")
+        return db
+
+    def test_it_opens_once_another_writer_lets_go(self, tmp_path: Path) -> None:
+        path = tmp_path / "params.sqlite3"
+        writer = self._writing(path)
+        release = threading.Timer(0.3, lambda: writer.execute("COMMIT"))
+        release.start()
+        store = SqliteOverrideStore(path)
+        release.join()
+        writer.close()
+        store.transact(setting("a", A=1), audit_max=10)
+        assert dict(SqliteOverrideStore(path).load().values) == {"A": 1}
+
+    def test_a_writer_that_never_lets_go_is_a_config_error(self, tmp_path: Path) -> None:
+        path = tmp_path / "params.sqlite3"
+        writer = self._writing(path)
+        with pytest.raises(ConfigError, match="locked"):
+            SqliteOverrideStore(path, busy_timeout_s=0.2)
+        writer.close()
 
 
 def test_the_store_is_redis_with_a_url_else_sqlite_under_var(tmp_path: Path) -> None:
