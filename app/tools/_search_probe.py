@@ -1,6 +1,7 @@
 """Why a short result is short: among relevant hits of a recall without the hard filters,
 name for each one that did not make it what blocked it (brand → exclude term → rating →
-price), and say when the budget alone is to blame, so the agent can tell the shopper."""
+price), and say when the budget alone is to blame, so the agent can tell the shopper. When
+the result names none of the asked product, the verdict is about that product's items."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Literal
 from app.catalog.item import Item
 from app.tools._search_args import SearchScope
 from app.tools._search_postfilters import ItemMatchers
+from app.tools._search_product import names_product
 from app.tools._search_relevance import RelevanceFloor, ScoredHit
 
 BlockReason = Literal["brand", "exclude_term", "rating", "price"]
@@ -35,13 +37,15 @@ class Block:
 
 @dataclass(frozen=True)
 class PriceVerdict:
-    """The budget alone blocked every blocked item: how many, and the cheapest price seen."""
+    """The budget alone blocked every blocked item (of `product`, when set): how many, and
+    the cheapest price seen."""
 
     blocked: int
     over_budget: int
     unknown_price: int
     cheapest_usd: float | None
     budget_usd: float
+    product: str | None = None
 
 
 @dataclass(frozen=True)
@@ -86,9 +90,13 @@ def explain_blocks(
     kept_ids: set[str],
     scope: SearchScope,
     matchers: ItemMatchers,
+    *,
+    product: str | None = None,
 ) -> ProbeFindings:
     """Relevant probe hits (floor and target model) absent from the result, with reasons;
-    a hit that fails no hard constraint was merely ranked out and is not listed."""
+    a hit that fails no hard constraint was merely ranked out and is not listed. With
+    `product` (the result named none), the price verdict weighs the blocked items that name
+    it, when there are any."""
     blocked = []
     floor = RelevanceFloor.current()
     for hit in probe_hits:
@@ -99,10 +107,15 @@ def explain_blocks(
         reasons = block_reasons(hit.item, scope, matchers)
         if reasons:
             blocked.append(Block(hit.item, reasons))
+    named = [b for b in blocked if product and names_product(b.item, product)]
+    if named:
+        return ProbeFindings(blocked, _price_verdict(named, scope, product))
     return ProbeFindings(blocked, _price_verdict(blocked, scope))
 
 
-def _price_verdict(blocked: list[Block], scope: SearchScope) -> PriceVerdict | None:
+def _price_verdict(
+    blocked: list[Block], scope: SearchScope, product: str | None = None
+) -> PriceVerdict | None:
     if not blocked or scope.price_max is None:
         return None
     if any(len(b.reasons) != 1 or b.reason != "price" for b in blocked):
@@ -114,4 +127,5 @@ def _price_verdict(blocked: list[Block], scope: SearchScope) -> PriceVerdict | N
         unknown_price=len(blocked) - len(prices),
         cheapest_usd=min(prices) if prices else None,
         budget_usd=scope.price_max,
+        product=product,
     )

@@ -43,7 +43,8 @@ class BlockedItem(BaseModel):
 
 
 class PriceOnly(BaseModel):
-    """The budget alone blocked every blocked item."""
+    """The budget alone blocked every blocked item; with `product`, every blocked item that
+    names it, while no hit shown does (the hits are other things under the budget)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -52,14 +53,18 @@ class PriceOnly(BaseModel):
     unknown_price: int
     cheapest_usd: float | None
     budget_usd: float
+    product: str | None = Field(
+        None, description="Set when no hit names the asked product and every one found is blocked."
+    )
 
     def sentence(self) -> str:
         """What the agent can tell the shopper."""
         budget = f"${self.budget_usd:,.2f}"
+        matches = f"{self.product} matches" if self.product else "matches"
         if self.cheapest_usd is None:
-            return f"{self.blocked} matches have no known price, so none fits the {budget} budget"
+            return f"{self.blocked} {matches} have no known price, so none fits the {budget} budget"
         text = (
-            f"{self.over_budget} matches are above your {budget} budget; "
+            f"{self.over_budget} {matches} are above your {budget} budget; "
             f"the cheapest is ${self.cheapest_usd:,.2f}"
         )
         if self.unknown_price:

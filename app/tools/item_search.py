@@ -34,6 +34,7 @@ from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
 from app.tools._search_probe import Block, ProbeFindings, explain_blocks
+from app.tools._search_product import asked_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
     QueryVectors,
@@ -138,9 +139,13 @@ class ItemSearchTool:
                 kept = await self._expand(run, kept, pool, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
-            if run.effective.has_hard_filters and len(run.hits) < scope.top_k:
+            product = asked_product(scope.query)
+            unnamed = none_named((h.item for h in run.hits), product)
+            if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
                 with _timed(run.steps, "probe"):
-                    run.findings = await self._probe(run.effective, matchers, run.hit_ids())
+                    run.findings = await self._probe(
+                        run.effective, matchers, run.hit_ids(), product if unnamed else None
+                    )
             run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
         _register(ctx, run.effective, kept[:pool])
         run.removed = replace(chosen.removed, duplicates=duplicates)
@@ -225,9 +230,10 @@ class ItemSearchTool:
         return [first[f.item_id] for f in fused]
 
     async def _probe(
-        self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str]
+        self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str], product: str | None
     ) -> ProbeFindings | None:
-        """Recall without the hard filters (platform scope kept) and explain what was blocked."""
+        """Recall without the hard filters (platform scope kept) and explain what was blocked;
+        `product` is the asked product when no hit names it."""
         try:
             response = await self.pipeline.run(
                 scope.query, scope.probe_filters(), top_k=ITEM_SEARCH_PROBE_LIMIT.get()
@@ -236,7 +242,7 @@ class ItemSearchTool:
         except DependencyDown as exc:
             log.warning("item_search: probe recall skipped: %s", exc)
             return None
-        return explain_blocks(scoring.hits, kept_ids, scope, matchers)
+        return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
 
 
 def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:

@@ -225,6 +225,26 @@ def test_price_only_needs_every_blocked_item_to_fail_on_price_alone() -> None:
     assert {b.reason for b in mixed.blocked} == {"brand"}
 
 
+def test_with_the_asked_product_the_verdict_weighs_the_items_that_name_it() -> None:
+    budget = scope(price_usd_max=50)
+    matchers = ItemMatchers(budget)
+    strip = scored(item("icecat:1", "Tripp Lite Power Strip", price_usd=59))
+    banks = [
+        scored(item("icecat:2", "Anker PowerCore power bank", price_usd=119)),
+        scored(item("icecat:3", "Tripp Lite Portable Power Bank 10,000 mAh", price_usd=77)),
+    ]
+    findings = explain_blocks([strip, *banks], set(), budget, matchers, product="power bank")
+    verdict = findings.price_only
+    assert verdict is not None
+    assert (verdict.product, verdict.blocked, verdict.cheapest_usd) == ("power bank", 2, 77)
+    assert [b.item.item_id for b in findings.blocked] == ["icecat:1", "icecat:2", "icecat:3"]
+    unnamed = explain_blocks([strip], set(), budget, matchers, product="power bank")
+    assert unnamed.price_only is not None
+    assert (unnamed.price_only.product, unnamed.price_only.cheapest_usd) == (None, 59)
+    sentence = PriceOnly(**vars(verdict)).sentence()
+    assert sentence == "2 power bank matches are above your $50.00 budget; the cheapest is $77.00"
+
+
 def test_irrelevant_or_kept_probe_hits_are_not_blocked() -> None:
     budget = scope(price_usd_max=20)
     junk = scored(item("icecat:1", "Hub", price_usd=64), relevance=0.05, lexical=False)

@@ -68,6 +68,25 @@ async def test_budget_too_low_is_reported_as_price_only(runtime: Runtime) -> Non
     assert f"the cheapest is ${verdict.cheapest_usd:,.2f}" in text
 
 
+async def test_a_full_result_without_the_asked_product_is_probed(runtime: Runtime) -> None:
+    result = await search(runtime, query="power bank", price_usd_max=50)
+    assert len(result.hits) == result.top_k, "the budget leaves plenty of other things"
+    assert not any("bank" in h.title.lower() for h in result.hits)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.product == "power bank"
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 50
+    assert "power bank matches are above your $50.00 budget" in result.render()
+
+
+async def test_a_full_result_of_the_asked_product_is_not_probed(runtime: Runtime) -> None:
+    result = await search(runtime, query="wireless mouse", price_usd_max=25)
+    assert len(result.hits) == result.top_k
+    assert "probe" not in result.timings_ms
+    assert result.price_only is None
+
+
 async def test_the_probe_keeps_the_platform_scope(runtime: Runtime) -> None:
     result = await search(runtime, query="laptop", price_usd_max=5, platform="icecat")
     assert result.price_only is not None

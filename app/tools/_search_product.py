@@ -1,0 +1,32 @@
+"""Which product a search asks for, and whether a hit is one. A full result under a budget
+that holds no hit naming the product ("a power bank under $50": power cords and toys) may
+mean the budget priced every one out, so item_search probes it like a short result."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.catalog.item import Item
+from app.catalog.product_nouns import head, names_as_product
+from app.catalog.short_names import with_short_names
+from app.tools.planner_rules import plan_from_text
+
+
+def asked_product(query: str) -> str | None:
+    """The product the query names, as the rule planner reads it ("power bank"), or None."""
+    return plan_from_text([query]).category or None
+
+
+def names_product(item: Item, product: str) -> bool:
+    """Whether the item's title or catalog category names the product's noun as the thing
+    itself, not as what an accessory is for ("Laptop Sleeve" is no laptop)."""
+    noun = head(product)
+    if noun is None:
+        return False
+    texts = [item.title, item.category or ""]
+    return any(names_as_product(with_short_names(text.lower()), noun) for text in texts)
+
+
+def none_named(items: Iterable[Item], product: str | None) -> bool:
+    """True when a product is asked and no item names it."""
+    return product is not None and not any(names_product(item, product) for item in items)

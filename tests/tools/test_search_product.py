@@ -1,0 +1,49 @@
+"""Which product a search asks for and whether a hit names it: the trigger that probes a full
+result holding none of the asked product."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.catalog.item import Item
+from app.tools._search_product import asked_product, names_product, none_named
+
+
+def item(title: str, category: str | None = None) -> Item:
+    return Item(
+        item_id="icecat:1", platform="icecat", title=title, category=category, source="icecat"
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "product"),
+    [("power bank", "power bank"), ("a gaming keyboard", "gaming keyboard"), ("hello", None)],
+)
+def test_the_asked_product_is_the_planners_category(query: str, product: str | None) -> None:
+    assert asked_product(query) == product
+
+
+@pytest.mark.parametrize(
+    ("title", "category", "product", "named"),
+    [
+        ("Anker PowerCore+ 26800mAh power bank Black", None, "power bank", True),
+        ("Kids Power Fun for Kids", None, "power bank", False),
+        ("Dynabook Power Cord - 2-pin", None, "power bank", False),
+        ("HP Compaq 6910p Notebook 35.8 cm", None, "laptop", True),
+        ("Targus sleeve for 15in laptops", None, "laptop", False),
+        ("Verbatim Vi550 internal solid state drive 2.5in", None, "ssd", True),
+        ("Sony Xperia 10 Black", "Mobile phone/Smartphone", "smartphone", True),
+    ],
+)
+def test_a_hit_names_the_product_in_its_title_or_category(
+    title: str, category: str | None, product: str, named: bool
+) -> None:
+    assert names_product(item(title, category), product) is named
+
+
+def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
+    toys = [item("Kids Power Fun for Kids"), item("Power Strip")]
+    assert none_named(toys, "power bank")
+    assert not none_named([*toys, item("Portable Power Bank")], "power bank")
+    assert not none_named(toys, None)
+    assert none_named([], "power bank")
