@@ -20,12 +20,14 @@ _ITEM_ID = re.compile(
 
 @dataclass(frozen=True)
 class SlotFacts:
-    """One slot: its picks (best first), or the sentence that says why there are none."""
+    """One slot: its picks (best first), or the sentence that says why there are none; a
+    caveat when the picks are not the asked product because the budget priced it out."""
 
     slot: str
     query: str
     picks: tuple[Pick, ...]
     why_none: str | None
+    caveat: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,8 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         picks = tuple(part.picks) if part is not None else ()
         query = part.request if part is not None else search.query if search else slot
         why = None if picks else why_nothing(search, part)
-        facts.append(SlotFacts(slot, query, picks, why))
+        caveat = priced_out(search) if picks else None
+        facts.append(SlotFacts(slot, query, picks, why, caveat))
     return SummaryFacts(tuple(facts), ctx.plan.exclude_terms)
 
 
@@ -77,6 +80,18 @@ def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:
     if search.hits:
         return f"none of the {len(search.hits)} items found passed the picker's checks"
     return f'the catalog has nothing relevant for "{search.query}"'
+
+
+def priced_out(search: ItemSearchResult | None) -> str | None:
+    """The caveat for picks beside a budget that priced out every item of the asked product:
+    the search found none under it, so what it kept is something else."""
+    verdict = search.price_only if search is not None else None
+    if verdict is None or verdict.product is None:
+        return None
+    return (
+        f"I found no {verdict.product} within your budget: {verdict.sentence()}. "
+        f"What comes closest under it may not be a {verdict.product}"
+    )
 
 
 def cheaper_offer(pick: Pick) -> PickOffer | None:

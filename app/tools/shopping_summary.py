@@ -117,6 +117,8 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
     bundle = len(facts.slots) > 1
     lines: list[str] = []
     total = len(facts.picks)
+    if not bundle and facts.slots[0].picks and facts.slots[0].caveat:
+        lines.append(f"{facts.slots[0].caveat}.")
     if total:
         lines.append("Here is my pick:" if total == 1 else f"Here are my {total} picks:")
     for slot in facts.slots:
@@ -134,7 +136,9 @@ def _slot_lines(slot: SlotFacts, bundle: bool) -> list[str]:
     label = f"{slot.slot}: " if bundle else ""
     if not slot.picks:
         return [f"{label}No pick for {slot.query!r}: {slot.why_none}."]
-    head = [f"{slot.slot.capitalize()}:"] if bundle else []
+    if not bundle:
+        return [_pick_line(p) for p in slot.picks]
+    head = [f"{slot.slot.capitalize()}:"] + ([f"{slot.caveat}:"] if slot.caveat else [])
     return head + [_pick_line(p) for p in slot.picks]
 
 

@@ -129,6 +129,16 @@ async def test_a_request_the_budget_blocks_is_explained_with_the_probe_reasons(
     assert cited_ids(answer) == []
 
 
+async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
+    agent: ShoppingAgent,
+) -> None:
+    events = await turn(agent, "a power bank under $50")
+    answer = events[-1].data["answer"]
+    assert answer.startswith("I found no power bank within your budget: ")
+    assert "power bank matches are above your $50.00 budget; the cheapest is $" in answer
+    assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
+
+
 async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:
     events = await turn(agent, "a laptop and a mouse under $900")
     plan = events[-1].data["plan"]

@@ -145,6 +145,51 @@ async def test_the_template_cites_picks_offers_and_says_why_a_slot_has_none() ->
     assert result.slots_without_picks == ["monitor"]
 
 
+def priced_out_context(*, product: str | None) -> ToolContext:
+    """One slot with a pick beside a budget verdict, about the asked product when given."""
+    ctx = ToolContext("s", "t")
+    verdict = PriceOnly(
+        blocked=3,
+        over_budget=3,
+        unknown_price=0,
+        cheapest_usd=76.95,
+        budget_usd=50.0,
+        product=product,
+    )
+    ctx.last_results["item_search"] = search("main", "power bank", price_only=verdict)
+    picked = pick().model_copy(update={"slot": "main"})
+    ctx.last_results["item_picker"] = ItemPickerResult(
+        slot="main",
+        slots=[
+            SlotPicks(
+                slot="main",
+                request="power bank",
+                candidates=8,
+                picks=[picked],
+                gate=GateReport(on=True, floor=0.3),
+            )
+        ],
+    )
+    return ctx
+
+
+async def test_picks_beside_a_priced_out_product_come_after_the_verdict() -> None:
+    result = await summarise(ShoppingSummaryTool(), priced_out_context(product="power bank"))
+    lines = result.text.splitlines()
+    assert lines[:2] == [
+        "I found no power bank within your budget: 3 power bank matches are above your $50.00 "
+        "budget; the cheapest is $76.95. What comes closest under it may not be a power bank.",
+        "Here is my pick:",
+    ]
+    assert lines[2].startswith(f"- [{KEYBOARD}]")
+
+
+async def test_a_verdict_about_no_one_product_stays_out_of_a_slot_with_picks() -> None:
+    result = await summarise(ShoppingSummaryTool(), priced_out_context(product=None))
+    assert result.text.splitlines()[0] == "Here is my pick:"
+    assert "budget;" not in result.text
+
+
 async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
     ctx = ToolContext("s", "t")
     blocked = search("main", "wireless mouse").model_copy(
