@@ -19,12 +19,14 @@ def asked_product(query: str) -> str | None:
 
 def names_product(item: Item, product: str) -> bool:
     """Whether the item's title or catalog category names the product's noun as the thing
-    itself, not as what an accessory is for ("Laptop Sleeve" is no laptop)."""
+    itself, not as what an accessory is for ("Laptop Sleeve" is no laptop); a hyphenated
+    compound names it too ("Power-Bank", "fridge-freezer")."""
     noun = head(product)
     if noun is None:
         return False
-    texts = [item.title, item.category or ""]
-    return any(names_as_product(with_short_names(text.lower()), noun) for text in texts)
+    texts = [item.title.lower(), (item.category or "").lower()]
+    texts += [text.replace("-", " ") for text in texts if "-" in text]
+    return any(names_as_product(with_short_names(text), noun) for text in texts)
 
 
 def none_named(items: Iterable[Item], product: str | None) -> bool:
