@@ -1,6 +1,6 @@
-"""Which product a search asks for, and whether a hit is one. A full result under a budget
-that holds no hit naming the product ("a power bank under $50": power cords and toys) may
-mean the budget priced every one out, so item_search probes it like a short result."""
+"""Which product a search asks for, and whether a hit is one. A full result under hard
+filters that holds no hit naming the product ("a power bank under $50": power cords and
+toys) may mean the filters hid every one, so item_search probes it like a short result."""
 
 from __future__ import annotations
 
