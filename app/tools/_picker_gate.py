@@ -32,7 +32,7 @@ from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
-from app.tools._picker_terms import singular, spec_keys, tokens
+from app.tools._picker_terms import find_specs, singular, spec_said, tokens
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
@@ -174,12 +174,12 @@ def _scoring_order(
     inputs: PickInputs, pool: Sequence[Pooled], accessories: AbstractSet[str]
 ) -> list[Pooled]:
     """The order in which the gate and the semantic stage spend their budget of
-    PICK_RERANK_K items: accessories last, titles with more of the asked specs ("64gb")
-    first, then best recall."""
-    wanted = {spec.key for spec in inputs.specs}
+    PICK_RERANK_K items: accessories last, titles that serve more of the asked specs ("64gb";
+    more mAh, a newer USB as stage 4 credits them) first, then best recall."""
 
     def key(p: Pooled) -> tuple[bool, int, float, int]:
-        carried = len(wanted & spec_keys(p.item.title)) if wanted else 0
+        stated = find_specs(p.item.title) if inputs.specs else ()
+        carried = sum(1 for spec in inputs.specs if spec_said(spec, stated))
         accessory = p.item.item_id in accessories
         return (accessory, -carried, -p.candidate.recall_score, p.candidate.rank)
 
