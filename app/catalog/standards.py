@@ -29,6 +29,16 @@ _USB_RATES = {
 }
 """USB data rates by the name shoppers use most: 5 Gbit/s was USB 3.0, then USB 3.1 Gen 1 and
 USB 3.2 Gen 1; 10 Gbit/s is 3.1 or 3.2 Gen 2. A bare "USB 3.1" or "3.2" names no one rate."""
+_GENERATIONS = (
+    ("usb-2.0", "usb-3.0", "usb-3.2-gen2", "usb-3.2-gen2x2"),
+    ("wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
+    ("cat5", "cat5e", "cat6", "cat6e", "cat6a", "cat7", "cat7a", "cat8"),
+)
+"""Lines of standards, oldest first, each backward compatible: a faster USB port, a later
+Wi-Fi or a higher cable category serves wherever an older one was asked."""
+_GENERATION = {
+    name: (line, rank) for line, names in enumerate(_GENERATIONS) for rank, name in enumerate(names)
+}
 _NOT_WORD = re.compile(r"[^a-z0-9]")
 _DOCUMENT_FORM = "each name once, after its first spelling"
 
@@ -83,6 +93,15 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
     if match is None or not is_whole_words(low, match):
         return None
     return _name(match), match.end()
+
+
+def newer_than(name: str, asked: str) -> int | None:
+    """How many generations standard `name` is ahead of `asked` on the same line (usb-3.2-gen2
+    is 1 ahead of usb-3.0), or None when it is not ahead of it."""
+    mine, theirs = _GENERATION.get(name), _GENERATION.get(asked)
+    if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] <= theirs[1]:
+        return None
+    return mine[1] - theirs[1]
 
 
 def standards_fingerprint() -> str:

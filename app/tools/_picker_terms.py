@@ -11,7 +11,12 @@ from dataclasses import dataclass
 
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import SPEC, comparable, quantities
-from app.catalog.standards import canonical_standards, standards_in, without_standards
+from app.catalog.standards import (
+    canonical_standards,
+    newer_than,
+    standards_in,
+    without_standards,
+)
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
 _SPACES = re.compile(r"\s+")
@@ -89,13 +94,17 @@ AT_LEAST_UNITS = frozenset({"mah"})
 def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     """How a title states an asked spec: the asked text when it says it; for a unit where
     more also serves, the smallest larger amount it states ("26,800mah, more than
-    20000mah"); None when it does not."""
+    20000mah"); for a standard, the nearest newer one of its line ("usb-3.2-gen2, newer
+    than usb-3.0"); None when it does not."""
     if any(s.key == asked.key for s in title_specs):
         return asked.text
     if asked.unit in AT_LEAST_UNITS:
         larger = [s for s in title_specs if s.unit == asked.unit and s.value > asked.value]
         if larger:
             return f"{min(larger).text}, more than {asked.text}"
+    ahead = [(n, s) for s in title_specs if (n := newer_than(s.unit, asked.unit)) is not None]
+    if ahead:
+        return f"{min(ahead)[1].text}, newer than {asked.text}"
     return None
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from app.catalog.standards import (
     canonical_standards,
+    newer_than,
     standard_at,
     standard_words,
     with_standard_words,
@@ -75,3 +76,22 @@ def test_a_lexical_query_asks_for_the_standard_weighted() -> None:
     assert standard_words("usb type c cable", repeat=2) == "usbc usbc cable"
     assert standard_words("usb cable", repeat=3) == "usb cable"
     assert standard_words("usb 3.0 hub", repeat=2) == "usb30 usb30 hub"
+
+
+@pytest.mark.parametrize(
+    ("name", "asked", "ahead"),
+    [
+        ("usb-3.2-gen2", "usb-3.0", 1),
+        ("usb-3.2-gen2x2", "usb-2.0", 3),
+        ("wifi6e", "wifi6", 1),
+        ("cat6a", "cat6", 2),
+        ("usb-3.0", "usb-3.0", None),
+        ("usb-2.0", "usb-3.0", None),
+        ("wifi6", "usb-3.0", None),
+        ("usb-c", "usb-3.0", None),
+    ],
+)
+def test_a_newer_standard_of_the_same_line_is_ahead(
+    name: str, asked: str, ahead: int | None
+) -> None:
+    assert newer_than(name, asked) == ahead

@@ -111,6 +111,15 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("20000mah", "power bank 26800mah and 30000mah kit", "26800mah, more than 20000mah"),
         ("64gb", "Kingston 128GB flash drive", None),
         ("1tb", "Verbatim internal solid state drive 1000 GB", "1tb"),
+        (
+            "usb 3.0",
+            "SanDisk Extreme USB 3.2 Gen 2 flash drive",
+            "usb-3.2-gen2, newer than usb-3.0",
+        ),
+        ("usb 3.0", "Kingston DataTraveler USB 2.0 flash drive", None),
+        ("wi-fi 5", "TP-Link Archer AX10 Wi-Fi 6 (802.11ax) router", "wifi6, newer than wifi5"),
+        ("cat 6", "Cat 8 and Cat 6a patch cable", "cat6a, newer than cat6"),
+        ("usb-c", "USB 3.2 Gen 2 hub", None),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
@@ -549,6 +558,15 @@ def test_the_gate_scores_titles_with_the_asked_standard_first() -> None:
     inputs = inputs_for(others + asked, p, query="cable usb-c")
     planned = plan_gate(inputs, hard_filter(inputs), k=3, unavailable=None)
     assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:10", "amazon:1"]
+
+
+def test_the_gate_counts_a_newer_standard_as_the_asked_one() -> None:
+    others = [item(n, f"Kingston USB 2.0 flash drive {n}", 5.0) for n in (1, 2, 3)]
+    faster = [item(9, "SanDisk Extreme USB 3.2 Gen 2 flash drive")]
+    p = plan(category="usb flash drive", keywords=("usb 3.0",))
+    inputs = inputs_for(others + faster, p, query="usb flash drive usb 3.0")
+    planned = plan_gate(inputs, hard_filter(inputs), k=2, unavailable=None)
+    assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:1"]
 
 
 async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
