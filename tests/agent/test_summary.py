@@ -89,6 +89,18 @@ def search(slot: str, query: str, *, price_only: PriceOnly | None = None) -> Ite
     )
 
 
+def picker_result(slot: str, request: str, picked: Pick) -> ItemPickerResult:
+    """An item_picker result with one slot of eight candidates and one pick."""
+    part = SlotPicks(
+        slot=slot,
+        request=request,
+        candidates=8,
+        picks=[picked],
+        gate=GateReport(on=False, floor=0.3),
+    )
+    return ItemPickerResult(slot=slot, slots=[part])
+
+
 def bundle_context() -> ToolContext:
     """A keyboard slot with a pick and a monitor slot every match of which is over budget."""
     ctx = ToolContext("s", "t")
@@ -107,18 +119,7 @@ def bundle_context() -> ToolContext:
         "monitor": search("monitor", "monitor", price_only=blocked),
         "keyboard": search("keyboard", "gaming keyboard"),
     }
-    ctx.last_results["item_picker"] = ItemPickerResult(
-        slot="keyboard",
-        slots=[
-            SlotPicks(
-                slot="keyboard",
-                request="gaming keyboard",
-                candidates=8,
-                picks=[pick()],
-                gate=GateReport(on=False, floor=0.3),
-            )
-        ],
-    )
+    ctx.last_results["item_picker"] = picker_result("keyboard", "gaming keyboard", pick())
     return ctx
 
 
@@ -158,18 +159,7 @@ def priced_out_context(*, product: str | None) -> ToolContext:
     )
     ctx.last_results["item_search"] = search("main", "power bank", price_only=verdict)
     picked = pick().model_copy(update={"slot": "main"})
-    ctx.last_results["item_picker"] = ItemPickerResult(
-        slot="main",
-        slots=[
-            SlotPicks(
-                slot="main",
-                request="power bank",
-                candidates=8,
-                picks=[picked],
-                gate=GateReport(on=True, floor=0.3),
-            )
-        ],
-    )
+    ctx.last_results["item_picker"] = picker_result("main", "power bank", picked)
     return ctx
 
 
