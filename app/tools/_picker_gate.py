@@ -6,9 +6,10 @@ none of them reaches the floor it scores the next ones once (titles with the ask
 of another product can fill the first batch). It is off, and says why, when no reranker is
 available, when the category contradicts the request the slot was searched with, or when no
 scored candidate reaches the floor. Whatever the model says, an accessory sinks: an item
-whose title names the category only as what it is for ("Laptop Riser") or whose own
-category is an accessory type ("mobile phone case"); so does another product made with the
-category's modifier ("Power Cord" for a power bank).
+whose title names the category only as what it is for ("Laptop Riser", "screen protector
+Mobile phone/Smartphone"), whose own category is an accessory type ("mobile phone case") or
+whose description opens by naming an add-on ("Screen Protector, clear"); so does another
+product made with the category's modifier ("Power Cord" for a power bank).
 """
 
 from __future__ import annotations
@@ -19,13 +20,13 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
+from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.product_nouns import (
     canonical,
     catalog_name,
     head,
     is_accessory_category,
     is_accessory_noun,
-    names_only_as_target,
 )
 from app.catalog.short_names import with_short_names
 from app.errors import ConfigError, DependencyDown, InvalidRequest
@@ -94,8 +95,9 @@ def contradiction(inputs: PickInputs) -> str | None:
 
 def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
     """Ids of survivors that name the category's product only as what they are for ("Laptop
-    Riser", "sleeve for 15in laptops") or whose own category is an accessory type ("mobile
-    phone case"), when the request is for a product that is not an accessory itself."""
+    Riser", "sleeve for 15in laptops", "screen protector Mobile phone/Smartphone"), whose own
+    category is an accessory type ("mobile phone case"), or whose description says they are
+    an add-on, when the request is for a product that is not an accessory itself."""
     return _accessories(inputs, filtered, contradiction(inputs))
 
 
@@ -109,9 +111,10 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
     return frozenset(
         p.item.item_id
         for p in filtered.pool
-        if names_only_as_target(p.item.title, noun)
+        if names_only_as_add_on_target(p.item.title, noun)
         or (typed and p.item.category is not None and is_accessory_category(p.item.category))
         or names_sibling_product(p.item.title, inputs.category)
+        or describes_add_on(p.item.description, noun)
     )
 
 

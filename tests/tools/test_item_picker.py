@@ -278,6 +278,8 @@ async def test_a_smartphone_request_does_not_pick_a_phone_case(
         category = items[pick.item_id].category or ""
         assert "case" not in category
         assert not SLEEVE.search(pick.title)
+        description = items[pick.item_id].description.lower()
+        assert "screen protector" not in f"{pick.title.lower()} {description[:40]}", pick.title
 
 
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:

@@ -569,6 +569,20 @@ def test_the_gate_counts_a_newer_standard_as_the_asked_one() -> None:
     assert [t.item.item_id for t in planned.targets] == ["amazon:9", "amazon:1"]
 
 
+def test_add_ons_named_before_the_product_or_in_the_description_are_accessories() -> None:
+    phones = [item(n, f"Motorola Edge {n} smartphone 128 GB", 120.0) for n in (1, 2)]
+    add_ons = [
+        item(3, "HP FB019AA screen protector Mobile phone/Smartphone 1 pc(s)", 5.0),
+        item(4, "Sony PRS-3SCREENPRO Mobile phone/Smartphone", 1.95),
+    ]
+    add_ons[1] = add_ons[1].model_copy(
+        update={"description": "PRS-3SCREENPRO- Screen Protector, clear"}
+    )
+    p = plan(category="smartphone")
+    inputs = inputs_for(phones + add_ons, p, query="smartphone")
+    assert accessories(inputs, hard_filter(inputs)) == {"amazon:3", "amazon:4"}
+
+
 async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     items = [item(1, "Laptop Riser aluminium", 20.0)] + [
         item(n, f"Acer Aspire {n} laptop", 20.0) for n in (2, 3, 4)

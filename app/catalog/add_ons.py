@@ -1,0 +1,50 @@
+"""Add-ons: accessory types that never name a product nor modify one ("screen protector",
+"lens hood"). Icecat writes an add-on's type before its target ("HP screen protector Mobile
+phone/Smartphone") and sometimes only in the description, so the title alone reads as the
+target product itself; item_picker sinks such items like other accessories."""
+
+from __future__ import annotations
+
+import re
+
+from app.catalog.product_nouns import (
+    canonical,
+    head_positions,
+    is_accessory_position,
+    singular,
+    tokens,
+)
+
+ADD_ON_NOUNS = frozenset({"protector", "sleeve", "holster", "hood"})
+"""Words that end only an accessory's name; "skin" and "film" are left out ("Cruzer Micro
+Skin" is a flash drive, "film scanner" a scanner)."""
+
+_BEFORE = 3
+_CLAUSE_END = re.compile(r"[.,;:!?(\n]")
+_HAS_DIGIT = re.compile(r"\d")
+_LABEL_WORDS = 4
+
+
+def names_only_as_add_on_target(title: str, word: str) -> bool:
+    """Whether every mention of `word` in the title is what an accessory is for, counting an
+    add-on's type up to three words before it ("screen protector Mobile phone/Smartphone",
+    "Laptop Sleeve Netbook")."""
+    toks = tokens(title)
+    positions = head_positions(toks, word)
+    return bool(positions) and all(
+        is_accessory_position(toks, i) or _after_add_on(toks, i) for i in positions
+    )
+
+
+def describes_add_on(description: str, word: str) -> bool:
+    """Whether the description opens with a short label naming an add-on and not `word`
+    ("PRS-3SCREENPRO- Screen Protector, clear" for a title that says only "Smartphone")."""
+    first = _CLAUSE_END.split(description.strip(), maxsplit=1)[0]
+    label = [t for t in tokens(first) if not _HAS_DIGIT.search(t)]
+    if not 1 <= len(label) <= _LABEL_WORDS or singular(label[-1]) not in ADD_ON_NOUNS:
+        return False
+    return all(canonical(t) != word for t in label)
+
+
+def _after_add_on(toks: list[str], i: int) -> bool:
+    return any(singular(t) in ADD_ON_NOUNS for t in toks[max(0, i - _BEFORE) : i])
