@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
 from app.catalog.product_nouns import head, names_as_product
 from app.catalog.short_names import with_short_names
@@ -19,14 +20,19 @@ def asked_product(query: str) -> str | None:
 
 def names_product(item: Item, product: str) -> bool:
     """Whether the item's title or catalog category names the product's noun as the thing
-    itself, not as what an accessory is for ("Laptop Sleeve" is no laptop); a hyphenated
-    compound names it too ("Power-Bank", "fridge-freezer")."""
+    itself, not as what an accessory is for ("Laptop Sleeve", "screen protector Mobile
+    phone/Smartphone", a description saying "Screen Protector"); a hyphenated compound
+    names it too ("Power-Bank", "fridge-freezer")."""
     noun = head(product)
-    if noun is None:
+    if noun is None or describes_add_on(item.description, noun):
         return False
     texts = [item.title.lower(), (item.category or "").lower()]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
-    return any(names_as_product(with_short_names(text), noun) for text in texts)
+    return any(
+        names_as_product(with_short_names(text), noun)
+        and not names_only_as_add_on_target(text, noun)
+        for text in texts
+    )
 
 
 def none_named(items: Iterable[Item], product: str | None) -> bool:

@@ -9,9 +9,14 @@ from app.catalog.item import Item
 from app.tools._search_product import asked_product, names_product, none_named
 
 
-def item(title: str, category: str | None = None) -> Item:
+def item(title: str, category: str | None = None, description: str = "") -> Item:
     return Item(
-        item_id="icecat:1", platform="icecat", title=title, category=category, source="icecat"
+        item_id="icecat:1",
+        platform="icecat",
+        title=title,
+        category=category,
+        description=description,
+        source="icecat",
     )
 
 
@@ -41,6 +46,14 @@ def test_a_hit_names_the_product_in_its_title_or_category(
     title: str, category: str | None, product: str, named: bool
 ) -> None:
     assert names_product(item(title, category), product) is named
+
+
+def test_an_add_on_does_not_name_its_target() -> None:
+    protector = item("HP FB019AA screen protector Mobile phone/Smartphone 1 pc(s)")
+    described = item("Sony PRS-3SCREENPRO Mobile phone/Smartphone", None, "Screen Protector")
+    assert not names_product(protector, "smartphone")
+    assert not names_product(described, "smartphone")
+    assert names_product(item("Sony PRS-3SCREENPRO Mobile phone/Smartphone"), "smartphone")
 
 
 def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
