@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
-from app.catalog.product_nouns import head, names_as_product
+from app.catalog.product_nouns import canonical, category_words, head, names_as_product, tokens
 from app.catalog.short_names import with_short_names
 from app.tools.planner_rules import plan_from_text
 
@@ -28,11 +28,18 @@ def names_product(item: Item, product: str) -> bool:
         return False
     texts = [item.title.lower(), (item.category or "").lower()]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
+    texts = [with_short_names(text) for text in texts]
     return any(
-        names_as_product(with_short_names(text), noun)
-        and not names_only_as_add_on_target(text, noun)
+        names_as_product(text, noun) and not names_only_as_add_on_target(text, noun)
         for text in texts
-    )
+    ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+def _says_modifiers(text: str, product: str, noun: str) -> bool:
+    """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
+    `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse."""
+    said = {canonical(t) for t in tokens(text)}
+    return all(word in said for word in category_words(product) if word != noun)
 
 
 def none_named(items: Iterable[Item], product: str | None) -> bool:

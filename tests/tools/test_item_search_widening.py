@@ -80,6 +80,17 @@ async def test_a_full_result_without_the_asked_product_is_probed(runtime: Runtim
     assert "power bank matches are above your $50.00 budget" in result.render()
 
 
+async def test_a_full_result_without_the_asked_kind_is_probed(runtime: Runtime) -> None:
+    result = await search(runtime, query="gaming mouse", price_usd_max=20)
+    assert len(result.hits) == result.top_k
+    assert not any("gaming" in h.title.lower() for h in result.hits)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.product == "gaming mouse"
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 20
+
+
 async def test_a_full_result_of_the_asked_product_is_not_probed(runtime: Runtime) -> None:
     result = await search(runtime, query="wireless mouse", price_usd_max=25)
     assert len(result.hits) == result.top_k

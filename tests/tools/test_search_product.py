@@ -40,6 +40,9 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("Targus sleeve for 15in laptops", None, "laptop", False),
         ("Verbatim Vi550 internal solid state drive 2.5in", None, "ssd", True),
         ("Sony Xperia 10 Black", "Mobile phone/Smartphone", "smartphone", True),
+        ("Microsoft Wheel Optical Mouse", None, "gaming mouse", False),
+        ("Steelseries Kinzu Optical Gaming Mouse", None, "gaming mouse", True),
+        ("Philips Wireless Portable Speaker", "bluetooth speakers", "bluetooth speaker", True),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
