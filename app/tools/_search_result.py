@@ -68,7 +68,8 @@ class PriceOnly(BaseModel):
             f"the cheapest is ${self.cheapest_usd:,.2f}"
         )
         if self.unknown_price:
-            text += f" ({self.unknown_price} more have no known price)"
+            verb = "has" if self.unknown_price == 1 else "have"
+            text += f" ({self.unknown_price} more {verb} no known price)"
         return text
 
 
