@@ -219,8 +219,7 @@ def test_price_only_needs_every_blocked_item_to_fail_on_price_alone() -> None:
     assert verdict.cheapest_usd == 30
     sentence = PriceOnly(**vars(verdict)).sentence()
     assert sentence == (
-        "2 matches are above your $20.00 budget; the cheapest is $30.00 "
-        "(1 more has no known price)"
+        "2 matches are above your $20.00 budget; the cheapest is $30.00 (1 more has no known price)"
     )
     branded = scope(price_usd_max=20, brand="Acme")
     mixed = explain_blocks(over, set(), branded, ItemMatchers(branded))
