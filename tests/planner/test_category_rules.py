@@ -34,6 +34,11 @@ from app.tools.planner_rules import plan_from_text
         ("a micro sd card 128gb", "micro sd card"),
         ("an sd card reader", "sd card reader"),
         ("a graphics card", "graphics card"),
+        ("a printer ink cartridge for hp", "printer ink cartridge"),
+        ("a toner cartridge for my brother printer", "toner cartridge"),
+        ("black ink cartridges under $30", "ink cartridges"),
+        ("a face toner for oily skin", "face toner"),
+        ("a printer under $100", "printer"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
