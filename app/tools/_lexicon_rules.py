@@ -83,6 +83,16 @@ COMPOUND_MODIFIERS = word_set(
 )
 """Words that, just before a product noun, belong to the product's name ("GAMING keyboard")."""
 
+PURPOSE_NOUNS = word_set(
+    """
+    school college university class classes student students study studying homework
+    podcast podcasts podcasting streaming meeting meetings call calls conferencing
+    presentation presentations movie movies
+    """
+)
+"""What a product is used for, not what it is: "a laptop FOR SCHOOL" is a laptop, preferably
+suited to school, and searching for "school" finds school software."""
+
 CONTAINER_NOUNS = word_set(
     "pair set pack package bottle jar box bag can case piece bundle kit tube packet carton "
     "container roll sheet cup bunch assortment variety collection"

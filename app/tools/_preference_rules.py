@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.tools._lexicon_rules import PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
 from app.tools._phrase_rules import Phrase, collect_phrases
 from app.tools._text_rules import STOP_WORDS, SpanMask, clause_start, tokens, word_set
@@ -38,6 +39,9 @@ _WITH_GUARD = word_set(
     "satisfied up use used dealing"
 )
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
+_PURPOSE = re.compile(
+    r"\bfor\s+(?:(?:my|our|his|her|their|the|a|an)\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?"
+)
 _LEAD_VERBS = word_set(
     "be have has come comes feature features include includes having being are is"
 )
@@ -66,6 +70,7 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
     for m in _PREFER_BACKWARD.finditer(low):
         if mask.is_free(m.start(), m.end()):
             found += _backward(low, original, mask, m.start(), m.end(), max_words)
+    found += _purposes(low, original, mask)
     for m in _NON.finditer(low):
         if m.group(1) not in STOP_WORDS and mask.is_free(m.start(), m.end()):
             mask.take(m.start(), m.end())
@@ -82,6 +87,26 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
         items = _collect(low, m.end(), mask, max_words, digits=True)
         found += _claim(items, "must_have", m.start(), original, mask)
     return sorted(found, key=lambda f: f.start)
+
+
+def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
+    """ "for school", "for zoom calls": what the product is used for, a preference rather than
+    a search word. The purpose noun ends the phrase; a word before it joins unless it is a
+    stop word; a product noun after it makes the phrase a target ("for my movie camera")."""
+    found = []
+    for m in _PURPOSE.finditer(low):
+        first, second = m.group("first"), m.group("second")
+        if second in PURPOSE_NOUNS:
+            words, end = ([first, second] if first not in STOP_WORDS else [second]), m.end()
+        elif first in PURPOSE_NOUNS and not is_product_noun(second or ""):
+            words, end = [first], m.end("first")
+        else:
+            continue
+        if not mask.is_free(m.start(), end):
+            continue
+        mask.take(m.start(), end)
+        found.append(Finding("prefer", " ".join(words), original[m.start() : end], m.start()))
+    return found
 
 
 def _collect(

@@ -18,6 +18,10 @@ from app.tools.planner_rules import plan_from_text
         ("a sofa, grey would be nice", ("grey",)),
         ("i would prefer the navy linen color for the sofa", ("navy linen color",)),
         ("ideally the flavor should be very garlicky", ("garlicky",)),
+        ("a cheap laptop for school", ("school",)),
+        ("a webcam for zoom calls under $50", ("zoom calls",)),
+        ("a backpack for my high school", ("high school",)),
+        ("a projector for movies under $300", ("movies",)),
     ],
 )
 def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
@@ -69,3 +73,15 @@ def test_preferences_are_not_keywords() -> None:
 def test_preferences_are_ordered_by_their_last_statement() -> None:
     plan = plan_from_text(["a mouse, preferably wireless, preferably quiet", "preferably wireless"])
     assert plan.prefer == ("quiet", "wireless")
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a cheap laptop for school", ("cheap",)),
+        ("a laptop for gaming", ("gaming",)),
+        ("a case for my movie camera", ("movie", "camera")),
+    ],
+)
+def test_a_purpose_is_no_search_word_but_a_target_is(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
