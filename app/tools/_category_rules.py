@@ -148,16 +148,38 @@ def _head_index(run: list[Token]) -> int | None:
     return None
 
 
+_SPLIT_COMPOUNDS = {
+    ("smart", "watch"): "smartwatch",
+    ("smart", "phone"): "smartphone",
+    ("head", "phone"): "headphone",
+    ("lap", "top"): "laptop",
+}
+"""Product names shoppers split, whose second half is a product noun of its own, that
+catalogs write as one word: "a smart watch" is a smartwatch, not a watch."""
+
+
 def _phrase(run: list[Token], head: int) -> CategoryGuess:
-    first = head
-    while first > 0 and head - first < 2:
+    joined = _joined_head(run, head)
+    last = head - 1 if joined else head
+    first = last
+    while first > 0 and last - first < 2:
         word = run[first - 1].text
         if word not in COMPOUND_MODIFIERS and not (
             is_product_noun(word) and word not in AMBIGUOUS_HEADS
         ):
             break
         first -= 1
-    words = run[first : head + 1]
-    return CategoryGuess(
-        " ".join(t.text for t in words), singular(run[head].text), words[0].start, words[-1].end
-    )
+    noun = joined or run[head].text
+    words = [t.text for t in run[first:last]] + [noun]
+    return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end)
+
+
+def _joined_head(run: list[Token], head: int) -> str | None:
+    """The one-word name of a split head ("smart watches" -> "smartwatches"), or None."""
+    if head == 0:
+        return None
+    word = run[head].text
+    joined = _SPLIT_COMPOUNDS.get((run[head - 1].text, singular(word)))
+    if joined is None:
+        return None
+    return joined if singular(word) == word else joined + "s"

@@ -39,6 +39,11 @@ from app.tools.planner_rules import plan_from_text
         ("black ink cartridges under $30", "ink cartridges"),
         ("a face toner for oily skin", "face toner"),
         ("a printer under $100", "printer"),
+        ("a smart watch under $150", "smartwatch"),
+        ("cheap smart phones", "smartphones"),
+        ("wireless head phones", "headphones"),
+        ("a gaming lap top", "gaming laptop"),
+        ("a watch", "watch"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
