@@ -108,6 +108,10 @@ ATTRIBUTE_NOUNS = word_set(
 """Parts and properties: never a bundle slot of their own ("with a steel frame and a
 wood FINISH")."""
 
+SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
+"""Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
+search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
+
 PLAIN_ADJECTIVES = word_set(
     """
     natural organic low high easy long short vegan kosher keto healthy fresh good great soft

@@ -148,3 +148,16 @@ def test_empty_input() -> None:
 def test_messages_must_be_strings() -> None:
     with pytest.raises(InvalidRequest):
         plan_from_text(["a lamp", 42])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("a laptop with 16gb ram under $1000", "laptop 16gb"),
+        ("a phone with 128gb storage", "phone 128gb"),
+        ("a laptop with 1tb ssd", "laptop 1tb ssd"),
+        ("16gb ram", "ram 16gb"),
+    ],
+)
+def test_a_part_titles_state_by_size_is_searched_by_its_size(text: str, query: str) -> None:
+    assert plan_from_text([text]).query_text() == query
