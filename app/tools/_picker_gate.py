@@ -69,8 +69,10 @@ def contradiction(inputs: PickInputs) -> str | None:
     """Why the category cannot anchor the gate for this request, or None when it can.
 
     The category's head noun must be a word of the request the slot was searched with, and
-    the request must not be for another product that merely names it ("laptop sleeve" when
-    the category is "laptop"): the rule planner's reading of the request decides that.
+    the request must not be for an accessory that merely names it ("laptop sleeve" when the
+    category is "laptop"): the rule planner's reading of the request decides that. A
+    request built from the plan may read as another product ("monitor macbook" for "a
+    monitor for my macbook"), which is no contradiction.
     """
     if not inputs.category or not inputs.request:
         return None
@@ -86,7 +88,7 @@ def contradiction(inputs: PickInputs) -> str | None:
     if read_words:
         read_head = singular(read_words[-1])
         modifiers = {singular(w) for w in read_words[:-1]}
-        if read_head != head and head in modifiers:
+        if read_head != head and head in modifiers and is_accessory_noun(read_head):
             return (
                 f"the request {inputs.request!r} is for a {read_words[-1]}, not a {inputs.category}"
             )

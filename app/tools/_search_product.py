@@ -8,14 +8,31 @@ from collections.abc import Iterable
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
-from app.catalog.product_nouns import canonical, category_words, head, names_as_product, tokens
+from app.catalog.product_nouns import (
+    canonical,
+    category_words,
+    head,
+    is_accessory_noun,
+    names_as_product,
+    tokens,
+)
 from app.catalog.short_names import with_short_names
 from app.tools.planner_rules import plan_from_text
 
 
-def asked_product(query: str) -> str | None:
-    """The product the query names, as the rule planner reads it ("power bank"), or None."""
-    return plan_from_text([query]).category or None
+def asked_product(query: str, planned: str | None = None) -> str | None:
+    """The product the query asks for: the plan's category for the slot when the query
+    names its noun and is no request for an accessory of it ("monitor macbook" for "a
+    monitor for my macbook", not "laptop sleeve" for a laptop), else the rule planner's
+    reading of the query ("power bank"), or None."""
+    read = plan_from_text([query]).category or None
+    noun = head(planned) if planned else None
+    if noun is None or noun not in {canonical(t) for t in tokens(query)}:
+        return read
+    read_noun = head(read) if read else None
+    if read_noun is not None and read_noun != noun and is_accessory_noun(read_noun):
+        return read
+    return planned
 
 
 def names_product(item: Item, product: str) -> bool:

@@ -34,7 +34,7 @@ from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
 from app.tools._search_probe import Block, ProbeFindings, explain_blocks
-from app.tools._search_product import asked_product, none_named
+from app.tools._search_product import asked_product, names_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
     QueryVectors,
@@ -50,6 +50,7 @@ from app.tools._search_result import (
 )
 from app.tools.base import ToolContext
 from app.tools.candidates import Candidate
+from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool"]
 
@@ -137,9 +138,11 @@ class ItemSearchTool:
             kept = chosen.kept
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
+            product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
+            if none_named((h.item for h in kept[: scope.top_k]), product) and product:
+                kept = await self._refocus(run, kept, product, pool, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
-            product = asked_product(scope.query)
             unnamed = none_named((h.item for h in run.hits), product)
             if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
                 with _timed(run.steps, "probe"):
@@ -229,6 +232,24 @@ class ItemSearchTool:
         )
         return [first[f.item_id] for f in fused]
 
+    async def _refocus(
+        self, run: _Run, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
+    ) -> list[ScoredHit]:
+        """When no hit names the asked product ("monitor macbook": the rarer word took every
+        place), recall the product alone under the same filters and put its hits that name
+        it first."""
+        if product.lower() == " ".join(run.scope.query.lower().split()):
+            return kept
+        filters = run.effective.filters()
+        with _timed(run.steps, "refocus"):
+            focused = await self._widening_pass(run, "refocus", product, filters, pool, matchers)
+        named = [h for h in focused.kept if names_product(h.item, product)] if focused else []
+        if not named:
+            return kept
+        run.notes.append(f'no hit was a {product}; put first the hits of "{product}" alone')
+        first = {h.item_id for h in named}
+        return named + [h for h in kept if h.item_id not in first]
+
     async def _probe(
         self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str], product: str | None
     ) -> ProbeFindings | None:
@@ -243,6 +264,14 @@ class ItemSearchTool:
             log.warning("item_search: probe recall skipped: %s", exc)
             return None
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:
+    """The category the plan gives the slot: its bundle slot's, else the plan's."""
+    for part in plan.bundle:
+        if part.slot == slot:
+            return part.category or None
+    return plan.category or None
 
 
 def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:

@@ -422,6 +422,8 @@ async def test_the_gate_looks_past_a_first_batch_of_another_product_once() -> No
         ("laptop", "laptop sleeve 13 inch", True),
         ("laptop", "wireless mouse", True),
         ("tv", "55 inch 4k tv", False),
+        ("monitor", "monitor macbook", False),
+        ("phone", "phone case", True),
     ],
 )
 def test_the_category_contradicts_a_request_for_something_else(

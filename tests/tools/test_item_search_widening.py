@@ -91,6 +91,21 @@ async def test_a_full_result_without_the_asked_kind_is_probed(runtime: Runtime) 
     assert verdict.cheapest_usd > 20
 
 
+async def test_a_result_without_the_asked_product_puts_that_product_first(
+    runtime: Runtime,
+) -> None:
+    plan = ShoppingPlan(category="monitor")
+    outcome = await invoke_tool(
+        runtime.tool("item_search"), {"query": "monitor macbook"}, ToolContext("s", "t", plan)
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    assert "monitor" in result.hits[0].title.lower()
+    assert any('hits of "monitor" alone' in note for note in result.notes)
+    alone = await search(runtime, query="laptop school")
+    assert any(w in alone.hits[0].title.lower() for w in ("laptop", "notebook", "netbook"))
+
+
 async def test_a_full_result_of_the_asked_product_is_not_probed(runtime: Runtime) -> None:
     result = await search(runtime, query="wireless mouse", price_usd_max=25)
     assert len(result.hits) == result.top_k

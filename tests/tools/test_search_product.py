@@ -21,6 +21,21 @@ def item(title: str, category: str | None = None, description: str = "") -> Item
 
 
 @pytest.mark.parametrize(
+    ("query", "planned", "product"),
+    [
+        ("monitor macbook", "monitor", "monitor"),
+        ("laptop sleeve", "laptop", "laptop sleeve"),
+        ("mouse", "laptop", "mouse"),
+        ("laptop cheap", "laptop", "laptop"),
+    ],
+)
+def test_the_plans_category_wins_unless_the_query_asks_for_an_accessory_of_it(
+    query: str, planned: str, product: str
+) -> None:
+    assert asked_product(query, planned) == product
+
+
+@pytest.mark.parametrize(
     ("query", "product"),
     [("power bank", "power bank"), ("a gaming keyboard", "gaming keyboard"), ("hello", None)],
 )
