@@ -1,6 +1,7 @@
-"""Which product a search asks for, and whether a hit is one. A full result under hard
-filters that holds no hit naming the product ("a power bank under $50": power cords and
-toys) may mean the filters hid every one, so item_search probes it like a short result."""
+"""Which product a search asks for, and whether a hit is one. When no hit names the product,
+item_search recalls the product alone ("monitor macbook" found only Mini DVI adapters), and
+under hard filters it probes such a result like a short one ("a power bank under $50":
+power cords and toys, while every power bank costs more)."""
 
 from __future__ import annotations
 

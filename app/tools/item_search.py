@@ -139,7 +139,7 @@ class ItemSearchTool:
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
             product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
-            if none_named((h.item for h in kept[: scope.top_k]), product) and product:
+            if product and none_named((h.item for h in kept[: scope.top_k]), product):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
