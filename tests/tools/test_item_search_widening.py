@@ -68,27 +68,22 @@ async def test_budget_too_low_is_reported_as_price_only(runtime: Runtime) -> Non
     assert f"the cheapest is ${verdict.cheapest_usd:,.2f}" in text
 
 
-async def test_a_full_result_without_the_asked_product_is_probed(runtime: Runtime) -> None:
-    result = await search(runtime, query="power bank", price_usd_max=50)
+@pytest.mark.parametrize(
+    ("query", "budget", "missing"),
+    [("power bank", 50, "bank"), ("gaming mouse", 20, "gaming")],
+)
+async def test_a_full_result_without_the_asked_product_is_probed(
+    runtime: Runtime, query: str, budget: float, missing: str
+) -> None:
+    result = await search(runtime, query=query, price_usd_max=budget)
     assert len(result.hits) == result.top_k, "the budget leaves plenty of other things"
-    assert not any("bank" in h.title.lower() for h in result.hits)
+    assert not any(missing in h.title.lower() for h in result.hits)
     verdict = result.price_only
     assert verdict is not None
-    assert verdict.product == "power bank"
+    assert verdict.product == query
     assert verdict.cheapest_usd is not None
-    assert verdict.cheapest_usd > 50
-    assert "power bank matches are above your $50.00 budget" in result.render()
-
-
-async def test_a_full_result_without_the_asked_kind_is_probed(runtime: Runtime) -> None:
-    result = await search(runtime, query="gaming mouse", price_usd_max=20)
-    assert len(result.hits) == result.top_k
-    assert not any("gaming" in h.title.lower() for h in result.hits)
-    verdict = result.price_only
-    assert verdict is not None
-    assert verdict.product == "gaming mouse"
-    assert verdict.cheapest_usd is not None
-    assert verdict.cheapest_usd > 20
+    assert verdict.cheapest_usd > budget
+    assert f"{query} matches are above your ${budget:,.2f} budget" in result.render()
 
 
 async def test_a_result_without_the_asked_product_puts_that_product_first(
