@@ -44,6 +44,9 @@ from app.tools.planner_rules import plan_from_text
         ("wireless head phones", "headphones"),
         ("a gaming lap top", "gaming laptop"),
         ("a watch", "watch"),
+        ("a mouse pad", "mouse pad"),
+        ("a laptop cooling pad", "laptop cooling pad"),
+        ("i need 16.5 inch dining room chair pads", "chair pads"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
