@@ -19,6 +19,10 @@ ADD_ON_NOUNS = frozenset({"protector", "sleeve", "holster", "hood"})
 """Words that end only an accessory's name; "skin" and "film" are left out ("Cruzer Micro
 Skin" is a flash drive, "film scanner" a scanner)."""
 
+PART_NOUNS = frozenset({"memory", "ram", "dimm", "sodimm"})
+"""Parts named after the product they fit ("Laptop Memory Kit", "Notebook Memory Module"):
+the product noun before them is their target."""
+
 _BEFORE = 3
 _CLAUSE_END = re.compile(r"[.,;:!?(\n]")
 _HAS_DIGIT = re.compile(r"\d")
@@ -28,11 +32,12 @@ _LABEL_WORDS = 4
 def names_only_as_add_on_target(title: str, word: str) -> bool:
     """Whether every mention of `word` in the title is what an accessory is for, counting an
     add-on's type up to three words before it ("screen protector Mobile phone/Smartphone",
-    "Laptop Sleeve Netbook")."""
+    "Laptop Sleeve Netbook") and a part right after it ("Laptop Memory Kit")."""
     toks = tokens(title)
     positions = head_positions(toks, word)
     return bool(positions) and all(
-        is_accessory_position(toks, i) or _after_add_on(toks, i) for i in positions
+        is_accessory_position(toks, i) or _after_add_on(toks, i) or _before_part(toks, i)
+        for i in positions
     )
 
 
@@ -48,3 +53,7 @@ def describes_add_on(description: str, word: str) -> bool:
 
 def _after_add_on(toks: list[str], i: int) -> bool:
     return any(singular(t) in ADD_ON_NOUNS for t in toks[max(0, i - _BEFORE) : i])
+
+
+def _before_part(toks: list[str], i: int) -> bool:
+    return i + 1 < len(toks) and toks[i + 1] in PART_NOUNS

@@ -112,6 +112,18 @@ SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
 search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
 
+
+def by_size_alone(term: str, category: str | None) -> str:
+    """A must-have such as "16gb ram" as titles of another product state it ("16gb"); any
+    other term, or one naming the category itself ("16gb ram" for ram), as it is."""
+    size, *parts = term.split() or [""]
+    product = set((category or "").lower().split())
+    sized_part = bool(parts) and size[:1].isdigit() and not product & set(parts)
+    if sized_part and all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts):
+        return size
+    return term
+
+
 PLAIN_ADJECTIVES = word_set(
     """
     natural organic low high easy long short vegan kosher keto healthy fresh good great soft

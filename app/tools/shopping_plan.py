@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.tools._lexicon_rules import SIZED_BY_NUMBER_ONLY
-from app.tools._text_rules import singular
+from app.tools._lexicon_rules import by_size_alone
 
 
 class Constraint(BaseModel):
@@ -56,14 +55,6 @@ class ShoppingPlan(BaseModel):
         """The hard-excluded terms alone."""
         return tuple(c.term for c in self.exclude)
 
-    def _searched(self, term: str) -> str:
-        size, *parts = term.split() or [""]
-        product = set((self.category or "").lower().split())
-        sized_part = bool(parts) and size[:1].isdigit() and not product & set(parts)
-        if sized_part and all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts):
-            return size
-        return term
-
     @property
     def avoid_terms(self) -> tuple[str, ...]:
         """The softly avoided terms alone."""
@@ -73,7 +64,8 @@ class ShoppingPlan(BaseModel):
         """A search query built from the plan: category, keywords and must-haves, a part that
         titles state by size alone by its size ("laptop 16gb", not "laptop 16gb ram": "ram"
         finds memory modules, while laptop titles say "16 GB DDR4-SDRAM")."""
-        parts = [self.category or "", *self.keywords, *map(self._searched, self.must_have)]
+        must = [by_size_alone(term, self.category) for term in self.must_have]
+        parts = [self.category or "", *self.keywords, *must]
         seen: list[str] = []
         for part in parts:
             part = part.strip()

@@ -19,6 +19,9 @@ from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
         ("Motorola Edge smartphone 17 cm (6.7in) with screen protector", "smartphone", False),
         ("Targus sleeve for 15in laptops", "laptop", True),
         ("Acer Aspire 5 laptop", "laptop", False),
+        ("Corsair 8 gb 200-pin ddr2 Laptop Memory Kit", "laptop", True),
+        ("Lenovo 2gb ddr3 Sodimm Notebook Memory Module", "laptop", True),
+        ("HP 15s Notebook 16 GB DDR4-SDRAM 512 GB SSD", "laptop", False),
     ],
 )
 def test_a_product_named_after_an_add_on_is_its_target(

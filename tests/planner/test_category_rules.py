@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.errors import InvalidRequest
+from app.tools._lexicon_rules import by_size_alone
 from app.tools.planner_rules import plan_from_text
 
 
@@ -164,3 +165,17 @@ def test_messages_must_be_strings() -> None:
 )
 def test_a_part_titles_state_by_size_is_searched_by_its_size(text: str, query: str) -> None:
     assert plan_from_text([text]).query_text() == query
+
+
+@pytest.mark.parametrize(
+    ("term", "category", "said"),
+    [
+        ("16gb ram", "laptop", "16gb"),
+        ("128gb storage", "phone", "128gb"),
+        ("1tb ssd", "laptop", "1tb ssd"),
+        ("16gb ram", "ram", "16gb ram"),
+        ("backlit keyboard", "laptop", "backlit keyboard"),
+    ],
+)
+def test_by_size_alone(term: str, category: str, said: str) -> None:
+    assert by_size_alone(term, category) == said

@@ -213,7 +213,7 @@ def test_prepare_normalises_terms_and_splits_specs() -> None:
     assert [t.text for t in inputs.avoid] == ["refurbished"]
     assert inputs.exclude == ("chromebook",)
     assert sorted(s.key for s in inputs.specs) == [(15.6, "inch"), (16.0, "gb")]
-    assert inputs.gate_terms == ("16gb ram",)
+    assert inputs.gate_terms == ("16gb",), "a part by its size alone: the gate reads ram as RAM"
     assert inputs.max_picks == 3
 
 
