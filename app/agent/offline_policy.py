@@ -20,10 +20,7 @@ BY = "policy"
 def search_calls(plan: ShoppingPlan) -> list[tuple[str, str]]:
     """(slot, query) per search: one per bundle slot, else one for the whole plan."""
     if plan.bundle:
-        return [
-            (slot.slot, " ".join(dict.fromkeys([slot.category, *slot.keywords])))
-            for slot in plan.bundle
-        ]
+        return [(slot.slot, slot.query_text()) for slot in plan.bundle]
     query = plan.query_text()
     return [(DEFAULT_SLOT, query)] if query else []
 

@@ -77,10 +77,7 @@ def searches(plan: ShoppingPlan, query: str) -> list[tuple[str, str]]:
     """(slot, search query) per slot: one per bundle slot, else the plan's query (or the
     shopper's words when the planner found no product words)."""
     if plan.bundle:
-        return [
-            (slot.slot, " ".join(dict.fromkeys([slot.category, *slot.keywords])))
-            for slot in plan.bundle
-        ]
+        return [(slot.slot, slot.query_text()) for slot in plan.bundle]
     return [(DEFAULT_SLOT, plan.query_text() or query)]
 
 

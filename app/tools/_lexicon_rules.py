@@ -108,9 +108,23 @@ ATTRIBUTE_NOUNS = word_set(
 """Parts and properties: never a bundle slot of their own ("with a steel frame and a
 wood FINISH")."""
 
+CATALOG_ALIASES = {"laptop": "notebook"}
+"""Another name catalogs give a product, searched beside the shopper's: Icecat titles call
+every laptop a notebook, which BM25 alone cannot know."""
+
 SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
 search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
+
+
+def catalog_alias(category: str | None) -> str:
+    """The catalogs' other name for the category's head noun, in the same number ("gaming
+    laptops" -> "notebooks"), or "" when there is none."""
+    words = (category or "").lower().split()
+    if not words:
+        return ""
+    alias = CATALOG_ALIASES.get(singular(words[-1]), "")
+    return alias + "s" if alias and singular(words[-1]) != words[-1] else alias
 
 
 def by_size_alone(term: str, category: str | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.tools._lexicon_rules import by_size_alone
+from app.tools._lexicon_rules import by_size_alone, catalog_alias
 
 
 class Constraint(BaseModel):
@@ -30,6 +30,11 @@ class BundleSlot(BaseModel):
     category: str = Field(min_length=1)
     keywords: tuple[str, ...] = ()
     budget_usd: float | None = Field(None, gt=0)
+
+    def query_text(self) -> str:
+        """The slot's search query: its category, the catalogs' other name for it, keywords."""
+        parts = [self.category, catalog_alias(self.category), *self.keywords]
+        return " ".join(dict.fromkeys(p for p in parts if p))
 
 
 class ShoppingPlan(BaseModel):
@@ -61,11 +66,12 @@ class ShoppingPlan(BaseModel):
         return tuple(c.term for c in self.avoid)
 
     def query_text(self) -> str:
-        """A search query built from the plan: category, keywords and must-haves, a part that
-        titles state by size alone by its size ("laptop 16gb", not "laptop 16gb ram": "ram"
-        finds memory modules, while laptop titles say "16 GB DDR4-SDRAM")."""
+        """A search query built from the plan: category (and the catalogs' other name for it,
+        "laptop notebook"), keywords and must-haves, a part that titles state by size alone by
+        its size ("16gb", not "16gb ram": "ram" finds memory modules, while laptop titles say
+        "16 GB DDR4-SDRAM")."""
         must = [by_size_alone(term, self.category) for term in self.must_have]
-        parts = [self.category or "", *self.keywords, *must]
+        parts = [self.category or "", catalog_alias(self.category), *self.keywords, *must]
         seen: list[str] = []
         for part in parts:
             part = part.strip()

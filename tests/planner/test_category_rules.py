@@ -157,13 +157,15 @@ def test_messages_must_be_strings() -> None:
 @pytest.mark.parametrize(
     ("text", "query"),
     [
-        ("a laptop with 16gb ram under $1000", "laptop 16gb"),
+        ("a laptop with 16gb ram under $1000", "laptop notebook 16gb"),
         ("a phone with 128gb storage", "phone 128gb"),
-        ("a laptop with 1tb ssd", "laptop 1tb ssd"),
+        ("a laptop with 1tb ssd", "laptop notebook 1tb ssd"),
+        ("gaming laptops", "gaming laptops notebooks"),
+        ("a laptop sleeve", "laptop sleeve"),
         ("16gb ram", "ram 16gb"),
     ],
 )
-def test_a_part_titles_state_by_size_is_searched_by_its_size(text: str, query: str) -> None:
+def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, query: str) -> None:
     assert plan_from_text([text]).query_text() == query
 
 
@@ -179,3 +181,8 @@ def test_a_part_titles_state_by_size_is_searched_by_its_size(text: str, query: s
 )
 def test_by_size_alone(term: str, category: str, said: str) -> None:
     assert by_size_alone(term, category) == said
+
+
+def test_a_bundle_slot_is_searched_as_catalogs_name_it() -> None:
+    plan = plan_from_text(["a laptop and a mouse under $900"])
+    assert [b.query_text() for b in plan.bundle] == ["laptop notebook", "mouse"]
