@@ -66,10 +66,9 @@ class ShoppingPlan(BaseModel):
         return tuple(c.term for c in self.avoid)
 
     def query_text(self) -> str:
-        """A search query built from the plan: category (and the catalogs' other name for it,
-        "laptop notebook"), keywords and must-haves, a part that titles state by size alone by
-        its size ("16gb", not "16gb ram": "ram" finds memory modules, while laptop titles say
-        "16 GB DDR4-SDRAM")."""
+        """A search query built from the plan: the category and the catalogs' other name for it
+        ("laptop notebook"), keywords, and must-haves with a part by its size alone ("16gb":
+        laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules)."""
         must = [by_size_alone(term, self.category) for term in self.must_have]
         parts = [self.category or "", catalog_alias(self.category), *self.keywords, *must]
         seen: list[str] = []
