@@ -79,8 +79,10 @@ class Term:
     specs: tuple[Spec, ...]
 
 
+@functools.lru_cache(maxsize=65_536)
 def find_specs(text: str | None) -> tuple[Spec, ...]:
-    """Every spec in `text`: numbers with canonical units in order, then named standards."""
+    """Every spec in `text`: numbers with canonical units in order, then named standards
+    (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
     found = [Spec(q.value, q.unit, q.text) for q in quantities(low)]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
