@@ -117,7 +117,7 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
     bundle = len(facts.slots) > 1
     lines: list[str] = []
     total = len(facts.picks)
-    if not bundle and facts.slots[0].picks and facts.slots[0].caveat:
+    if not bundle and facts.slots[0].caveat:
         lines.append(f"{facts.slots[0].caveat}.")
     if total:
         lines.append("Here is my pick:" if total == 1 else f"Here are my {total} picks:")
