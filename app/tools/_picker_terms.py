@@ -92,14 +92,23 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
 AT_LEAST_UNITS = frozenset({"mah"})
 """Units where more serves the shopper too: a 26,800 mAh power bank holds the 20,000 asked."""
 
+NOMINAL_UNITS = frozenset({"inch"})
+"""Units whose whole number names a size class: a shopper's "15 inch" laptop or bag is the
+15.6" one catalogs list, a "13 inch" the 13.3"."""
+
 
 def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
-    """How a title states an asked spec: the asked text when it says it; for a unit where
-    more also serves, the smallest larger amount it states ("26,800mah, more than
-    20000mah"); for a standard, the nearest newer one of its line ("usb-3.2-gen2, newer
-    than usb-3.0"); None when it does not."""
+    """How a title states an asked spec: the asked text when it says it; a size in the asked
+    whole-number class ('15.6", a 15 inch size'); for a unit where more also serves, the
+    smallest larger amount it states ("26,800mah, more than 20000mah"); for a standard, the
+    nearest newer one of its line ("usb-3.2-gen2, newer than usb-3.0"); None when it does
+    not."""
     if any(s.key == asked.key for s in title_specs):
         return asked.text
+    if asked.unit in NOMINAL_UNITS and asked.value == int(asked.value):
+        within = [s for s in title_specs if s.unit == asked.unit and int(s.value) == asked.value]
+        if within:
+            return f"{within[0].text}, a {asked.text} size"
     if asked.unit in AT_LEAST_UNITS:
         larger = [s for s in title_specs if s.unit == asked.unit and s.value > asked.value]
         if larger:

@@ -139,6 +139,13 @@ async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
     assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
 
 
+async def test_a_whole_inch_size_is_served_by_the_sizes_of_its_class(agent: ShoppingAgent) -> None:
+    picks = picks_of(await turn(agent, "a laptop bag 15 inch"))
+    assert picks
+    assert all('15.6"' in p.title for p in picks)
+    assert all("a 15 inch size" in p.reason for p in picks)
+
+
 async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:
     events = await turn(agent, "a laptop and a mouse under $900")
     plan = events[-1].data["plan"]

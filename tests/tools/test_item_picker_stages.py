@@ -120,6 +120,10 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("wi-fi 5", "TP-Link Archer AX10 Wi-Fi 6 (802.11ax) router", "wifi6, newer than wifi5"),
         ("cat 6", "Cat 8 and Cat 6a patch cable", "cat6a, newer than cat6"),
         ("usb-c", "USB 3.2 Gen 2 hub", None),
+        ("15 inch", 'Urban Factory Mission Laptop Bag 15.6" Black', '15.6", a 15 inch size'),
+        ("15 inch", 'Modulo2 Laptop Bag 17.3" Black', None),
+        ("15.6 inch", 'Manhattan Laptop Bag 15.4"', None),
+        ("13 inch", 'MacBook Air 33.8 cm (13.3")', '13.3", a 13 inch size'),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
