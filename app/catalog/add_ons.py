@@ -15,7 +15,7 @@ from app.catalog.product_nouns import (
     tokens,
 )
 
-ADD_ON_NOUNS = frozenset({"protector", "sleeve", "holster", "hood"})
+ADD_ON_NOUNS = frozenset({"protector", "sleeve", "holster", "hood", "tether"})
 """Words that end only an accessory's name; "skin" and "film" are left out ("Cruzer Micro
 Skin" is a flash drive, "film scanner" a scanner)."""
 
@@ -24,6 +24,8 @@ PART_NOUNS = frozenset({"memory", "ram", "dimm", "sodimm"})
 the product noun before them is their target."""
 
 _BEFORE = 3
+_AFTER = 3
+_JOINERS = frozenset({"with", "and", "&", "+", "plus", "or"})
 _CLAUSE_END = re.compile(r"[.,;:!?(\n]")
 _HAS_DIGIT = re.compile(r"\d")
 _LABEL_WORDS = 4
@@ -32,11 +34,15 @@ _LABEL_WORDS = 4
 def names_only_as_add_on_target(title: str, word: str) -> bool:
     """Whether every mention of `word` in the title is what an accessory is for, counting an
     add-on's type up to three words before it ("screen protector Mobile phone/Smartphone",
-    "Laptop Sleeve Netbook") and a part right after it ("Laptop Memory Kit")."""
+    "Laptop Sleeve Netbook") or after it ("Tablet Digitizer Pen Tether", not across "with")
+    and a part right after it ("Laptop Memory Kit")."""
     toks = tokens(title)
     positions = head_positions(toks, word)
     return bool(positions) and all(
-        is_accessory_position(toks, i) or _after_add_on(toks, i) or _before_part(toks, i)
+        is_accessory_position(toks, i)
+        or _after_add_on(toks, i)
+        or _before_add_on(toks, i)
+        or _before_part(toks, i)
         for i in positions
     )
 
@@ -53,6 +59,15 @@ def describes_add_on(description: str, word: str) -> bool:
 
 def _after_add_on(toks: list[str], i: int) -> bool:
     return any(singular(t) in ADD_ON_NOUNS for t in toks[max(0, i - _BEFORE) : i])
+
+
+def _before_add_on(toks: list[str], i: int) -> bool:
+    for t in toks[i + 1 : i + 1 + _AFTER]:
+        if t in _JOINERS:
+            return False
+        if singular(t) in ADD_ON_NOUNS:
+            return True
+    return False
 
 
 def _before_part(toks: list[str], i: int) -> bool:

@@ -22,6 +22,9 @@ from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
         ("Corsair 8 gb 200-pin ddr2 Laptop Memory Kit", "laptop", True),
         ("Lenovo 2gb ddr3 Sodimm Notebook Memory Module", "laptop", True),
         ("HP 15s Notebook 16 GB DDR4-SDRAM 512 GB SSD", "laptop", False),
+        ("Lenovo Thinkpad x60 Tablet Tether", "tablet", True),
+        ("Lenovo Thinkpad x60 Tablet Digitizer Pen Tether 3pk", "tablet", True),
+        ("Samsung Galaxy Tab tablet with tether strap", "tablet", False),
     ],
 )
 def test_a_product_named_after_an_add_on_is_its_target(
