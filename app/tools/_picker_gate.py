@@ -9,7 +9,8 @@ scored candidate reaches the floor. Whatever the model says, an accessory sinks:
 whose title names the category only as what it is for ("Laptop Riser", "screen protector
 Mobile phone/Smartphone"), whose own category is an accessory type ("mobile phone case") or
 whose description opens by naming an add-on ("Screen Protector, clear"); so does another
-product made with the category's modifier ("Power Cord" for a power bank).
+product made with the category's modifier ("Power Cord" for a power bank) and another kind
+named with the category's noun ("Graphics Tablet" for a tablet).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
+from app.catalog.product_kinds import names_other_kind
 from app.catalog.product_nouns import (
     canonical,
     catalog_name,
@@ -98,8 +100,9 @@ def contradiction(inputs: PickInputs) -> str | None:
 def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
     """Ids of survivors that name the category's product only as what they are for ("Laptop
     Riser", "sleeve for 15in laptops", "screen protector Mobile phone/Smartphone"), whose own
-    category is an accessory type ("mobile phone case"), or whose description says they are
-    an add-on, when the request is for a product that is not an accessory itself."""
+    category is an accessory type ("mobile phone case"), whose description says they are
+    an add-on, or that are another kind of it ("Pen Tablet"), when the request is for a
+    product that is not an accessory itself."""
     return _accessories(inputs, filtered, contradiction(inputs))
 
 
@@ -110,6 +113,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
     if noun is None:
         return frozenset()
     typed = not is_accessory_noun(noun)
+    asked = (*tokens(inputs.category), *tokens(inputs.request))
     return frozenset(
         p.item.item_id
         for p in filtered.pool
@@ -117,6 +121,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         or (typed and p.item.category is not None and is_accessory_category(p.item.category))
         or names_sibling_product(p.item.title, inputs.category)
         or describes_add_on(p.item.description, noun)
+        or names_other_kind((p.item.title, p.item.category), noun, asked)
     )
 
 

@@ -8,6 +8,9 @@ from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.item import Item
+from app.catalog.product_kinds import other_kind
+from app.catalog.product_nouns import head, tokens
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.base import ToolResult
 from app.tools.price_compare import PriceCompareResult
@@ -229,7 +232,12 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     parts: list[str] = []
     what = inputs.category or inputs.request
     if scored.accessory:
-        parts.append(f"closest match only: an accessory for a {what}, not one")
+        kind = _kind_of(item, inputs.category, inputs.request)
+        parts.append(
+            f"closest match only: a {kind}, not a {what}"
+            if kind
+            else f"closest match only: an accessory for a {what}, not one"
+        )
     if gate.on and scored.gate_score is not None:
         if scored.sunk:
             parts.append(
@@ -259,6 +267,16 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if chosen.merged:
         parts.append(f"{len(chosen.merged)} near-identical listing(s) merged")
     return "; ".join(p for p in parts if p)
+
+
+def _kind_of(item: Item, category: str | None, request: str) -> str | None:
+    """The other kind of product an item is ("pen tablet" for a tablet), if it is one."""
+    noun = head(category) if category else None
+    if noun is None:
+        return None
+    asked = [*tokens(category or ""), *tokens(request)]
+    texts = [t for t in (item.title, item.category) if t]
+    return next((k for t in texts if (k := other_kind(t, noun, asked))), None)
 
 
 def _price_words(price: float | None, budget: float | None) -> str:

@@ -107,7 +107,7 @@ def explain_blocks(
         reasons = block_reasons(hit.item, scope, matchers)
         if reasons:
             blocked.append(Block(hit.item, reasons))
-    named = [b for b in blocked if product and names_product(b.item, product)]
+    named = [b for b in blocked if product and names_product(b.item, product, scope.query)]
     if named:
         return ProbeFindings(blocked, _price_verdict(named, scope, product))
     return ProbeFindings(blocked, _price_verdict(blocked, scope))

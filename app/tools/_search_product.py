@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
+from app.catalog.product_kinds import other_kind
 from app.catalog.product_nouns import (
     canonical,
     category_words,
@@ -36,19 +37,23 @@ def asked_product(query: str, planned: str | None = None) -> str | None:
     return planned
 
 
-def names_product(item: Item, product: str) -> bool:
+def names_product(item: Item, product: str, request: str = "") -> bool:
     """Whether the item's title or catalog category names the product's noun as the thing
     itself, not as what an accessory is for ("Laptop Sleeve", "screen protector Mobile
-    phone/Smartphone", a description saying "Screen Protector"); a hyphenated compound
-    names it too ("Power-Bank", "fridge-freezer")."""
+    phone/Smartphone", a description saying "Screen Protector") nor as another kind
+    ("Graphics Tablet" for a tablet, unless the request says "drawing"); a hyphenated
+    compound names it too ("Power-Bank")."""
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
     texts = [item.title.lower(), (item.category or "").lower()]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
+    asked = (*category_words(product), *tokens(request))
     return any(
-        names_as_product(text, noun) and not names_only_as_add_on_target(text, noun)
+        names_as_product(text, noun)
+        and not names_only_as_add_on_target(text, noun)
+        and other_kind(text, noun, asked) is None
         for text in texts
     ) and _says_modifiers(" ".join(texts), product, noun)
 
@@ -60,6 +65,6 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
     return all(word in said for word in category_words(product) if word != noun)
 
 
-def none_named(items: Iterable[Item], product: str | None) -> bool:
+def none_named(items: Iterable[Item], product: str | None, request: str = "") -> bool:
     """True when a product is asked and no item names it."""
-    return product is not None and not any(names_product(item, product) for item in items)
+    return product is not None and not any(names_product(item, product, request) for item in items)

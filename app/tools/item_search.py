@@ -139,11 +139,11 @@ class ItemSearchTool:
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
             product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
-            if product and none_named((h.item for h in kept[: scope.top_k]), product):
+            if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
-            unnamed = none_named((h.item for h in run.hits), product)
+            unnamed = none_named((h.item for h in run.hits), product, scope.query)
             if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
                 with _timed(run.steps, "probe"):
                     run.findings = await self._probe(
@@ -243,7 +243,11 @@ class ItemSearchTool:
         filters = run.effective.filters()
         with _timed(run.steps, "refocus"):
             focused = await self._widening_pass(run, "refocus", product, filters, pool, matchers)
-        named = [h for h in focused.kept if names_product(h.item, product)] if focused else []
+        named = (
+            [h for h in focused.kept if names_product(h.item, product, run.scope.query)]
+            if focused
+            else []
+        )
         if not named:
             return kept
         run.notes.append(f'no hit was a {product}; put first the hits of "{product}" alone')

@@ -139,6 +139,18 @@ async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
     assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
 
 
+async def test_a_tablet_is_a_tablet_computer_unless_the_shopper_draws(
+    agent: ShoppingAgent,
+) -> None:
+    tablets = picks_of(await turn(agent, "a tablet under $200"))
+    drawing = picks_of(await turn(agent, "a tablet for drawing"))
+    assert tablets and drawing
+    assert not any(
+        "graphics" in p.title.lower() or "pen tablet" in p.title.lower() for p in tablets
+    )
+    assert any("graphics" in p.title.lower() or "pen tablet" in p.title.lower() for p in drawing)
+
+
 async def test_a_whole_inch_size_is_served_by_the_sizes_of_its_class(agent: ShoppingAgent) -> None:
     picks = picks_of(await turn(agent, "a laptop bag 15 inch"))
     assert picks

@@ -523,6 +523,18 @@ def test_another_product_made_with_the_categorys_modifier_is_marked(
     assert (accessories(inputs, filtered_for(items, p, query=category)) == {"amazon:1"}) is marked
 
 
+@pytest.mark.parametrize(
+    ("query", "marked"), [("tablet", True), ("tablet drawing", False), ("pen tablet", False)]
+)
+def test_another_kind_of_the_category_is_marked_unless_the_request_names_it(
+    query: str, marked: bool
+) -> None:
+    items = [item(1, "Genius Easypen i405 Graphics Tablet Silver")]
+    p = plan(category="tablet")
+    inputs = inputs_for(items, p, query=query)
+    assert (accessories(inputs, filtered_for(items, p, query=query)) == {"amazon:1"}) is marked
+
+
 def test_accessories_are_not_marked_when_the_request_is_for_the_accessory() -> None:
     items = [item(1, "Neoprene Laptop Sleeve 13.3")]
     p = plan(category="laptop")
@@ -613,6 +625,22 @@ async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     assert report.gate.accessories == 1
     alone = select([riser], max_picks=3, show_ratio=0.6, dup_threshold=0.9)
     assert [c.scored.item.item_id for c in alone.picks] == ["amazon:1"]
+
+
+async def test_another_kind_says_what_it_is_in_its_reason() -> None:
+    items = [item(1, "Wacom intuos4 Small Pen Tablet", 20.0)] + [
+        item(n, f"Coby Kyros {n} Android Tablet", 20.0) for n in (2, 3, 4)
+    ]
+    p = plan(category="tablet")
+    inputs = inputs_for(items, p, query="tablet")
+    filtered = hard_filter(inputs)
+    gate = await run_gate(inputs, filtered, None, k=15, floor=0.3, unavailable="no model")
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    pen = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert ranked[0].item.item_id == "amazon:2"
+    assert reason(inputs, gate, Chosen(pen), None).startswith(
+        "closest match only: a pen tablet, not a tablet"
+    )
 
 
 # --- stage 4: semantic scores --------------------------------------------------------------

@@ -74,6 +74,16 @@ def test_an_add_on_does_not_name_its_target() -> None:
     assert names_product(item("Sony PRS-3SCREENPRO Mobile phone/Smartphone"), "smartphone")
 
 
+def test_another_kind_names_the_product_only_when_the_request_asks_for_that_kind() -> None:
+    pen = item("Wacom intuos4 Small Pen Tablet", "graphics tablets")
+    assert not names_product(pen, "tablet")
+    assert names_product(pen, "tablet", "tablet drawing")
+    assert names_product(pen, "pen tablet")
+    assert names_product(item("Coby Kyros Android Touchscreen Tablet"), "tablet")
+    assert none_named([pen], "tablet")
+    assert not none_named([pen], "tablet", "graphics tablet")
+
+
 def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
     toys = [item("Kids Power Fun for Kids"), item("Power Strip")]
     assert none_named(toys, "power bank")
