@@ -88,6 +88,9 @@ class SlotPicks(BaseModel):
     ranked: int = 0
     merged: int = 0
     held_back: int = Field(0, description="Ranked items too far below the best to show.")
+    unstated: list[str] = Field(
+        default_factory=list, description="Asked specs (sizes, standards) no pick states."
+    )
 
 
 class StageReport(BaseModel):
@@ -194,7 +197,16 @@ def slot_report(
         ranked=selection.ranked,
         merged=selection.merged,
         held_back=selection.below_ratio + selection.over_cap,
+        unstated=_unstated(inputs, selection),
     )
+
+
+def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
+    """The asked specs that none of the picks states, as the shopper wrote them."""
+    if not selection.picks:
+        return []
+    unsaid = [set(c.scored.semantics.specs_unsaid) for c in selection.picks]
+    return [s.text for s in inputs.specs if all(s.text in u for u in unsaid)]
 
 
 def _pick(

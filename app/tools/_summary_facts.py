@@ -21,7 +21,8 @@ _ITEM_ID = re.compile(
 @dataclass(frozen=True)
 class SlotFacts:
     """One slot: its picks (best first), or the sentence that says why there are none; a
-    caveat when the picks are not the asked product because the budget priced it out."""
+    caveat when the picks are not the asked product because the budget priced it out, or
+    when none of them states an asked spec."""
 
     slot: str
     query: str
@@ -62,7 +63,7 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         picks = tuple(part.picks) if part is not None else ()
         query = part.request if part is not None else search.query if search else slot
         why = None if picks else why_nothing(search, part)
-        caveat = priced_out(search) if picks else None
+        caveat = _caveat(search, part) if picks else None
         facts.append(SlotFacts(slot, query, picks, why, caveat))
     return SummaryFacts(tuple(facts), ctx.plan.exclude_terms)
 
@@ -92,6 +93,20 @@ def priced_out(search: ItemSearchResult | None) -> str | None:
         f"I found no {verdict.product} within your budget: {verdict.sentence()}. "
         f"What comes closest under it may not be a {verdict.product}"
     )
+
+
+def unstated(part: SlotPicks | None) -> str | None:
+    """The caveat for picks of which none states an asked spec ("wifi 6" when the catalog
+    has no such router): they are the closest matches, not what was asked."""
+    if part is None or not part.unstated:
+        return None
+    asked = " or ".join(part.unstated)
+    return f"None of the items I found says {asked}; these come closest"
+
+
+def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
+    found = [c for c in (priced_out(search), unstated(part)) if c]
+    return ". ".join(found) or None
 
 
 def cheaper_offer(pick: Pick) -> PickOffer | None:

@@ -158,6 +158,13 @@ async def test_a_whole_inch_size_is_served_by_the_sizes_of_its_class(agent: Shop
     assert all("a 15 inch size" in p.reason for p in picks)
 
 
+async def test_picks_that_miss_an_asked_standard_say_so_first(agent: ShoppingAgent) -> None:
+    events = await turn(agent, "a router with wifi 6 under $120")
+    picks = picks_of(events)
+    assert picks and all("does not say wifi6" in p.reason for p in picks)
+    assert events[-1].data["answer"].startswith("None of the items I found says wifi6")
+
+
 async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:
     events = await turn(agent, "a laptop and a mouse under $900")
     plan = events[-1].data["plan"]

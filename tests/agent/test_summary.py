@@ -180,6 +180,19 @@ async def test_a_verdict_about_no_one_product_stays_out_of_a_slot_with_picks() -
     assert "budget;" not in result.text
 
 
+async def test_picks_of_which_none_states_an_asked_spec_say_so_first() -> None:
+    ctx = ToolContext("s", "t")
+    ctx.last_results["item_search"] = search("main", "router wifi 6")
+    result = picker_result("main", "router wifi 6", pick().model_copy(update={"slot": "main"}))
+    part = result.slots[0].model_copy(update={"unstated": ["wifi6", "4k"]})
+    ctx.last_results["item_picker"] = result.model_copy(update={"slots": [part]})
+    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
+    assert lines[:2] == [
+        "None of the items I found says wifi6 or 4k; these come closest.",
+        "Here is my pick:",
+    ]
+
+
 async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
     ctx = ToolContext("s", "t")
     blocked = search("main", "wireless mouse").model_copy(

@@ -643,6 +643,21 @@ async def test_another_kind_says_what_it_is_in_its_reason() -> None:
     )
 
 
+def test_the_report_names_the_asked_specs_no_pick_states() -> None:
+    items = [item(1, "Netgear Wireless-g Router"), item(2, "Huawei Wi-Fi 5 router 27 inch")]
+    p = plan(category="router", keywords=("wifi 6", "27 inch"))
+    inputs = inputs_for(items, p, query="router wifi 6 27 inch")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    report = slot_report(inputs, filtered, NO_GATE, selection, {})
+    assert len(report.picks) == 2
+    assert report.unstated == ["wifi6"]
+    empty = select((), max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
+
+
 # --- stage 4: semantic scores --------------------------------------------------------------
 
 
