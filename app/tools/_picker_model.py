@@ -109,6 +109,9 @@ class Semantics:
     """How the title states each asked spec it meets ("16gb"; "26,800mah, more than 20000mah")."""
     specs_unsaid: tuple[str, ...] = ()
     """The asked specs it does not meet, as the shopper wrote them."""
+    named: bool | None = None
+    """Whether the title or category names the slot's product with every word of a name of
+    two or more ("hair dryer", not "Electric Dryer"); None for other slots."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class Weights:
     avoid: float
     cheap: float
     spec: float
+    unnamed: float = 0.0
 
 
 @dataclass(frozen=True)

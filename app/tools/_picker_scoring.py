@@ -10,6 +10,7 @@ from collections.abc import Set as AbstractSet
 
 import numpy as np
 
+from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_CHEAP,
@@ -18,10 +19,12 @@ from app.config.params.picker import (
     PICK_W_PREFER,
     PICK_W_RECALL,
     PICK_W_SPEC,
+    PICK_W_UNNAMED,
 )
 from app.recall.embedder import Embedder
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_terms import Term, find_specs, negated_only, spec_said, term_in
+from app.tools._search_product import names_product
 
 
 def current_weights() -> Weights:
@@ -34,6 +37,7 @@ def current_weights() -> Weights:
         avoid=PICK_W_AVOID.get(),
         cheap=PICK_W_CHEAP.get(),
         spec=PICK_W_SPEC.get(),
+        unnamed=PICK_W_UNNAMED.get(),
     )
 
 
@@ -51,7 +55,9 @@ def semantic_scores(
     """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
     when the title says the term, else the term-title cosine clamped at 0; avoid as the
     strongest avoid term (0 when the title only negates it); spec as the share of asked
-    specs (sizes, standards) the title carries, or exceeds where more serves (mAh)."""
+    specs (sizes, standards) the title carries, or exceeds where more serves (mAh); for a
+    product name of several words, whether it says them all ("Electric Dryer" does not
+    name a hair dryer)."""
     out: dict[str, Semantics] = {}
     for row, pooled in enumerate(pool):
         title = pooled.item.title
@@ -77,8 +83,15 @@ def semantic_scores(
             avoid_said=tuple(name for v, name in avoid if v >= 1.0),
             specs_said=specs_said,
             specs_unsaid=tuple(asked for asked, said in specs if not said),
+            named=_named(pooled, inputs),
         )
     return out
+
+
+def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
+    if not inputs.category or len(category_words(inputs.category)) < 2:
+        return None
+    return names_product(pooled.item, inputs.category, inputs.request)
 
 
 class TextVectors:
@@ -135,9 +148,12 @@ def weigh(
     penalty: float,
 ) -> tuple[Scored, ...]:
     """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank or marked
-    as an accessory keeps (1 - penalty) of it. Best first, ties by recall rank; every
-    survivor stays in."""
+    as an accessory keeps (1 - penalty) of it; one that says neither every word of the
+    product's name nor an asked spec ("64gb" serves a memory card that never says "memory")
+    loses the `unnamed` weight when another says the name. Best first, ties by recall rank;
+    every survivor stays in."""
     ranked: list[Scored] = []
+    named = any(s.named for s in scores.values())
     for pooled in filtered.pool:
         item_id = pooled.item.item_id
         sem = scores.get(item_id, Semantics())
@@ -148,6 +164,9 @@ def weigh(
             "must": weights.must * sem.must,
             "prefer": weights.prefer * sem.prefer,
             "spec": weights.spec * sem.spec,
+            "unnamed": -weights.unnamed
+            if named and sem.named is False and not sem.specs_said
+            else 0.0,
             "cheap": weights.cheap * pooled.cheapness,
             "avoid": -weights.avoid * sem.avoid,
         }

@@ -144,7 +144,8 @@ async def test_a_tablet_is_a_tablet_computer_unless_the_shopper_draws(
 ) -> None:
     tablets = picks_of(await turn(agent, "a tablet under $200"))
     drawing = picks_of(await turn(agent, "a tablet for drawing"))
-    assert tablets and drawing
+    assert tablets
+    assert drawing
     assert not any(
         "graphics" in p.title.lower() or "pen tablet" in p.title.lower() for p in tablets
     )
@@ -161,8 +162,17 @@ async def test_a_whole_inch_size_is_served_by_the_sizes_of_its_class(agent: Shop
 async def test_picks_that_miss_an_asked_standard_say_so_first(agent: ShoppingAgent) -> None:
     events = await turn(agent, "a router with wifi 6 under $120")
     picks = picks_of(events)
-    assert picks and all("does not say wifi6" in p.reason for p in picks)
+    assert picks
+    assert all("does not say wifi6" in p.reason for p in picks)
     assert events[-1].data["answer"].startswith("None of the items I found says wifi6")
+
+
+async def test_a_product_named_in_full_outranks_titles_short_of_its_name(
+    agent: ShoppingAgent,
+) -> None:
+    picks = picks_of(await turn(agent, "a baby monitor"))
+    assert picks
+    assert all("baby monitor" in p.title.lower() for p in picks)
 
 
 async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:

@@ -3,6 +3,7 @@ specs, the hard filter, the gate's rules, semantic scores, weighing, selection a
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -658,6 +659,39 @@ def test_the_report_names_the_asked_specs_no_pick_states() -> None:
     assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
 
 
+@pytest.mark.parametrize(
+    ("category", "keywords", "titles", "unnamed"),
+    [
+        (
+            "hair dryer",
+            (),
+            ["LG Electric Dryer", "Philips SalonDry hair dryer", "LaserJet 5200"],
+            [-1.0, 0.0, -1.0],
+        ),
+        ("hair dryer", (), ["LG Electric Dryer", "Bosch Dryer"], [0.0, 0.0]),
+        ("dryer", (), ["LG Electric Dryer", "Philips hair dryer", "Powermat"], [0.0, 0.0, 0.0]),
+        (
+            "memory card",
+            ("64gb",),
+            ["V7 64GB SDXC card", "Sandisk 8gb SD card", "Sony Memory Card 8MB"],
+            [0.0, -1.0, 0.0],
+        ),
+    ],
+)
+def test_titles_short_of_a_product_name_another_title_says_lose_weight(
+    category: str, keywords: tuple[str, ...], titles: list[str], unnamed: list[float]
+) -> None:
+    items = [item(n, title) for n, title in enumerate(titles, start=1)]
+    p = plan(category=category, keywords=keywords)
+    inputs = inputs_for(items, p, query=category)
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    weights = dataclasses.replace(WEIGHTS, unnamed=1.0)
+    ranked = weigh(filtered, NO_GATE, sem, weights, penalty=0.5)
+    by_id = {s.item.item_id: s.parts["unnamed"] for s in ranked}
+    assert [by_id[i.item_id] for i in items] == unnamed
+
+
 # --- stage 4: semantic scores --------------------------------------------------------------
 
 
@@ -743,6 +777,7 @@ def test_weights_scale_each_part() -> None:
         "spec": 1.0,
         "cheap": 0.15,
         "avoid": -0.0,
+        "unnamed": 0.0,
     }
     assert first.score == pytest.approx(4.65)
     assert first.gate_score == 0.5

@@ -102,6 +102,17 @@ PICK_W_SPEC = REGISTRY.declare(
     description="Weight of the numeric-spec match ('16 inch', '1tb'): the share of asked "
     "specs the title carries.",
 )
+PICK_W_UNNAMED = REGISTRY.declare(
+    "PICK_W_UNNAMED",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight taken off a title that says neither every word of a product name "
+    "of two or more ('Electric Dryer' for a hair dryer) nor an asked spec, when another "
+    "candidate says the name: the cross-encoder overlooks the modifier.",
+)
 PICK_REL_SHOW_RATIO = REGISTRY.declare(
     "PICK_REL_SHOW_RATIO",
     float,
