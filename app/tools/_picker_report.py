@@ -12,6 +12,7 @@ from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind
 from app.catalog.product_nouns import head, tokens
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
+from app.tools._search_product import none_named
 from app.tools.base import ToolResult
 from app.tools.price_compare import PriceCompareResult
 
@@ -91,6 +92,7 @@ class SlotPicks(BaseModel):
     unstated: list[str] = Field(
         default_factory=list, description="Asked specs (sizes, standards) no pick states."
     )
+    unnamed: str | None = Field(None, description="The slot's product, when no pick names it.")
 
 
 class StageReport(BaseModel):
@@ -198,7 +200,18 @@ def slot_report(
         merged=selection.merged,
         held_back=selection.below_ratio + selection.over_cap,
         unstated=_unstated(inputs, selection),
+        unnamed=_unnamed(inputs, selection),
     )
+
+
+def _unnamed(inputs: PickInputs, selection: Selection) -> str | None:
+    """The slot's product when picks exist and none names it ("desk lamp" beside projector
+    lamps)."""
+    product = inputs.category
+    if not product or not selection.picks:
+        return None
+    items = (c.scored.item for c in selection.picks)
+    return product if none_named(items, product, inputs.request) else None
 
 
 def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:

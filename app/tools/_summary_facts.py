@@ -95,17 +95,22 @@ def priced_out(search: ItemSearchResult | None) -> str | None:
     )
 
 
-def unstated(part: SlotPicks | None) -> str | None:
-    """The caveat for picks of which none states an asked spec ("wifi 6" when the catalog
-    has no such router): they are the closest matches, not what was asked."""
-    if part is None or not part.unstated:
+def unstated(part: SlotPicks | None, *, named: bool = True) -> str | None:
+    """The caveat for picks of which none states an asked spec ("wifi6" when the catalog has
+    no such router) or, unless `named` is off, none says the product's name ("desk lamp"
+    beside projector lamps): they are the closest matches, not what was asked."""
+    if part is None:
         return None
-    asked = " or ".join(part.unstated)
-    return f"None of the items I found says {asked}; these come closest"
+    asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
+    asked += part.unstated
+    if not asked:
+        return None
+    return f"None of the items I found says {' or '.join(asked)}; these come closest"
 
 
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
-    found = [c for c in (priced_out(search), unstated(part)) if c]
+    verdict = priced_out(search)
+    found = [c for c in (verdict, unstated(part, named=verdict is None)) if c]
     return ". ".join(found) or None
 
 

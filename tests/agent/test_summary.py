@@ -193,6 +193,31 @@ async def test_picks_of_which_none_states_an_asked_spec_say_so_first() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("verdict", "first", "caveat"),
+    [
+        (None, 'None of the items I found says "desk lamp" or 4k', "None of the items"),
+        (
+            "desk lamp",
+            "I found no desk lamp within your budget: ",
+            "None of the items I found says 4k;",
+        ),
+    ],
+)
+async def test_picks_of_which_none_says_the_products_name_say_so_once(
+    verdict: str | None, first: str, caveat: str
+) -> None:
+    ctx = priced_out_context(product=verdict)
+    result = ctx.last_results["item_picker"]
+    assert isinstance(result, ItemPickerResult)
+    part = result.slots[0].model_copy(update={"unnamed": "desk lamp", "unstated": ["4k"]})
+    ctx.last_results["item_picker"] = result.model_copy(update={"slots": [part]})
+    text = (await summarise(ShoppingSummaryTool(), ctx)).text
+    assert text.startswith(first)
+    assert text.count('"desk lamp"') == (1 if verdict is None else 0)
+    assert text.count(caveat) == 1
+
+
 async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
     ctx = ToolContext("s", "t")
     blocked = search("main", "wireless mouse").model_copy(

@@ -655,8 +655,25 @@ def test_the_report_names_the_asked_specs_no_pick_states() -> None:
     report = slot_report(inputs, filtered, NO_GATE, selection, {})
     assert len(report.picks) == 2
     assert report.unstated == ["wifi6"]
+    assert report.unnamed is None
     empty = select((), max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
+
+
+def test_the_report_names_the_product_no_pick_names() -> None:
+    items = [item(1, "Sony projector lamp"), item(2, "Philips LED bulb")]
+    p = plan(category="desk lamp")
+    inputs = inputs_for(items, p, query="desk lamp")
+    filtered = hard_filter(inputs)
+    ranked = weigh(filtered, NO_GATE, {}, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    assert slot_report(inputs, filtered, NO_GATE, selection, {}).unnamed == "desk lamp"
+    lamp = [*items, item(3, "IKEA desk lamp")]
+    inputs = inputs_for(lamp, p, query="desk lamp")
+    filtered = hard_filter(inputs)
+    ranked = weigh(filtered, NO_GATE, {}, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    assert slot_report(inputs, filtered, NO_GATE, selection, {}).unnamed is None
 
 
 @pytest.mark.parametrize(
