@@ -18,7 +18,7 @@ PRODUCT_NOUNS = word_set(
     earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable
     microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker
     console controller joystick gamepad ssd hdd drive harddrive memory ram processor cpu gpu
-    motherboard stylus pen case cover sleeve skin protector stand mount holder bracket
+    motherboard stylus pen case cover sleeve skin protector stand mount holder bracket riser
     charging-station antenna flashlight lamp light bulb lantern sconce chandelier fixture fan
     heater humidifier dehumidifier purifier vacuum thermostat doorbell lock alarm sensor
     kettle toaster blender mixer grinder juicer microwave oven cooker fryer airfryer stove

@@ -46,6 +46,7 @@ from app.tools.planner_rules import plan_from_text
         ("a gaming lap top", "gaming laptop"),
         ("a watch", "watch"),
         ("a mouse pad", "mouse pad"),
+        ("a monitor riser for my desk", "monitor riser"),
         ("a laptop cooling pad", "laptop cooling pad"),
         ("i need 16.5 inch dining room chair pads", "chair pads"),
     ],
