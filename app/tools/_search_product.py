@@ -38,15 +38,17 @@ def asked_product(query: str, planned: str | None = None) -> str | None:
 
 
 def names_product(item: Item, product: str, request: str = "") -> bool:
-    """Whether the item's title or catalog category names the product's noun as the thing
-    itself, not as what an accessory is for ("Laptop Sleeve", "screen protector Mobile
+    """Whether the item's title or catalog category (when the noun heads it: not a mouse's
+    "keyboards mice input devices") names the product's noun as the thing itself, not as
+    what an accessory is for ("Laptop Sleeve", "screen protector Mobile
     phone/Smartphone", a description saying "Screen Protector") nor as another kind
     ("Graphics Tablet" for a tablet, unless the request says "drawing"); a hyphenated
     compound names it too ("Power-Bank")."""
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
-    texts = [item.title.lower(), (item.category or "").lower()]
+    shelf = (item.category or "").lower()
+    texts = [item.title.lower(), shelf if shelf and head(shelf) == noun else ""]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
     asked = (*category_words(product), *tokens(request))

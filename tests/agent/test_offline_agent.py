@@ -129,13 +129,14 @@ async def test_a_request_the_budget_blocks_is_explained_with_the_probe_reasons(
     assert cited_ids(answer) == []
 
 
+@pytest.mark.parametrize("product", ["power bank", "gaming keyboard"])
 async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
-    agent: ShoppingAgent,
+    agent: ShoppingAgent, product: str
 ) -> None:
-    events = await turn(agent, "a power bank under $50")
+    events = await turn(agent, f"a {product} under $50")
     answer = events[-1].data["answer"]
-    assert answer.startswith("I found no power bank within your budget: ")
-    assert "power bank matches are above your $50.00 budget; the cheapest is $" in answer
+    assert answer.startswith(f"I found no {product} within your budget: ")
+    assert f"{product} matches are above your $50.00 budget; the cheapest is $" in answer
     assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
 
 

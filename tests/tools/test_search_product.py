@@ -58,6 +58,9 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("Microsoft Wheel Optical Mouse", None, "gaming mouse", False),
         ("Steelseries Kinzu Optical Gaming Mouse", None, "gaming mouse", True),
         ("Philips Wireless Portable Speaker", "bluetooth speakers", "bluetooth speaker", True),
+        ("a4 Tech Laser Gaming Mouse", "keyboards mice input devices", "gaming keyboard", False),
+        ("Logitech G213", "keyboards mice input devices", "keyboard", False),
+        ("Logitech G213", "gaming keyboards", "gaming keyboard", True),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
