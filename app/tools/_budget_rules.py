@@ -184,6 +184,8 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
         approx = m.group("tail").startswith("or") and m.group("tail").endswith("so")
         found.append(_mention(m, 1, low, original, mask, cued=True, approx=approx))
     for m in _FLOOR.finditer(low):
+        if _currency_of(m, 1) is None and not _bare_number_ok(low, m.end()):
+            continue
         if mask.is_free(m.start(), m.end()):
             mask.take(m.start(), m.end())
     for m in _BARE_CURRENCY.finditer(low):

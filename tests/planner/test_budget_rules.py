@@ -71,6 +71,8 @@ def test_stated_ceiling_becomes_the_budget(text: str, amount: float) -> None:
         "a usb cable with rs422/rs485 port",
         "a monitor over $300",
         "at least $50 headphones",
+        "a monitor, at least 24 inch",
+        "a power bank with at least 20000mah",
         "a $50 gift card",
         "$20 off coupon for shoes",
         "under armour tech short sleeve t-shirt",
@@ -79,6 +81,17 @@ def test_stated_ceiling_becomes_the_budget(text: str, amount: float) -> None:
 )
 def test_specs_and_floors_are_never_budgets(text: str) -> None:
     assert plan_from_text([text]).budget_usd is None
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a monitor for photo editing, at least 24 inch", ("photo", "editing", "24 inch")),
+        ("a power bank at least 20000mah", ("20000mah",)),
+    ],
+)
+def test_a_floor_on_a_spec_keeps_the_spec(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
 
 
 def test_budget_evidence_is_the_shoppers_words() -> None:
