@@ -87,7 +87,8 @@ PURPOSE_NOUNS = word_set(
     """
     school college university class classes student students study studying homework
     podcast podcasts podcasting streaming meeting meetings call calls conferencing
-    presentation presentations movie movies
+    presentation presentations movie movies home office work business travel traveling
+    editing photography
     """
 )
 """What a product is used for, not what it is: "a laptop FOR SCHOOL" is a laptop, preferably

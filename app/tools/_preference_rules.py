@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
-from app.tools._lexicon_rules import PURPOSE_NOUNS, is_product_noun
+from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
 from app.tools._phrase_rules import Phrase, collect_phrases
 from app.tools._text_rules import STOP_WORDS, SpanMask, clause_start, tokens, word_set
@@ -40,8 +40,9 @@ _WITH_GUARD = word_set(
 )
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
 _PURPOSE = re.compile(
-    r"\bfor\s+(?:(?:my|our|his|her|their|the|a|an)\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>[a-z]+))?"
+    r"\bfor\s+(?:(?:my|our|his|her|their|the|a|an)\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
 )
+_SEEKING = word_set("looking look searching search shopping shop hunting")
 _LEAD_VERBS = word_set(
     "be have has come comes feature features include includes having being are is"
 )
@@ -102,11 +103,21 @@ def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
             words, end = [first], m.end("first")
         else:
             continue
-        if not mask.is_free(m.start(), end):
+        if not mask.is_free(m.start(), end) or _names_a_target(low, m.start(), end):
             continue
         mask.take(m.start(), end)
         found.append(Finding("prefer", " ".join(words), original[m.start() : end], m.start()))
     return found
+
+
+def _names_a_target(low: str, start: int, end: int) -> bool:
+    """Whether a "for <purpose>" phrase names the product itself: "looking for a home office
+    chair", "for a travel bottle" (a product noun or a compound's modifier follows)."""
+    before = tokens(low, max(0, start - 12), start)
+    if before and before[-1].text in _SEEKING:
+        return True
+    after = tokens(low, end, min(len(low), end + 30))
+    return bool(after) and (is_product_noun(after[0].text) or after[0].text in COMPOUND_MODIFIERS)
 
 
 def _collect(

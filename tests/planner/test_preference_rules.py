@@ -22,6 +22,12 @@ from app.tools.planner_rules import plan_from_text
         ("a webcam for zoom calls under $50", ("zoom calls",)),
         ("a backpack for my high school", ("high school",)),
         ("a projector for movies under $300", ("movies",)),
+        ("a cheap printer for home, no hp", ("home",)),
+        ("a monitor for photo editing, at least 24 inch", ("photo editing",)),
+        ("looking for a laptop for school", ("school",)),
+        ("i am looking for a home office desk chair", ()),
+        ("a leakproof travel bottle for shampoo", ()),
+        ("a set of bottles for travel", ("travel",)),
     ],
 )
 def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
