@@ -27,8 +27,10 @@ _OVERALL = re.compile(
     r"\b(?:total|in\s+total|altogether|all\s+together|overall|combined|for\s+both|for\s+(?:all|"
     r"everything)|for\s+the\s+(?:pair|set|lot|bundle))\b"
 )
+_ADD_VERB = r"(?:please\s+)?(?:add|include|throw\s+in)"
 _CONTINUES = re.compile(
-    r"^\W*(?:and|plus|also|oh\s+and)\s+(?:(?:i\s+)?(?:need|want)\s+)?(?:a|an|some)\s+"
+    rf"^\W*(?:(?:and|plus|also|oh\s+and)\s+(?:(?:i\s+)?(?:need|want)\s+|{_ADD_VERB}\s+)?"
+    rf"|{_ADD_VERB}\s+)(?:a|an|some)\s+"
 )
 _NEAR_HEAD_TOKENS = 5
 
@@ -73,7 +75,8 @@ def _allowed_span(low: str, start: int, end: int, allowed: Allowed) -> bool:
 
 
 def continues_bundle(low: str) -> bool:
-    """True when a message adds a product to the previous one ("and a mouse too")."""
+    """True when a message adds a product to the previous one ("and a mouse too", "also add
+    a mouse", "add a mouse")."""
     return bool(_CONTINUES.search(low))
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
+from app.tools._budget_rules import BudgetMention
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -84,9 +85,12 @@ class _State:
         if reading.budget_cleared:
             self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
         if reading.budget is not None:
-            self.budget_usd = reading.budget.budget_usd
-            self.budget_amount = reading.budget.amount
-            self.currency = reading.budget.currency
+            self._set_budget(reading.budget)
+
+    def _set_budget(self, mention: BudgetMention) -> None:
+        self.budget_usd = mention.budget_usd
+        self.budget_amount = mention.amount
+        self.currency = mention.currency
 
     def _apply_products(self, reading: MessageReading) -> None:
         products = reading.products
@@ -106,6 +110,8 @@ class _State:
             self._add_keywords(reading.keywords)
             return
         lead = products[0]
+        if reading.continues_bundle and reading.budget is None and lead.budget is not None:
+            self._set_budget(lead.budget)
         if self.head is not None and lead.head != self.head:
             if not self._head_is_required():
                 self.keywords, self.must_have, self.prefer = [], [], []

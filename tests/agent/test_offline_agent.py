@@ -227,6 +227,17 @@ async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
     assert [p.item_id for p in session.picks] == [p.item_id for p in picks_of(third)]
 
 
+async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
+    first = await turn(agent, "a laptop under $800")
+    second = await turn(agent, "also add a mouse", first[0].session_id)
+    plan = second[-1].data["plan"]
+    assert [s["slot"] for s in plan["bundle"]] == ["laptop", "mouse"]
+    answer = second[-1].data["answer"]
+    assert "Laptop:" in answer
+    assert "Mouse:" in answer
+    assert len(picks_of(second)) >= 2
+
+
 async def test_a_session_in_redis_continues_on_another_runtime(
     built_index: Settings, agent_index: SearchIndex, compare_tool: PriceCompareTool
 ) -> None:

@@ -61,6 +61,20 @@ def test_a_later_message_can_add_a_slot() -> None:
     assert [s.slot for s in plan.bundle] == ["laptop", "mouse"]
 
 
+@pytest.mark.parametrize(
+    "message", ["also add a mouse", "add a mouse", "please add a mouse", "and include a mouse"]
+)
+def test_asking_to_add_a_product_adds_a_slot(message: str) -> None:
+    plan = plan_from_text(["a laptop under $800", message])
+    assert [(s.slot, s.keywords) for s in plan.bundle] == [("laptop", ()), ("mouse", ())]
+    assert (plan.category, plan.keywords, plan.budget_usd) == ("laptop", (), 800.0)
+
+
+def test_an_added_product_with_nothing_before_it_keeps_its_budget() -> None:
+    plan = plan_from_text(["add some popcorn to my order, and price lower than 30 dollars"])
+    assert (plan.category, plan.bundle, plan.budget_usd) == ("popcorn", (), 30.0)
+
+
 def test_naming_the_planned_product_again_starts_no_bundle() -> None:
     plan = plan_from_text(["a quiet keyboard", "and a keyboard"])
     assert plan.bundle == ()
