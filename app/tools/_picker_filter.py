@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
 from app.tools._lexicon_rules import by_size_alone
+from app.tools._picker_contrary import contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_terms import Spec, Term, make_terms, mentions, normalise, singular
 from app.tools.candidates import DEFAULT_SLOT, Candidate
@@ -29,7 +30,8 @@ def prepare(
     bundle_call: bool = False,
 ) -> PickInputs:
     """Stage 1: the slot's category, terms, specs and budget (argument, else the slot's, else
-    the plan's) and its candidates in recall order (unknown or repeated ids skipped)."""
+    the plan's) and its candidates in recall order (unknown or repeated ids skipped); the
+    alternatives of an asked form ("in ear" for "over-ear") join the avoid terms."""
     part = _bundle_slot(plan, slot)
     if part is not None:
         category: str | None = part.category
@@ -43,6 +45,7 @@ def prepare(
     keyword_terms = make_terms(keywords)
     prefer = make_terms([*plan.prefer, *(t.text for t in keyword_terms if t.words)])
     specs = _distinct_specs([*keyword_terms, *must, *prefer])
+    contrary = contrary_terms([*must, *prefer])
     budget, source = _budget(plan, part, budget_usd)
     entries = _entries(candidates, items)
     request = entries[0].candidate.query if entries else plan.query_text()
@@ -54,7 +57,8 @@ def prepare(
         bundle=bundle,
         must=must,
         prefer=prefer,
-        avoid=make_terms(plan.avoid_terms),
+        avoid=make_terms([*plan.avoid_terms, *contrary]),
+        contrary=contrary,
         exclude=tuple(dict.fromkeys(t for t in map(_clean, plan.exclude_terms) if t)),
         specs=specs,
         gate_terms=() if part is not None else _gate_terms(must, category),

@@ -41,6 +41,8 @@ class PickInputs:
     budget_source: BudgetSource | None
     max_picks: int
     entries: tuple[Entry, ...]
+    contrary: tuple[str, ...] = ()
+    """The avoid terms that are alternatives of an asked form, not the shopper's words."""
 
 
 class Pooled(NamedTuple):

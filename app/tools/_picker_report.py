@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind
 from app.catalog.product_nouns import head, tokens
+from app.tools._picker_contrary import FAMILIES
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._search_product import none_named
 from app.tools.base import ToolResult
@@ -284,14 +285,23 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("also " + ", ".join(sem.prefer_said))
     if sem.specs_unsaid:
         parts.append("does not say " + ", ".join(sem.specs_unsaid))
-    if sem.avoid_said:
-        parts.append("mentions " + ", ".join(sem.avoid_said) + " (you would rather avoid it)")
+    instead = [t for t in sem.avoid_said if t in inputs.contrary]
+    avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
+    if instead:
+        asked = [t.text for t in (*inputs.must, *inputs.prefer) if _same_family(t.text, instead)]
+        parts.append(f"says {', '.join(instead)}, not {', '.join(asked)}")
+    if avoided:
+        parts.append("mentions " + ", ".join(avoided) + " (you would rather avoid it)")
     parts.append(_price_words(item.price_usd, inputs.budget_usd))
     if view is not None:
         parts.append(_offer_words(view))
     if chosen.merged:
         parts.append(f"{len(chosen.merged)} near-identical listing(s) merged")
     return "; ".join(p for p in parts if p)
+
+
+def _same_family(asked: str, said: list[str]) -> bool:
+    return any({asked, *said} <= family for family in FAMILIES)
 
 
 def _kind_of(item: Item, category: str | None, request: str) -> str | None:

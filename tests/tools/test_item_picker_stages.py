@@ -709,14 +709,30 @@ def test_titles_short_of_a_product_name_another_title_says_lose_weight(
     assert [by_id[i.item_id] for i in items] == unnamed
 
 
+def test_an_asked_form_sinks_its_alternatives_and_says_so() -> None:
+    items = [item(1, "Philips SHE9503 In-Ear Headphones"), item(2, "Panasonic Over-Ear Headphone")]
+    p = plan(category="headphones", keywords=("over-ear",))
+    inputs = inputs_for(items, p, query="headphones over-ear")
+    assert inputs.contrary == ("in ear", "on ear")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    assert [r.item.item_id for r in ranked] == ["amazon:2", "amazon:1"]
+    assert "says in ear, not over ear" in reason(inputs, NO_GATE, Chosen(ranked[1]), None)
+    wired = inputs_for(items, plan(category="mouse", keywords=("wireless",)), query="mouse")
+    assert wired.contrary == ("wired",)
+    both = inputs_for(items, plan(category="mouse", keywords=("wired", "wireless")), query="m")
+    assert both.contrary == ()
+
+
 # --- stage 4: semantic scores --------------------------------------------------------------
 
 
 def test_semantic_scores_use_words_first_then_cosine_clamped_at_zero() -> None:
     items = [
         item(1, "Wireless 16GB mouse"),
-        item(2, "Wired mouse"),
-        item(3, "Gluten-free wired mouse"),
+        item(2, "Corded mouse"),
+        item(3, "Gluten-free corded mouse"),
     ]
     p = plan(must_have=("wireless",), prefer=("quiet",), avoid=("gluten",), keywords=("16gb",))
     inputs = inputs_for(items, p)

@@ -1,0 +1,27 @@
+"""Contrary variants: a form the shopper asked for rules its alternatives down ("over-ear"
+headphones, not in-ear ones; "wireless", not wired). item_picker weighs a title that says
+an alternative like one that says an avoided term, and its reason names what it is instead."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.tools._picker_terms import Term
+
+FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"in ear", "over ear", "on ear"}),
+    frozenset({"wired", "wireless"}),
+    frozenset({"inkjet", "laser"}),
+)
+"""Forms of which a product is one at a time, as normalised terms read them."""
+
+
+def contrary_terms(asked: Iterable[Term]) -> tuple[str, ...]:
+    """The alternatives of every asked form no other asked term also names ("over ear" ->
+    in ear, on ear), in a stable order."""
+    said = {term.text for term in asked}
+    out: list[str] = []
+    for family in FAMILIES:
+        if family & said:
+            out += sorted(family - said)
+    return tuple(out)
