@@ -12,6 +12,7 @@ from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind
 from app.catalog.product_nouns import (
     canonical,
+    catalog_name,
     category_words,
     head,
     is_accessory_noun,
@@ -38,6 +39,13 @@ def asked_product(query: str, planned: str | None = None) -> str | None:
 
 
 def names_product(item: Item, product: str, request: str = "") -> bool:
+    """`_names` for the product as asked or by its catalog name ("usb stick" is named by a
+    "USB flash drive")."""
+    alias = catalog_name(product)
+    return _names(item, product, request) or (alias != product and _names(item, alias, request))
+
+
+def _names(item: Item, product: str, request: str) -> bool:
     """Whether the item's title or catalog category (when the noun heads it: not a mouse's
     "keyboards mice input devices") names the product's noun as the thing itself, not as
     what an accessory is for ("Laptop Sleeve", "screen protector Mobile

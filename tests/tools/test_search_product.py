@@ -61,6 +61,8 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("a4 Tech Laser Gaming Mouse", "keyboards mice input devices", "gaming keyboard", False),
         ("Logitech G213", "keyboards mice input devices", "keyboard", False),
         ("Logitech G213", "gaming keyboards", "gaming keyboard", True),
+        ("Integral COURIER USB flash drive 32 GB", None, "usb stick", True),
+        ("Integral COURIER flash drive 32 GB", None, "usb stick", False),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
