@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -121,6 +121,8 @@ class BudgetMention:
     end: int
     cued: bool
     soft: bool
+    floor_usd: float | None = None
+    """The lower end in USD when the shopper gave a range ("between $300 and $600")."""
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,11 @@ def _range_mention(
     lower, upper = _number(m, 1), _number(m, 2)
     if upper <= 0 or lower > upper:
         return None
-    return _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
+    mention = _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
+    if lower <= 0 or m.group("cue") is not None:
+        return mention
+    floor = round(lower * mention.budget_usd / upper, 2)
+    return replace(mention, floor_usd=floor)
 
 
 def _cued_mention(

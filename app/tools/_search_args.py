@@ -42,6 +42,13 @@ class ItemSearchArgs(BaseModel):
         allow_inf_nan=False,
         description="Highest price in USD. Default: the slot's budget, else the plan's budget.",
     )
+    price_usd_min: float | None = Field(
+        None,
+        gt=0,
+        allow_inf_nan=False,
+        description="Lowest price in USD. Default: the plan's price floor, for a plan without a "
+        "bundle.",
+    )
     min_rating: float | None = Field(
         None, ge=0, le=5, allow_inf_nan=False, description="Lowest rating, 0 to 5."
     )
@@ -87,6 +94,9 @@ class ItemSearchArgs(BaseModel):
             raise ValueError(f"brand {self.brand!r} is also in brand_exclude; drop one of them")
         if isinstance(self.platform, list) and not self.platform:
             raise ValueError("platform list is empty; omit it or use 'all'")
+        low, high = self.price_usd_min, self.price_usd_max
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"price_usd_min {low:g} is above price_usd_max {high:g}")
         return self
 
 
@@ -101,6 +111,7 @@ class SearchScope:
     platforms: tuple[str, ...] = ()
     price_max: float | None = None
     budget_source: BudgetSource | None = None
+    price_min: float | None = None
     min_rating: float | None = None
     brand: str | None = None
     brand_exclude: tuple[str, ...] = ()
@@ -117,6 +128,7 @@ class SearchScope:
         return any(
             (
                 self.price_max is not None,
+                self.price_min is not None,
                 self.min_rating is not None,
                 self.brand,
                 self.brand_exclude,
@@ -128,6 +140,7 @@ class SearchScope:
         """The payload filters the stores apply: platforms, price, rating and brands."""
         return SearchFilters.build(
             platforms=self.platforms,
+            price_min=self.price_min,
             price_max=self.price_max,
             rating_min=self.min_rating,
             brands_in=[self.brand] if self.brand else (),
@@ -157,6 +170,7 @@ def resolve_scope(
         platforms=_platforms(args.platform, plan),
         price_max=price_max,
         budget_source=source,
+        price_min=_price_floor(args, plan, price_max),
         min_rating=args.min_rating,
         brand=args.brand,
         brand_exclude=tuple(args.brand_exclude),
@@ -177,6 +191,17 @@ def _platforms(
     return tuple(p for p in PLATFORMS if p in chosen) + tuple(
         sorted({p for p in chosen if p not in PLATFORMS})
     )
+
+
+def _price_floor(args: ItemSearchArgs, plan: ShoppingPlan, price_max: float | None) -> float | None:
+    """The asked floor, else the plan's for a plan without a bundle (a range is about one
+    product), dropped when it would sit above the ceiling in force."""
+    floor = args.price_usd_min
+    if floor is None and not plan.bundle:
+        floor = plan.budget_min_usd
+    if floor is not None and price_max is not None and floor > price_max:
+        return None
+    return floor
 
 
 def _budget(args: ItemSearchArgs, plan: ShoppingPlan) -> tuple[float | None, BudgetSource | None]:

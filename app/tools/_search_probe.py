@@ -15,7 +15,7 @@ from app.tools._search_postfilters import ItemMatchers
 from app.tools._search_product import names_product
 from app.tools._search_relevance import RelevanceFloor, ScoredHit
 
-BlockReason = Literal["brand", "exclude_term", "rating", "price"]
+BlockReason = Literal["brand", "exclude_term", "rating", "price", "price_floor"]
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,9 @@ def block_reasons(
             reasons.append(
                 ("price", f"${item.price_usd:,.2f} is above the ${scope.price_max:,.2f} budget")
             )
+    if scope.price_min is not None and (item.price_usd or 0.0) < scope.price_min:
+        below = "price unknown" if item.price_usd is None else f"${item.price_usd:,.2f}"
+        reasons.append(("price_floor", f"{below}, below the ${scope.price_min:,.2f} floor"))
     return tuple(reasons)
 
 

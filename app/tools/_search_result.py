@@ -37,7 +37,7 @@ class BlockedItem(BaseModel):
     item_id: str
     title: str
     price_usd: float | None = None
-    reason: Literal["brand", "exclude_term", "rating", "price"]
+    reason: Literal["brand", "exclude_term", "rating", "price", "price_floor"]
     detail: str
     reasons: list[str] = Field(default_factory=list)
 
@@ -81,6 +81,7 @@ class AppliedScope(BaseModel):
     platforms: list[str] = Field(default_factory=list, description="Empty means all platforms.")
     price_usd_max: float | None = None
     budget_source: Literal["args", "slot", "plan"] | None = None
+    price_usd_min: float | None = None
     min_rating: float | None = None
     brand: str | None = None
     brand_exclude: list[str] = Field(default_factory=list)

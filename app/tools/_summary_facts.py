@@ -173,6 +173,7 @@ def _blocked_reasons(search: ItemSearchResult) -> str:
         "exclude_term": "mention a term you ruled out",
         "rating": "are rated too low",
         "price": "are above your budget",
+        "price_floor": "are below your price range",
     }
     parts = [f"{n} {words.get(reason, reason)}" for reason, n in counts.items()]
     total = search.blocked_total or len(search.filtered_out)

@@ -314,6 +314,7 @@ def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
             platforms=list(scope.platforms),
             price_usd_max=scope.price_max,
             budget_source=scope.budget_source,
+            price_usd_min=scope.price_min,
             min_rating=scope.min_rating,
             brand=scope.brand,
             brand_exclude=list(scope.brand_exclude),

@@ -168,6 +168,7 @@ def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
         exclude=rules.exclude,
         avoid=rules.avoid,
         budget_usd=rules.budget_usd,
+        budget_min_usd=rules.budget_min_usd,
         budget_amount=rules.budget_amount,
         currency=rules.currency,
         bundle=_bundle(drafted.bundle, rules.bundle),

@@ -47,6 +47,7 @@ class _State:
     exclude: dict[str, Constraint] = field(default_factory=dict)
     avoid: dict[str, Constraint] = field(default_factory=dict)
     budget_usd: float | None = None
+    budget_min_usd: float | None = None
     budget_amount: float | None = None
     currency: str = "USD"
     bundle: list[BundleSlot] = field(default_factory=list)
@@ -66,6 +67,7 @@ class _State:
             exclude={c.term: c for c in previous.exclude},
             avoid={c.term: c for c in previous.avoid},
             budget_usd=previous.budget_usd,
+            budget_min_usd=previous.budget_min_usd,
             budget_amount=previous.budget_amount,
             currency=previous.currency,
             bundle=list(previous.bundle),
@@ -84,11 +86,13 @@ class _State:
                 self._constrain(event)
         if reading.budget_cleared:
             self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+            self.budget_min_usd = None
         if reading.budget is not None:
             self._set_budget(reading.budget)
 
     def _set_budget(self, mention: BudgetMention) -> None:
         self.budget_usd = mention.budget_usd
+        self.budget_min_usd = mention.floor_usd
         self.budget_amount = mention.amount
         self.currency = mention.currency
 
@@ -185,6 +189,7 @@ class _State:
             exclude=tuple(self.exclude.values()),
             avoid=tuple(self.avoid.values()),
             budget_usd=self.budget_usd,
+            budget_min_usd=self.budget_min_usd,
             budget_amount=self.budget_amount,
             currency=self.currency,
             bundle=tuple(self.bundle),

@@ -50,6 +50,9 @@ class ShoppingPlan(BaseModel):
     exclude: tuple[Constraint, ...] = ()
     avoid: tuple[Constraint, ...] = ()
     budget_usd: float | None = Field(None, gt=0)
+    budget_min_usd: float | None = Field(
+        None, gt=0, description="Lowest price in USD of a range ('between $300 and $600')."
+    )
     budget_amount: float | None = Field(None, gt=0, description="Budget as written.")
     currency: str = Field("USD", description="ISO code of the currency as written.")
     bundle: tuple[BundleSlot, ...] = ()

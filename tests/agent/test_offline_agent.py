@@ -140,6 +140,14 @@ async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
     assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
 
 
+async def test_a_price_range_keeps_every_pick_inside_it(agent: ShoppingAgent) -> None:
+    events = await turn(agent, "a samsung tv between $300 and $600")
+    assert events[-1].data["plan"]["budget_min_usd"] == 300.0
+    picks = picks_of(events)
+    assert picks
+    assert all(p.price_usd is not None and 300 <= p.price_usd <= 600 for p in picks)
+
+
 async def test_a_tablet_is_a_tablet_computer_unless_the_shopper_draws(
     agent: ShoppingAgent,
 ) -> None:

@@ -94,6 +94,25 @@ def test_a_floor_on_a_spec_keeps_the_spec(text: str, keywords: tuple[str, ...]) 
     assert plan_from_text([text]).keywords == keywords
 
 
+@pytest.mark.parametrize(
+    ("messages", "floor", "ceiling"),
+    [
+        (["a samsung tv between $300 and $600"], 300.0, 600.0),
+        (["a drone $400-$600"], 400.0, 600.0),
+        (["a tv from 300 to 600 dollars"], 300.0, 600.0),
+        (["a tv between 300 and 600 euros"], 309.0, 618.0),
+        (["a tv under $600"], None, 600.0),
+        (["a tv between $300 and $600", "under $500 then"], None, 500.0),
+        (["a tv between $300 and $600", "and a soundbar"], 300.0, 600.0),
+    ],
+)
+def test_a_range_sets_a_price_floor_that_a_new_budget_replaces(
+    messages: list[str], floor: float | None, ceiling: float
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.budget_min_usd, plan.budget_usd) == (floor, ceiling)
+
+
 def test_budget_evidence_is_the_shoppers_words() -> None:
     from app.tools._budget_rules import find_budget
     from app.tools._text_rules import SpanMask, lower_same_length

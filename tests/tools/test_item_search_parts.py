@@ -59,6 +59,7 @@ def test_arguments_are_normalised() -> None:
         {"query": "hub", "brand_exclude": ["  "]},
         {"query": "hub", "slot": ""},
         {"query": "hub", "top_k": "many"},
+        {"query": "hub", "price_usd_min": 50, "price_usd_max": 20},
     ],
 )
 def test_bad_arguments_are_rejected(bad: dict[str, Any]) -> None:
@@ -83,6 +84,18 @@ def test_scope_defaults_come_from_the_plan() -> None:
     assert (asked.price_max, asked.budget_source, asked.platforms) == (35, "args", ())
     assert scope().has_hard_filters is False
     assert main.has_hard_filters is True
+
+
+def test_a_plans_price_floor_holds_for_a_plan_without_a_bundle() -> None:
+    ranged = ShoppingPlan(budget_usd=600, budget_min_usd=300)
+    main = scope(ranged)
+    assert (main.price_min, main.price_max) == (300, 600)
+    assert main.filters().price_min == 300
+    assert scope(ranged, price_usd_min=400).price_min == 400
+    assert scope(ranged, price_usd_max=200).price_min is None
+    bundled = ranged.model_copy(update={"bundle": (BundleSlot(slot="tv", category="tv"),)})
+    assert scope(bundled, slot="tv").price_min is None
+    assert scope(ShoppingPlan(budget_min_usd=300)).has_hard_filters is True
 
 
 def test_top_k_is_capped_not_rejected() -> None:
@@ -205,6 +218,10 @@ def test_block_reasons_are_checked_in_order() -> None:
     )
     fits = item("amazon:3", "Hub", brand="Acme", rating=4.5, price_usd=15)
     assert block_reasons(fits, strict, matchers) == ()
+    floored = scope(price_usd_min=30, price_usd_max=80)
+    assert block_reasons(fits, floored, ItemMatchers(floored)) == (
+        ("price_floor", "$15.00, below the $30.00 floor"),
+    )
 
 
 def test_price_only_needs_every_blocked_item_to_fail_on_price_alone() -> None:
