@@ -19,7 +19,15 @@ from app.tools._picker_gate import (
     plan_gate,
     run_gate,
 )
-from app.tools._picker_model import Chosen, Gate, Semantics, Weights
+from app.tools._picker_model import (
+    Chosen,
+    Filtered,
+    Gate,
+    PickInputs,
+    Scored,
+    Semantics,
+    Weights,
+)
 from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
 from app.tools._picker_scoring import TextVectors, semantic_scores, semantics, weigh
 from app.tools._picker_select import select
@@ -602,17 +610,23 @@ def test_add_ons_named_before_the_product_or_in_the_description_are_accessories(
     assert accessories(inputs, hard_filter(inputs)) == {"amazon:3", "amazon:4"}
 
 
-async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
-    items = [item(1, "Laptop Riser aluminium", 20.0)] + [
-        item(n, f"Acer Aspire {n} laptop", 20.0) for n in (2, 3, 4)
-    ]
-    p = plan(category="laptop")
-    inputs = inputs_for(items, p, query="laptop")
+async def gated_without_a_model(
+    first: str, others: str, category: str
+) -> tuple[PickInputs, Filtered, Gate, tuple[Scored, ...]]:
+    """Stages 1-5 with the gate off (no model) for `first` (amazon:1) before three others."""
+    items = [item(1, first, 20.0)] + [item(n, f"{others} {n}", 20.0) for n in (2, 3, 4)]
+    inputs = inputs_for(items, plan(category=category), query=category)
     filtered = hard_filter(inputs)
     gate = await run_gate(inputs, filtered, None, k=15, floor=0.3, unavailable="no model")
+    return inputs, filtered, gate, weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+
+
+async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
+    inputs, filtered, gate, ranked = await gated_without_a_model(
+        "Laptop Riser aluminium", "Acer Aspire laptop", "laptop"
+    )
     assert not gate.on
     assert gate.accessories == {"amazon:1"}
-    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
     assert ranked[0].item.item_id == "amazon:2"
     riser = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert riser.accessory
@@ -629,14 +643,9 @@ async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
 
 
 async def test_another_kind_says_what_it_is_in_its_reason() -> None:
-    items = [item(1, "Wacom intuos4 Small Pen Tablet", 20.0)] + [
-        item(n, f"Coby Kyros {n} Android Tablet", 20.0) for n in (2, 3, 4)
-    ]
-    p = plan(category="tablet")
-    inputs = inputs_for(items, p, query="tablet")
-    filtered = hard_filter(inputs)
-    gate = await run_gate(inputs, filtered, None, k=15, floor=0.3, unavailable="no model")
-    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    inputs, _, gate, ranked = await gated_without_a_model(
+        "Wacom intuos4 Small Pen Tablet", "Coby Kyros Android Tablet", "tablet"
+    )
     pen = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert ranked[0].item.item_id == "amazon:2"
     assert reason(inputs, gate, Chosen(pen), None).startswith(
