@@ -28,6 +28,7 @@ def search(
     query: str = typer.Argument(..., help="What the shopper is looking for."),
     platform: list[str] = typer.Option([], "--platform", help="Platform(s) to search; repeatable."),
     max_price: float | None = typer.Option(None, "--max-price", help="Budget in USD."),
+    min_price: float | None = typer.Option(None, "--min-price", help="Lowest price in USD."),
     min_rating: float | None = typer.Option(None, "--min-rating", help="Minimum rating (0-5)."),
     top_k: int | None = typer.Option(None, "--top-k", help="How many hits."),
     brand: str | None = typer.Option(None, "--brand", help="Only this brand."),
@@ -45,6 +46,7 @@ def search(
     optional = {
         "platform": platform or None,
         "price_usd_max": max_price,
+        "price_usd_min": min_price,
         "min_rating": min_rating,
         "top_k": top_k,
         "brand": brand,

@@ -102,6 +102,19 @@ def test_options_become_arguments_and_session_excludes() -> None:
     assert [h["brand"] for h in brand["hits"]] == ["Sony"] * 3
 
 
+def test_a_price_range_bounds_the_hits_and_names_what_fell_below() -> None:
+    doc = run_json("tv", "--min-price", "300", "--max-price", "600")
+    assert doc["hits"]
+    assert all(300 <= h["price_usd"] <= 600 for h in doc["hits"])
+    assert doc["applied"]["price_usd_min"] == 300
+    narrow = run_json("tv", "--min-price", "5000", "--max-price", "5001")
+    assert narrow["hits"] == []
+    assert "price_floor" in {b["reason"] for b in narrow["filtered_out"]}
+    upside_down = run("tv", "--min-price", "600", "--max-price", "300", "--json")
+    assert upside_down.exit_code == 2
+    assert "price_usd_min" in json.loads(upside_down.stdout)["error"]["message"]
+
+
 def test_readable_list() -> None:
     result = run("hdmi cable", "--top-k", "3")
     assert result.exit_code == 0, result.output
