@@ -137,15 +137,23 @@ def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keyw
 
 def _head_index(run: list[Token]) -> int | None:
     """The last product noun of the run, passing over one that a measured spec makes part of
-    an earlier product's description ("laptop 16gb RAM", "gaming laptop 1tb SSD")."""
+    an earlier product's description ("laptop 16gb RAM", "gaming laptop 1tb SSD"); a word
+    that heads only after a product noun takes its place ("monitor arm")."""
     for k in range(len(run) - 1, -1, -1):
         word = run[k].text
         if not is_product_noun(word) or (word in AMBIGUOUS_HEADS and k != len(run) - 1):
             continue
         if k > 1 and _MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
             continue
+        if k + 1 < len(run) and singular(run[k + 1].text) in _HEADS_AFTER_A_PRODUCT:
+            return k + 1
         return k
     return None
+
+
+_HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
+"""Nouns that name a product only after another ("a monitor arm"); alone they are body
+parts or brands ("arm & hammer", "arms lumbar support")."""
 
 
 _SPLIT_COMPOUNDS = {

@@ -48,6 +48,7 @@ from app.tools.planner_rules import plan_from_text
         ("a mouse pad", "mouse pad"),
         ("a monitor riser for my desk", "monitor riser"),
         ("a thumb drive under $20", "thumb drive"),
+        ("a dual monitor arm under $100", "monitor arm"),
         ("a laptop cooling pad", "laptop cooling pad"),
         ("i need 16.5 inch dining room chair pads", "chair pads"),
     ],
