@@ -31,8 +31,8 @@ def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
     return f"{toks[first - 1]} {toks[first]}"
 
 
-def names_other_kind(texts: Iterable[str | None], noun: str, asked: Iterable[str] = ()) -> bool:
-    """Whether any of the texts (a title, a catalog category) names `noun` only as another
-    kind of product."""
+def other_kind_in(texts: Iterable[str | None], noun: str, asked: Iterable[str] = ()) -> str | None:
+    """The other kind of product named by the first of the texts (a title, a catalog
+    category) that names `noun` only as one ("graphics tablets"), or None."""
     words = tuple(asked)
-    return any(text and other_kind(text, noun, words) for text in texts)
+    return next((k for text in texts if text and (k := other_kind(text, noun, words))), None)

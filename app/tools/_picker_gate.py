@@ -22,7 +22,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
-from app.catalog.product_kinds import names_other_kind
+from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import (
     canonical,
     catalog_name,
@@ -121,7 +121,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         or (typed and p.item.category is not None and is_accessory_category(p.item.category))
         or names_sibling_product(p.item.title, inputs.category)
         or describes_add_on(p.item.description, noun)
-        or names_other_kind((p.item.title, p.item.category), noun, asked)
+        or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
     )
 
 

@@ -9,7 +9,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.catalog.item import Item
-from app.catalog.product_kinds import other_kind
+from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
 from app.tools._picker_contrary import FAMILIES
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
@@ -310,8 +310,7 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     if noun is None:
         return None
     asked = [*tokens(category or ""), *tokens(request)]
-    texts = [t for t in (item.title, item.category) if t]
-    return next((k for t in texts if (k := other_kind(t, noun, asked))), None)
+    return other_kind_in((item.title, item.category), noun, asked)
 
 
 def _price_words(price: float | None, budget: float | None) -> str:
