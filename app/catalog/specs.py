@@ -45,6 +45,16 @@ SPEC = re.compile(
 )
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
 "20,100mah" (thousands separated by commas)."""
+_AT_LEAST_BEFORE = re.compile(
+    r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
+    r"not\s+less\s+than|(?:more|bigger|larger|higher|greater)\s+than|over|above)\s+$"
+)
+_AT_LEAST_AFTER = re.compile(
+    r"\s*\+(?!\s*\d)|\s+or\s+(?:more|larger|bigger|higher|greater|above|better|up)\b|"
+    r"\s+and\s+(?:up|above|over|more|larger|bigger|higher)\b|\s+min(?:imum)?\b"
+)
+"""A shopper's minimum written around a quantity: "at least 24 inch", "16gb or more",
+"20000mah+" ("no more than 24 inch" is no minimum)."""
 _VIDEO_LINES = (480.0, 720.0, 1080.0, 1440.0, 2160.0)
 _EQUIVALENT = {"tb": ("gb", 1000.0)}
 """Units written in another canonical unit, as catalogs also write them: "1 TB" is "1000 GB"."""
@@ -52,13 +62,16 @@ _EQUIVALENT = {"tb": ("gb", 1000.0)}
 
 @dataclass(frozen=True)
 class Quantity:
-    """A number with its canonical unit, as written at `start`:`end` of the text."""
+    """A number with its canonical unit, as written at `start`:`end` of the text; `at_least`
+    when the text asks for that much or more, its cue included in `reach`."""
 
     value: float
     unit: str
     text: str
     start: int
     end: int
+    at_least: bool = False
+    reach: tuple[int, int] = (0, 0)
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -72,8 +85,26 @@ def quantities(low: str) -> list[Quantity]:
         value = float(match.group(1).replace(",", ""))
         if unit == "p" and value not in _VIDEO_LINES:
             continue
-        found.append(Quantity(value, unit, match.group(0).strip(), match.start(), match.end()))
+        start, end = match.start(), match.end()
+        text = match.group(0).strip()
+        before = _AT_LEAST_BEFORE.search(low, max(0, start - 24), start)
+        after = _AT_LEAST_AFTER.match(low, end)
+        reach = (before.start() if before else start, after.end() if after else end)
+        at_least = before is not None or after is not None
+        found.append(Quantity(value, unit, text, start, end, at_least, reach))
     return found
+
+
+def without_quantities(low: str) -> str:
+    """Lower-case `low` with every quantity, and the cue of an asked minimum, blanked out:
+    the words a term keeps beside its specs ("at least 16gb ram" -> "ram")."""
+    out, last = [], 0
+    for quantity in quantities(low):
+        start, end = quantity.reach if quantity.at_least else (quantity.start, quantity.end)
+        out.append(low[last:start] + " ")
+        last = end
+    out.append(low[last:])
+    return "".join(out)
 
 
 def comparable(value: float, unit: str) -> tuple[float, str]:

@@ -5,18 +5,21 @@ keywords, and "not shopping" only for clear small talk."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from app.catalog.specs import quantities
 from app.catalog.standards import standard_at
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
+    MINIMUM_CUE,
+    SIZED_BY_NUMBER_ONLY,
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import STOP_WORDS, Token, singular, tokens, word_set
+from app.tools._text_rules import STOP_WORDS, SpanMask, Token, singular, tokens, word_set
 
 Allowed = Callable[[Token], bool]
 
@@ -97,17 +100,58 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
     return None
 
 
-def keywords(low: str, start: int, end: int, allowed: Allowed) -> list[str]:
-    """Content words of `low[start:end]` no rule claimed; a number keeps its unit ("4 ounce")
-    and a standard its one name ("usb type c" -> usb-c, "cat 6" -> cat6)."""
+@dataclass(frozen=True)
+class Minimum:
+    """An asked minimum of a quantity, as the keyword "at least 24 inch", and where it is."""
+
+    term: str
+    start: int
+    end: int
+
+
+def find_minimums(low: str, mask: SpanMask) -> list[Minimum]:
+    """Quantities asked as a minimum ("at least 24 inch", "16gb or more ram"), with the part
+    they size, claimed in `mask` so their cue words ("or more", "larger") become no keyword
+    or list item of their own."""
+    found = []
+    for quantity in quantities(low):
+        start, end = quantity.reach
+        if not quantity.at_least or not mask.is_free(start, end):
+            continue
+        term = MINIMUM_CUE + quantity.text.replace('"', " inch")
+        part = _MINIMUM_PART.match(low, end)
+        if part is not None and _is_part(part.group(1)) and mask.is_free(end, part.end()):
+            term, end = f"{term} {part.group(1)}", part.end()
+        mask.take(start, end)
+        found.append(Minimum(term, start, end))
+    return found
+
+
+_MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
+
+
+def _is_part(word: str) -> bool:
+    """Whether the word after a minimum names what it sizes ("ram", "storage"), not the
+    product itself or a function word."""
+    if singular(word) in SIZED_BY_NUMBER_ONLY:
+        return True
+    return word not in STOP_WORDS and word not in BOUNDARY_WORDS and not is_product_noun(word)
+
+
+def keywords(
+    low: str, start: int, end: int, allowed: Allowed, minimums: Sequence[Minimum] = ()
+) -> list[str]:
+    """Content words of `low[start:end]` no rule claimed, in text order with the asked
+    minimums there; a number keeps its unit ("4 ounce") and a standard its one name ("usb
+    type c" -> usb-c, "cat 6" -> cat6)."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
-    out: list[str] = []
+    out = [(m.start, m.term) for m in minimums if start <= m.start < end]
     i = 0
     while i < len(words):
         tok = words[i]
         standard = standard_at(low, tok.start)
         if standard is not None and standard[1] <= end:
-            out.append(standard[0])
+            out.append((tok.start, standard[0]))
             i += 1
             while i < len(words) and words[i].start < standard[1]:
                 i += 1
@@ -115,17 +159,17 @@ def keywords(low: str, start: int, end: int, allowed: Allowed) -> list[str]:
         nxt = words[i + 1] if i + 1 < len(words) else None
         adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
         if tok.text[0].isdigit() and adjacent and nxt is not None and nxt.text not in STOP_WORDS:
-            out.append(f"{tok.text} {nxt.text}")
+            out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
         if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
-            out.append(f"{tok.text} {nxt.text}")
+            out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
         if tok.text not in STOP_WORDS and tok.text not in BOUNDARY_WORDS and len(tok.text) > 1:
-            out.append(tok.text)
+            out.append((tok.start, tok.text))
         i += 1
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(word for _, word in sorted(out)))
 
 
 def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:

@@ -113,6 +113,9 @@ CATALOG_ALIASES = {"laptop": "notebook"}
 """Another name catalogs give a product, searched beside the shopper's: Icecat titles call
 every laptop a notebook, which BM25 alone cannot know."""
 
+MINIMUM_CUE = "at least "
+"""How the planner writes an asked minimum: "at least 24 inch", "at least 16gb ram"."""
+
 SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
 search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
@@ -129,8 +132,10 @@ def catalog_alias(category: str | None) -> str:
 
 
 def by_size_alone(term: str, category: str | None) -> str:
-    """A must-have such as "16gb ram" as titles of another product state it ("16gb"); any
-    other term, or one naming the category itself ("16gb ram" for ram), as it is."""
+    """A term such as "16gb ram" as titles of another product state it ("16gb"); an asked
+    minimum by its amount ("at least 24 inch" -> "24 inch"); any other term, or one naming
+    the category itself ("16gb ram" for ram), as it is."""
+    term = term.removeprefix(MINIMUM_CUE)
     size, *parts = term.split() or [""]
     product = set((category or "").lower().split())
     sized_part = bool(parts) and size[:1].isdigit() and not product & set(parts)

@@ -11,14 +11,16 @@ from app.tools._budget_rules import BudgetMention, find_budget, pick_mention
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
 from app.tools._category_rules import (
     Allowed,
+    Minimum,
     clearly_not_shopping,
     fallback_category,
+    find_minimums,
     keywords,
 )
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._lift_rules import Lift, find_lifts
 from app.tools._negation_rules import Finding, find_negations
-from app.tools._preference_rules import find_preferences
+from app.tools._preference_rules import find_preferences, must_cue_before
 from app.tools._text_rules import SpanMask, Token, lower_same_length, normalize, tokens
 
 _FOR = re.compile(r"\bfor\b")
@@ -56,10 +58,13 @@ def read_message(message: str) -> MessageReading:
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)
+    minimums = find_minimums(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
     product_at = _first_product(low, mask)
     findings = find_negations(low, text, mask, product_before=product_at)
     findings += find_preferences(low, text, mask)
+    findings += _required_minimums(low, text, minimums)
+    minimums = [m for m in minimums if not any(f.term == m.term for f in findings)]
     findings.sort(key=lambda f: f.start)
 
     def free(tok: Token) -> bool:
@@ -79,11 +84,11 @@ def read_message(message: str) -> MessageReading:
     if len(segments) == 1:
         segments = [_prefer_named_object(low, segments[0], free)]
     continues = continues_bundle(low)
-    products, overall = _products(low, segments, budget.mentions, free, own=continues)
+    products, overall = _products(low, segments, budget.mentions, free, minimums, own=continues)
     if not products:
         guess = fallback_category(low, 0, len(low), free)
         span = (guess.start, guess.end) if guess is not None else None
-        words = tuple(keywords(low, 0, len(low), _outside(free, span)))
+        words = tuple(keywords(low, 0, len(low), _outside(free, span), minimums))
         if guess is not None:
             products = (ProductReading(guess.category, guess.head, words, None),)
     else:
@@ -114,6 +119,7 @@ def _products(
     segments: list[Segment],
     mentions: tuple[BudgetMention, ...],
     free: Allowed,
+    minimums: list[Minimum],
     *,
     own: bool,
 ) -> tuple[tuple[ProductReading, ...], list[BudgetMention]]:
@@ -135,7 +141,7 @@ def _products(
             ProductReading(
                 category=seg.guess.category,
                 head=seg.guess.head,
-                keywords=tuple(keywords(low, seg.start, seg.end, allowed)),
+                keywords=tuple(keywords(low, seg.start, seg.end, allowed, minimums)),
                 budget=seg_budget,
             )
         )
@@ -150,6 +156,16 @@ def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:
     if not _FOR.search(low, named.end, segment.guess.start):
         return segment
     return Segment(segment.start, segment.end, named)
+
+
+def _required_minimums(low: str, text: str, minimums: list[Minimum]) -> list[Finding]:
+    """Minimums a must-have cue introduces ("with at least 16gb ram") as must-haves."""
+    found = []
+    for minimum in minimums:
+        cue = must_cue_before(low, minimum.start)
+        if cue is not None:
+            found.append(Finding("must_have", minimum.term, text[cue : minimum.end], cue))
+    return found
 
 
 def _decide(mentions: list[BudgetMention], cleared_at: int | None) -> BudgetMention | str | None:

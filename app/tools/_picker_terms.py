@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.short_names import to_short_names
-from app.catalog.specs import SPEC, comparable, quantities
+from app.catalog.specs import comparable, quantities, without_quantities
 from app.catalog.standards import (
     canonical_standards,
     newer_than,
@@ -56,11 +56,13 @@ def singular(word: str) -> str:
 @dataclass(frozen=True, order=True)
 class Spec:
     """A spec a title must state: a number with a canonical unit, or a named standard (its
-    name as the unit, value 0); `text` is how the shopper wrote it."""
+    name as the unit, value 0); `text` is how the shopper wrote it; `at_least` when a larger
+    amount serves too ("at least 24 inch")."""
 
     value: float
     unit: str
     text: str = ""
+    at_least: bool = False
 
     @property
     def key(self) -> tuple[float, str]:
@@ -84,7 +86,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     """Every spec in `text`: numbers with canonical units in order, then named standards
     (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
-    found = [Spec(q.value, q.unit, q.text) for q in quantities(low)]
+    found = [Spec(q.value, q.unit, q.text, q.at_least) for q in quantities(low)]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
 
@@ -99,24 +101,36 @@ NOMINAL_UNITS = frozenset({"inch"})
 
 def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     """How a title states an asked spec: the asked text when it says it; a size in the asked
-    whole-number class ('15.6", a 15 inch size'); for a unit where more also serves, the
-    smallest larger amount it states ("26,800mah, more than 20000mah"); for a standard, the
-    nearest newer one of its line ("usb-3.2-gen2, newer than usb-3.0"); None when it does
-    not."""
+    whole-number class ('15.6", a 15 inch size'); for an asked minimum or a unit where more
+    also serves, the smallest larger amount it states ("26,800mah, more than 20000mah"); for
+    a standard, the nearest newer one of its line ("usb-3.2-gen2, newer than usb-3.0"); None
+    when it does not."""
     if any(s.key == asked.key for s in title_specs):
         return asked.text
     if asked.unit in NOMINAL_UNITS and asked.value == int(asked.value):
         within = [s for s in title_specs if s.unit == asked.unit and int(s.value) == asked.value]
         if within:
             return f"{within[0].text}, a {asked.text} size"
-    if asked.unit in AT_LEAST_UNITS:
-        larger = [s for s in title_specs if s.unit == asked.unit and s.value > asked.value]
+    if asked.at_least or asked.unit in AT_LEAST_UNITS:
+        larger = [s for s in title_specs if _larger(s, asked)]
         if larger:
-            return f"{min(larger).text}, more than {asked.text}"
+            return f"{min(larger, key=lambda s: s.key).text}, more than {asked.text}"
     ahead = [(n, s) for s in title_specs if (n := newer_than(s.unit, asked.unit)) is not None]
     if ahead:
         return f"{min(ahead)[1].text}, newer than {asked.text}"
     return None
+
+
+def _states(title_specs: Sequence[Spec], asked: Spec) -> bool:
+    """Whether a title states the asked spec: the same amount, or more for an asked minimum."""
+    return any(s.key == asked.key or (asked.at_least and _larger(s, asked)) for s in title_specs)
+
+
+def _larger(stated: Spec, asked: Spec) -> bool:
+    """Whether a title's spec is more of the asked quantity ("1tb" is more than "512gb")."""
+    value, unit = stated.key
+    asked_value, asked_unit = asked.key
+    return unit == asked_unit and value > asked_value
 
 
 def make_term(text: str) -> Term | None:
@@ -125,7 +139,7 @@ def make_term(text: str) -> Term | None:
     if not clean:
         return None
     specs = find_specs(clean)
-    rest = without_standards(SPEC.sub(" ", clean))
+    rest = without_standards(without_quantities(clean))
     words = tuple(w for w in tokens(rest) if w)
     return Term(clean, words, specs)
 
@@ -179,18 +193,13 @@ def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     )
 
 
-def spec_keys(text: str | None) -> frozenset[tuple[float, str]]:
-    """The canonical (value, unit) keys of the specs in `text`."""
-    return frozenset(s.key for s in find_specs(text))
-
-
 def term_in(text: str | None, term: Term) -> bool:
-    """True when the title says the term: all its specs, and its words as a phrase or each
-    one on its own (not negated)."""
+    """True when the title says the term: all its specs (an asked minimum or more), and its
+    words as a phrase or each one on its own (not negated)."""
     if not term.words and not term.specs:
         return False
-    keys = spec_keys(text) if term.specs else frozenset()
-    if not all(s.key in keys for s in term.specs):
+    stated = find_specs(text) if term.specs else ()
+    if not all(_states(stated, s) for s in term.specs):
         return False
     phrase = " ".join(term.words)
     return not phrase or mentions(text, phrase) or has_words(text, term.words)

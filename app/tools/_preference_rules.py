@@ -82,12 +82,29 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
                 items = _collect(low, _skip_lead(low, m.end()), mask, max_words, digits=True)
                 found += _claim(items, "must_have", m.start(), original, mask)
     for m in _WITH.finditer(low):
-        before = tokens(low, max(0, m.start() - 20), m.start())
-        if (before and before[-1].text in _WITH_GUARD) or not mask.is_free(m.start(), m.end()):
+        if not _is_requirement(low, m) or not mask.is_free(m.start(), m.end()):
             continue
         items = _collect(low, m.end(), mask, max_words, digits=True)
         found += _claim(items, "must_have", m.start(), original, mask)
     return sorted(found, key=lambda f: f.start)
+
+
+def must_cue_before(low: str, start: int) -> int | None:
+    """Where a must-have cue ending right at `start` begins ("with ", "that has "), if any:
+    "with at least 16gb ram" asks for the minimum as a must-have."""
+    for pattern in (*_MUST, _WITH):
+        for m in pattern.finditer(low, max(0, start - 40), start):
+            if m.end() == start and _is_requirement(low, m):
+                return m.start()
+    return None
+
+
+def _is_requirement(low: str, m: re.Match[str]) -> bool:
+    """False for "with" after a word that makes it no requirement ("compatible with")."""
+    if not m.group(0).startswith("with"):
+        return True
+    before = tokens(low, max(0, m.start() - 20), m.start())
+    return not (before and before[-1].text in _WITH_GUARD)
 
 
 def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:

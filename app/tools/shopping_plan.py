@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.tools._lexicon_rules import by_size_alone, catalog_alias
+from app.tools._lexicon_rules import MINIMUM_CUE, by_size_alone, catalog_alias
 
 
 class Constraint(BaseModel):
@@ -73,7 +73,8 @@ class ShoppingPlan(BaseModel):
         ("laptop notebook"), keywords, and must-haves with a part by its size alone ("16gb":
         laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules)."""
         must = [by_size_alone(term, self.category) for term in self.must_have]
-        parts = [self.category or "", catalog_alias(self.category), *self.keywords, *must]
+        keywords = [k.removeprefix(MINIMUM_CUE) for k in self.keywords]
+        parts = [self.category or "", catalog_alias(self.category), *keywords, *must]
         seen: list[str] = []
         for part in parts:
             part = part.strip()

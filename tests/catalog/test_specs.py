@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.catalog.specs import as_spec_words, quantities, with_spec_words
+from app.catalog.specs import as_spec_words, quantities, with_spec_words, without_quantities
 
 
 def test_quantities_carry_value_unit_and_where_they_are_written() -> None:
@@ -18,6 +18,40 @@ def test_quantities_carry_value_unit_and_where_they_are_written() -> None:
         (1080.0, "p", "1080p", "1080p"),
     ]
     assert quantities("model 7p and 5 cats") == []
+
+
+@pytest.mark.parametrize(
+    ("low", "at_least", "reach"),
+    [
+        ("a monitor at least 24 inch", True, "at least 24 inch"),
+        ("16gb or more ram", True, "16gb or more"),
+        ("a 24 inch or larger monitor", True, "24 inch or larger"),
+        ("minimum of 8gb", True, "minimum of 8gb"),
+        ("20000mah+ bank", True, "20000mah+"),
+        ("1tb and up", True, "1tb and up"),
+        ("no more than 24 inch", False, "24 inch"),
+        ("not over 50 inch", False, "50 inch"),
+        ("a 27 inch monitor", False, "27 inch"),
+    ],
+)
+def test_a_minimum_is_read_with_its_cue(low: str, at_least: bool, reach: str) -> None:
+    (quantity,) = quantities(low)
+    start, end = quantity.reach if quantity.at_least else (quantity.start, quantity.end)
+    assert (quantity.at_least, low[start:end]) == (at_least, reach)
+
+
+def test_a_plus_between_amounts_joins_them_and_asks_no_minimum() -> None:
+    assert [q.at_least for q in quantities("a tv box 4gb+64gb")] == [False, False]
+
+
+def test_without_quantities_blanks_amounts_and_minimum_cues() -> None:
+    assert without_quantities("at least 16gb ram").split() == ["ram"]
+    assert without_quantities("no more than 24 inch screen").split() == [
+        "no",
+        "more",
+        "than",
+        "screen",
+    ]
 
 
 @pytest.mark.parametrize(

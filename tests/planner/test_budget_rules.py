@@ -86,12 +86,30 @@ def test_specs_and_floors_are_never_budgets(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "keywords"),
     [
-        ("a monitor, at least 24 inch, for my desk", ("24 inch", "desk")),
-        ("a power bank at least 20000mah", ("20000mah",)),
+        ("a monitor, at least 24 inch, for my desk", ("at least 24 inch", "desk")),
+        ("a power bank at least 20000mah", ("at least 20000mah",)),
     ],
 )
 def test_a_floor_on_a_spec_keeps_the_spec(text: str, keywords: tuple[str, ...]) -> None:
     assert plan_from_text([text]).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords", "must_have"),
+    [
+        ("a 24 inch or larger monitor", ("at least 24 inch",), ()),
+        ("a monitor no more than 24 inch", ("24 inch",), ()),
+        ("a laptop with 16gb or more ram", (), ("at least 16gb ram",)),
+        ("a laptop with at least 16gb of ram and a 1tb ssd", ("1tb ssd",), ("at least 16gb ram",)),
+        ("a laptop with at least 1tb ssd", ("ssd",), ("at least 1tb",)),
+        ("a tv over 50 inch, not samsung", ("at least 50 inch",), ()),
+    ],
+)
+def test_a_minimum_on_a_spec_is_asked_as_a_minimum(
+    text: str, keywords: tuple[str, ...], must_have: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.keywords, plan.must_have) == (keywords, must_have)
 
 
 @pytest.mark.parametrize(

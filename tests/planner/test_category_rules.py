@@ -166,6 +166,8 @@ def test_messages_must_be_strings() -> None:
         ("gaming laptops", "gaming laptops notebooks"),
         ("a laptop sleeve", "laptop sleeve"),
         ("16gb ram", "ram 16gb"),
+        ("a laptop with 16gb or more ram", "laptop notebook 16gb"),
+        ("a 24 inch or larger monitor", "monitor 24 inch"),
     ],
 )
 def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, query: str) -> None:
@@ -180,6 +182,7 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("1tb ssd", "laptop", "1tb ssd"),
         ("16gb ram", "ram", "16gb ram"),
         ("backlit keyboard", "laptop", "backlit keyboard"),
+        ("at least 16gb ram", "laptop", "16gb"),
     ],
 )
 def test_by_size_alone(term: str, category: str, said: str) -> None:

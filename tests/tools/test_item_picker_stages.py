@@ -36,7 +36,6 @@ from app.tools._picker_terms import (
     make_term,
     mentions,
     negated_only,
-    spec_keys,
     spec_said,
     term_in,
 )
@@ -133,6 +132,10 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("15 inch", 'Modulo2 Laptop Bag 17.3" Black', None),
         ("15.6 inch", 'Manhattan Laptop Bag 15.4"', None),
         ("13 inch", 'MacBook Air 33.8 cm (13.3")', '13.3", a 13 inch size'),
+        ("at least 24 inch", 'AOC 27" monitor', '27", more than 24 inch'),
+        ("24 inch or larger", 'AOC 23.8" monitor', None),
+        ("at least 512gb", "Toshiba laptop 1 TB HDD", "1 tb, more than 512gb"),
+        ("no more than 24 inch", 'AOC 27" monitor', None),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
@@ -142,11 +145,26 @@ def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
     assert spec_said(spec, find_specs(title)) == said
 
 
+def test_an_asked_minimum_is_a_spec_with_its_cue_left_out_of_the_words() -> None:
+    term = make_term("at least 16gb ram")
+    assert term is not None
+    assert term.words == ("ram",)
+    assert [(s.key, s.at_least) for s in term.specs] == [((16.0, "gb"), True)]
+    assert term_in("Crucial 32GB DDR4 RAM kit", term)
+    assert not term_in("Crucial 8GB DDR4 RAM kit", term)
+    exact = make_term("16gb ram")
+    assert exact is not None
+    assert not term_in("Crucial 32GB DDR4 RAM kit", exact)
+
+
 def test_a_standard_is_a_spec_not_a_word() -> None:
     term = make_term("USB Type-C 3 ft cable")
     assert term is not None
     assert (term.words, [s.key for s in term.specs]) == (("cable",), [(3.0, "ft"), (0.0, "usb-c")])
-    assert spec_keys("StarTech Cat.6 patch cable, 3 ft") == {(3.0, "ft"), (0.0, "cat6")}
+    assert {s.key for s in find_specs("StarTech Cat.6 patch cable, 3 ft")} == {
+        (3.0, "ft"),
+        (0.0, "cat6"),
+    }
 
 
 @pytest.mark.parametrize(
