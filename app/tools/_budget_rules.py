@@ -63,7 +63,11 @@ _STRONG_CUE = (
     r"(?:my\s+|a\s+|the\s+|total\s+)?budget(?:\s+(?:is|of|at|=))?|"
     r"price\s+(?:range|limit|cap|ceiling)(?:\s+(?:is|of))?|"
     r"(?:spend|pay)(?:ing)?(?:\s+(?:at\s+most|up\s+to|max|(?:no\s+)?more\s+th[ae]n))?|"
-    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)|(?:can\s+)?stretch\s+(?:it\s+)?to"
+    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)|(?:can\s+)?stretch\s+(?:it\s+)?to|"
+    r"(?:do\s*n'?t|do\s+not|wo\s*n'?t|will\s+not|ca\s*n'?t|cannot|can\s+not|never|should\s*n'?t|"
+    r"should\s+not|not)\s+(?:(?:want|like|plan|need)\s+to\s+|wanna\s+)?(?:spend(?:ing)?|pay(?:ing)?|"
+    r"go(?:ing)?|cost(?:ing)?|exceed(?:ing)?|be)\s+(?:anything\s+|much\s+)?(?:over|above|more\s+th[ae]n|"
+    r"beyond|past)"
 )
 _WEAK_CUE = r"for|at|costing|priced\s+at|pay(?:ing)?|cost(?:s|ing)?|spend"
 _APPROX = r"around|about|approximately|approx\.?|roughly|~|≈|circa"
@@ -126,11 +130,21 @@ class BudgetMention:
 
 
 @dataclass(frozen=True)
+class FloorMention:
+    """One stated lowest price on its own ("over $300"), in USD, and where it is."""
+
+    floor_usd: float
+    start: int
+
+
+@dataclass(frozen=True)
 class BudgetFindings:
-    """Every budget mention of one message and, if any, where the shopper dropped the budget."""
+    """Every budget mention and lone price floor of one message and, if any, where the
+    shopper dropped the budget."""
 
     mentions: tuple[BudgetMention, ...] = ()
     cleared_at: int | None = None
+    floors: tuple[FloorMention, ...] = ()
 
 
 def pick_mention(mentions: list[BudgetMention] | tuple[BudgetMention, ...]) -> BudgetMention:
@@ -185,11 +199,16 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
             continue
         approx = m.group("tail").startswith("or") and m.group("tail").endswith("so")
         found.append(_mention(m, 1, low, original, mask, cued=True, approx=approx))
+    floors: list[FloorMention] = []
     for m in _FLOOR.finditer(low):
-        if _currency_of(m, 1) is None and not _bare_number_ok(low, m.end()):
+        currency = _currency_of(m, 1)
+        if currency is None and not _bare_number_ok(low, m.end()):
             continue
-        if mask.is_free(m.start(), m.end()):
-            mask.take(m.start(), m.end())
+        if not mask.is_free(m.start(), m.end()) or _NOT_A_PRICE_AFTER.match(low, m.end()):
+            continue
+        mask.take(m.start(), m.end())
+        if currency is not None and _number(m, 1) > 0:
+            floors.append(FloorMention(_usd(_number(m, 1), currency), m.start()))
     for m in _BARE_CURRENCY.finditer(low):
         if _currency_of(m, 1) is None or not mask.is_free(m.start(), m.end()):
             continue
@@ -197,7 +216,7 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
             continue
         found.append(_mention(m, 1, low, original, mask, cued=False, approx=False))
     found = sorted((x for x in found if x.amount > 0), key=lambda x: x.start)
-    return BudgetFindings(tuple(found), cleared_at)
+    return BudgetFindings(tuple(found), cleared_at, tuple(floors))
 
 
 def _range_mention(
@@ -212,8 +231,8 @@ def _range_mention(
         return None
     if m.group("sep") == "and" and m.group("between") is None:
         return None
-    lower, upper = _number(m, 1), _number(m, 2)
-    if upper <= 0 or lower > upper:
+    lower, upper = sorted((_number(m, 1), _number(m, 2)))
+    if upper <= 0:
         return None
     mention = _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
     if lower <= 0 or m.group("cue") is not None:
@@ -260,21 +279,26 @@ def _build(
     approx: bool,
 ) -> BudgetMention:
     mask.take(m.start(), m.end())
-    rate = usd_rates().get(currency)
-    if rate is None:
-        raise ConfigError(f"no rate for {currency} in {RATES_FILE}")
     headroom = 1.0 + PLANNER_AROUND_SLACK.get() if approx else 1.0
     soft = bool(_SOFT_BEFORE.search(low, max(0, m.start() - 20), m.start()))
     return BudgetMention(
         amount=amount,
         currency=currency,
-        budget_usd=max(round(amount * rate * headroom, 2), 0.01),
+        budget_usd=_usd(amount * headroom, currency),
         evidence=original[m.start() : m.end()].strip(),
         start=m.start(),
         end=m.end(),
         cued=cued,
         soft=soft,
     )
+
+
+def _usd(amount: float, currency: str) -> float:
+    """`amount` of `currency` in US dollars by the static rate table (at least one cent)."""
+    rate = usd_rates().get(currency)
+    if rate is None:
+        raise ConfigError(f"no rate for {currency} in {RATES_FILE}")
+    return max(round(amount * rate, 2), 0.01)
 
 
 def _number(m: re.Match[str], i: int) -> float:

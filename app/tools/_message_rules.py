@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
-from app.tools._budget_rules import BudgetMention, find_budget, pick_mention
+from app.tools._budget_rules import BudgetMention, FloorMention, find_budget, pick_mention
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
 from app.tools._category_rules import (
     Allowed,
@@ -46,6 +46,7 @@ class MessageReading:
     findings: tuple[Finding, ...]
     lifts: tuple[Lift, ...]
     budget: BudgetMention | None
+    floor: FloorMention | None
     budget_cleared: bool
     continues_bundle: bool
     claimed_product: bool
@@ -100,6 +101,7 @@ def read_message(message: str) -> MessageReading:
         findings=tuple(findings),
         lifts=tuple(lifts),
         budget=decision if isinstance(decision, BudgetMention) else None,
+        floor=_last_floor(budget.floors, budget.cleared_at),
         budget_cleared=decision == "clear",
         continues_bundle=continues and bool(products),
         claimed_product=claimed_product,
@@ -107,7 +109,11 @@ def read_message(message: str) -> MessageReading:
             low,
             has_product=bool(segments),
             has_findings=bool(
-                findings or lifts or budget.mentions or budget.cleared_at is not None
+                findings
+                or lifts
+                or budget.mentions
+                or budget.floors
+                or budget.cleared_at is not None
             ),
             n_keywords=len(words),
         ),
@@ -166,6 +172,11 @@ def _required_minimums(low: str, text: str, minimums: list[Minimum]) -> list[Fin
         if cue is not None:
             found.append(Finding("must_have", minimum.term, text[cue : minimum.end], cue))
     return found
+
+
+def _last_floor(floors: tuple[FloorMention, ...], cleared_at: int | None) -> FloorMention | None:
+    after = [f for f in floors if cleared_at is None or f.start > cleared_at]
+    return after[-1] if after else None
 
 
 def _decide(mentions: list[BudgetMention], cleared_at: int | None) -> BudgetMention | str | None:

@@ -89,6 +89,17 @@ class _State:
             self.budget_min_usd = None
         if reading.budget is not None:
             self._set_budget(reading.budget)
+        if reading.floor is not None:
+            self._set_floor(reading.floor.floor_usd, with_ceiling=reading.budget is not None)
+
+    def _set_floor(self, floor_usd: float, *, with_ceiling: bool) -> None:
+        """A lone floor joins the ceiling in force; when it sits at or above it, a ceiling
+        stated with it wins, else the newer floor does and the old ceiling goes."""
+        if self.budget_usd is None or floor_usd < self.budget_usd:
+            self.budget_min_usd = floor_usd
+        elif not with_ceiling:
+            self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+            self.budget_min_usd = floor_usd
 
     def _set_budget(self, mention: BudgetMention) -> None:
         self.budget_usd = mention.budget_usd

@@ -51,7 +51,10 @@ class ShoppingPlan(BaseModel):
     avoid: tuple[Constraint, ...] = ()
     budget_usd: float | None = Field(None, gt=0)
     budget_min_usd: float | None = Field(
-        None, gt=0, description="Lowest price in USD of a range ('between $300 and $600')."
+        None,
+        gt=0,
+        description="Lowest price in USD: a range's ('between $300 and $600') or a lone floor "
+        "('over $300').",
     )
     budget_amount: float | None = Field(None, gt=0, description="Budget as written.")
     currency: str = Field("USD", description="ISO code of the currency as written.")

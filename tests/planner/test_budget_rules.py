@@ -122,6 +122,7 @@ def test_a_minimum_on_a_spec_is_asked_as_a_minimum(
         (["a tv under $600"], None, 600.0),
         (["a tv between $300 and $600", "under $500 then"], None, 500.0),
         (["a tv between $300 and $600", "and a soundbar"], 300.0, 600.0),
+        (["a tv between $600 and $300"], 300.0, 600.0),
     ],
 )
 def test_a_range_sets_a_price_floor_that_a_new_budget_replaces(
@@ -129,6 +130,42 @@ def test_a_range_sets_a_price_floor_that_a_new_budget_replaces(
 ) -> None:
     plan = plan_from_text(messages)
     assert (plan.budget_min_usd, plan.budget_usd) == (floor, ceiling)
+
+
+@pytest.mark.parametrize(
+    ("messages", "floor", "ceiling"),
+    [
+        (["a laptop over $500"], 500.0, None),
+        (["headphones at least $50"], 50.0, None),
+        (["a laptop over 500 euros"], 515.0, None),
+        (["a laptop over $500 but under $900"], 500.0, 900.0),
+        (["a laptop under $900", "over $500 please"], 500.0, 900.0),
+        (["a laptop under $400", "actually over $500"], 500.0, None),
+        (["a laptop over $900 under $500"], None, 500.0),
+        (["a laptop over $500", "forget the budget"], None, None),
+        (["a rating over 4, a mouse"], None, None),
+        (["at least $20 off a mouse"], None, None),
+    ],
+)
+def test_a_lone_floor_joins_the_ceiling_it_does_not_contradict(
+    messages: list[str], floor: float | None, ceiling: float | None
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.budget_min_usd, plan.budget_usd) == (floor, ceiling)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i don't want to spend over $300 on a monitor",
+        "a monitor, can't go over $300",
+        "a monitor, it shouldn't cost more than $300",
+        "a monitor. not going over $300",
+    ],
+)
+def test_a_negated_floor_is_a_ceiling(text: str) -> None:
+    plan = plan_from_text([text])
+    assert (plan.budget_min_usd, plan.budget_usd, plan.exclude) == (None, 300.0, ())
 
 
 def test_budget_evidence_is_the_shoppers_words() -> None:
