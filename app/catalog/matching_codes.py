@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
+from app.catalog._match_text import lower_text, model_field_codes, title_codes
 from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
 
@@ -38,3 +39,19 @@ class CodeIndex:
             for item_id in self._postings.get(key, ()):
                 seen.setdefault(item_id, None)
         return list(seen)
+
+
+def model_codes(item: Item) -> frozenset[str]:
+    """The model-like codes an item's title and model-number field name ("27b2h"), read
+    without corpus statistics."""
+    codes, _ = title_codes(lower_text(item.title))
+    return frozenset(codes | model_field_codes(item.model_number))
+
+
+def different_models(a: Item, b: Item) -> bool:
+    """Whether two items name different models: both name codes and no code of one equals,
+    contains or sits in one of the other ("AOC 27B2H" vs "AOC C27G2" on one title template)."""
+    codes_a, codes_b = model_codes(a), model_codes(b)
+    if not codes_a or not codes_b:
+        return False
+    return not any(x in y or y in x for x in codes_a for y in codes_b)

@@ -304,6 +304,7 @@ _CATALOG_NAMES = {
     "thumb drive": "usb flash drive",
     "pen drive": "usb flash drive",
     "jump drive": "usb flash drive",
+    "fitness tracker": "activity tracker",
 }
 
 

@@ -131,11 +131,8 @@ _MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
 
 
 def _is_part(word: str) -> bool:
-    """Whether the word after a minimum names what it sizes ("ram", "storage"), not the
-    product itself or a function word."""
-    if singular(word) in SIZED_BY_NUMBER_ONLY:
-        return True
-    return word not in STOP_WORDS and word not in BOUNDARY_WORDS and not is_product_noun(word)
+    """Whether the word after a minimum names the part it sizes ("16gb or more ram")."""
+    return singular(word) in SIZED_BY_NUMBER_ONLY
 
 
 def keywords(

@@ -220,7 +220,7 @@ def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
     if not selection.picks:
         return []
     unsaid = [set(c.scored.semantics.specs_unsaid) for c in selection.picks]
-    return [s.text for s in inputs.specs if all(s.text in u for u in unsaid)]
+    return [s.wording for s in inputs.specs if all(s.wording in u for u in unsaid)]
 
 
 def _pick(

@@ -70,7 +70,7 @@ def semantic_scores(
             return _cosine(term_vectors.get(term.text), vector)
 
         stated = find_specs(title)
-        specs = [(s.text, spec_said(s, stated)) for s in inputs.specs]
+        specs = [(s.wording, spec_said(s, stated)) for s in inputs.specs]
         specs_said = tuple(said for _, said in specs if said)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         out[pooled.item.item_id] = Semantics(

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.catalog.matching_codes import different_models
 from app.recall.filters import brand_key
 from app.tools._picker_model import Chosen, Scored, Selection
-from app.tools._picker_terms import jaccard
+from app.tools._picker_terms import find_specs, jaccard
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
     """Two listings of one product: title-token Jaccard at least `threshold`, or the same
-    known brand at the same known price."""
+    known brand at the same known price; never two that name different model codes or state
+    different amounts of one unit (one catalog's title template fits many models and
+    configurations: "16 GB" and "8 GB" ThinkBooks)."""
+    if different_models(a.item, b.item) or _different_specs(a.item.title, b.item.title):
+        return False
     if jaccard(a.item.title, b.item.title) >= threshold:
         return True
     brand_a, brand_b = brand_key(a.item.brand), brand_key(b.item.brand)
@@ -24,6 +29,17 @@ def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
         and price_b is not None
         and abs(price_a - price_b) < 0.005
     )
+
+
+def _different_specs(a: str, b: str) -> bool:
+    """Whether two titles state different amounts in a unit both of them state."""
+    specs_a: dict[str, set[float]] = {}
+    specs_b: dict[str, set[float]] = {}
+    for specs, title in ((specs_a, a), (specs_b, b)):
+        for spec in find_specs(title):
+            value, unit = spec.key
+            specs.setdefault(unit, set()).add(value)
+    return any(specs_a[unit] != specs_b[unit] for unit in specs_a.keys() & specs_b.keys())
 
 
 def select(

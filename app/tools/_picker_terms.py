@@ -65,6 +65,11 @@ class Spec:
     at_least: bool = False
 
     @property
+    def wording(self) -> str:
+        """The spec as the shopper asked it: "27 inch", or "27 inch or more" for a minimum."""
+        return f"{self.text} or more" if self.at_least else self.text
+
+    @property
     def key(self) -> tuple[float, str]:
         """What two specs must share to be the same: value and unit, terabytes counted as
         the 1000 gigabytes catalogs also write ("1tb" is "1000 GB")."""
@@ -112,7 +117,7 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
         if within:
             return f"{within[0].text}, a {asked.text} size"
     if asked.at_least or asked.unit in AT_LEAST_UNITS:
-        larger = [s for s in title_specs if _larger(s, asked)]
+        larger = _more_of(title_specs, asked)
         if larger:
             return f"{min(larger, key=lambda s: s.key).text}, more than {asked.text}"
     ahead = [(n, s) for s in title_specs if (n := newer_than(s.unit, asked.unit)) is not None]
@@ -123,14 +128,19 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
 
 def _states(title_specs: Sequence[Spec], asked: Spec) -> bool:
     """Whether a title states the asked spec: the same amount, or more for an asked minimum."""
-    return any(s.key == asked.key or (asked.at_least and _larger(s, asked)) for s in title_specs)
+    if any(s.key == asked.key for s in title_specs):
+        return True
+    return asked.at_least and bool(_more_of(title_specs, asked))
 
 
-def _larger(stated: Spec, asked: Spec) -> bool:
-    """Whether a title's spec is more of the asked quantity ("1tb" is more than "512gb")."""
-    value, unit = stated.key
-    asked_value, asked_unit = asked.key
-    return unit == asked_unit and value > asked_value
+def _more_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:
+    """The title's amounts above the asked one in its unit ("1tb" is more than "512gb"); none
+    when the title also states a smaller one, which may be the part asked about ("8 GB
+    DDR4-SDRAM 256 GB SSD" has no 16gb or more of RAM)."""
+    same = [s for s in title_specs if s.key[1] == asked.key[1]]
+    if any(s.key[0] < asked.key[0] for s in same):
+        return []
+    return [s for s in same if s.key[0] > asked.key[0]]
 
 
 def make_term(text: str) -> Term | None:

@@ -135,6 +135,8 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("at least 24 inch", 'AOC 27" monitor', '27", more than 24 inch'),
         ("24 inch or larger", 'AOC 23.8" monitor', None),
         ("at least 512gb", "Toshiba laptop 1 TB HDD", "1 tb, more than 512gb"),
+        ("at least 16gb", "Acer notebook 8 GB DDR4-SDRAM 256 GB SSD", None),
+        ("at least 16gb", "HP notebook 32 GB DDR4-SDRAM 1 TB SSD", "32 gb, more than 16gb"),
         ("no more than 24 inch", 'AOC 27" monitor', None),
     ],
 )
@@ -364,6 +366,7 @@ def test_the_gate_query_puts_must_haves_before_the_category() -> None:
         ("USB  Sticks", "usb flash drives"),
         ("thumb drive", "usb flash drive"),
         ("pen drives", "usb flash drives"),
+        ("fitness tracker", "activity tracker"),
         ("memory stick", "memory stick"),
         ("laptop", "laptop"),
     ],
@@ -868,6 +871,28 @@ def test_near_duplicates_merge_into_the_better_listing() -> None:
     assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1", "amazon:3"]
     assert [c.merged for c in sel.picks] == [("amazon:2",), ("amazon:4",)]
     assert sel.merged == 2
+
+
+def test_one_title_template_over_other_models_or_amounts_is_no_duplicate() -> None:
+    ranked = _ranked(
+        ('AOC Basic-line 27B2H computer monitor 68.6 cm (27") Full HD LED Black', "AOC", 142.94),
+        ('AOC C27G2 computer monitor 68.6 cm (27") Full HD LED Black,Red', "AOC", 279.95),
+        (
+            "Lenovo ThinkBook 15 Notebook Gray Intel Core i5 16 GB DDR4-SDRAM 512 GB SSD",
+            None,
+            950.0,
+        ),
+        ("Lenovo ThinkBook 15 Notebook Gray Intel Core i5 8 GB DDR4-SDRAM 256 GB SSD", None, 866.0),
+        (
+            "Lenovo ThinkBook 15 Notebook Gray Intel Core i5 16 GB DDR4 SDRAM 512 GB SSD",
+            None,
+            940.0,
+        ),
+    )
+    sel = select(ranked, max_picks=5, show_ratio=0.0, dup_threshold=0.6)
+    merged = {c.scored.item.item_id: c.merged for c in sel.picks}
+    assert len(merged) == 4
+    assert sorted(i for ids in merged.values() for i in ids) == ["amazon:5"]
 
 
 def test_the_display_gate_and_cap_hold_picks_back() -> None:
