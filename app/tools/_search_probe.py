@@ -82,9 +82,14 @@ def block_reasons(
             reasons.append(
                 ("price", f"${item.price_usd:,.2f} is above the ${scope.price_max:,.2f} budget")
             )
-    if scope.price_min is not None and (item.price_usd or 0.0) < scope.price_min:
-        below = "price unknown" if item.price_usd is None else f"${item.price_usd:,.2f}"
-        reasons.append(("price_floor", f"{below}, below the ${scope.price_min:,.2f} floor"))
+    if scope.price_min is not None:
+        floor = f"${scope.price_min:,.2f}"
+        if item.price_usd is None and scope.price_max is None:
+            reasons.append(
+                ("price_floor", f"price unknown, so the {floor} floor cannot be checked")
+            )
+        elif item.price_usd is not None and item.price_usd < scope.price_min:
+            reasons.append(("price_floor", f"${item.price_usd:,.2f}, below the {floor} floor"))
     return tuple(reasons)
 
 

@@ -222,6 +222,12 @@ def test_block_reasons_are_checked_in_order() -> None:
     assert block_reasons(fits, floored, ItemMatchers(floored)) == (
         ("price_floor", "$15.00, below the $30.00 floor"),
     )
+    unpriced = item("amazon:4", "Hub", brand="Acme", price_usd=None)
+    assert block_reasons(unpriced, floored, ItemMatchers(floored)) == (("price", "price unknown"),)
+    lone_floor = scope(price_usd_min=30)
+    assert block_reasons(unpriced, lone_floor, ItemMatchers(lone_floor)) == (
+        ("price_floor", "price unknown, so the $30.00 floor cannot be checked"),
+    )
 
 
 def test_price_only_needs_every_blocked_item_to_fail_on_price_alone() -> None:
