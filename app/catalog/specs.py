@@ -63,15 +63,15 @@ _EQUIVALENT = {"tb": ("gb", 1000.0)}
 @dataclass(frozen=True)
 class Quantity:
     """A number with its canonical unit, as written at `start`:`end` of the text; `at_least`
-    when the text asks for that much or more, its cue included in `reach`."""
+    when the text asks for that much or more; `reach`: its span with any such cue."""
 
     value: float
     unit: str
     text: str
     start: int
     end: int
-    at_least: bool = False
-    reach: tuple[int, int] = (0, 0)
+    at_least: bool
+    reach: tuple[int, int]
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -100,7 +100,7 @@ def without_quantities(low: str) -> str:
     the words a term keeps beside its specs ("at least 16gb ram" -> "ram")."""
     out, last = [], 0
     for quantity in quantities(low):
-        start, end = quantity.reach if quantity.at_least else (quantity.start, quantity.end)
+        start, end = quantity.reach
         out.append(low[last:start] + " ")
         last = end
     out.append(low[last:])

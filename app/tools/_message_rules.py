@@ -4,7 +4,9 @@ is no negation), then lifts, negations, preferences, and products and keywords l
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
 from app.tools._budget_rules import BudgetMention, FloorMention, find_budget, pick_mention
@@ -24,6 +26,7 @@ from app.tools._preference_rules import find_preferences, must_cue_before
 from app.tools._text_rules import SpanMask, Token, lower_same_length, normalize, tokens
 
 _FOR = re.compile(r"\bfor\b")
+_M = TypeVar("_M", BudgetMention, FloorMention)
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,8 @@ def read_message(message: str) -> MessageReading:
     product_at = _first_product(low, mask)
     findings = find_negations(low, text, mask, product_before=product_at)
     findings += find_preferences(low, text, mask)
-    findings += _required_minimums(low, text, minimums)
-    minimums = [m for m in minimums if not any(f.term == m.term for f in findings)]
+    required, minimums = _split_required(low, text, minimums)
+    findings += required
     findings.sort(key=lambda f: f.start)
 
     def free(tok: Token) -> bool:
@@ -164,26 +167,37 @@ def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:
     return Segment(segment.start, segment.end, named)
 
 
-def _required_minimums(low: str, text: str, minimums: list[Minimum]) -> list[Finding]:
-    """Minimums a must-have cue introduces ("with at least 16gb ram") as must-haves."""
-    found = []
+def _split_required(
+    low: str, text: str, minimums: list[Minimum]
+) -> tuple[list[Finding], list[Minimum]]:
+    """Minimums a must-have cue introduces ("with at least 16gb ram") as must-haves, and the
+    others, which stay keywords."""
+    required: list[Finding] = []
+    others: list[Minimum] = []
     for minimum in minimums:
         cue = must_cue_before(low, minimum.start)
-        if cue is not None:
-            found.append(Finding("must_have", minimum.term, text[cue : minimum.end], cue))
-    return found
+        if cue is None:
+            others.append(minimum)
+        else:
+            required.append(Finding("must_have", minimum.term, text[cue : minimum.end], cue))
+    return required, others
 
 
 def _last_floor(floors: tuple[FloorMention, ...], cleared_at: int | None) -> FloorMention | None:
-    after = [f for f in floors if cleared_at is None or f.start > cleared_at]
+    after = _after_clear(floors, cleared_at)
     return after[-1] if after else None
 
 
 def _decide(mentions: list[BudgetMention], cleared_at: int | None) -> BudgetMention | str | None:
-    after = [m for m in mentions if cleared_at is None or m.start > cleared_at]
+    after = _after_clear(mentions, cleared_at)
     if after:
         return pick_mention(after)
     return "clear" if cleared_at is not None else None
+
+
+def _after_clear(mentions: Sequence[_M], cleared_at: int | None) -> list[_M]:
+    """The mentions stated after the shopper dropped the budget (all when they did not)."""
+    return [m for m in mentions if cleared_at is None or m.start > cleared_at]
 
 
 def _outside(free: Allowed, span: tuple[int, int] | None) -> Allowed:

@@ -85,7 +85,7 @@ class _State:
             else:
                 self._constrain(event)
         if reading.budget_cleared:
-            self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+            self._drop_ceiling()
             self.budget_min_usd = None
         if reading.budget is not None:
             self._set_budget(reading.budget)
@@ -98,8 +98,11 @@ class _State:
         if self.budget_usd is None or floor_usd < self.budget_usd:
             self.budget_min_usd = floor_usd
         elif not with_ceiling:
-            self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+            self._drop_ceiling()
             self.budget_min_usd = floor_usd
+
+    def _drop_ceiling(self) -> None:
+        self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
 
     def _set_budget(self, mention: BudgetMention) -> None:
         self.budget_usd = mention.budget_usd
