@@ -1,7 +1,8 @@
 """Loads the Icecat electronics catalog (`icecat/{1,2,3,4}.json.zip`) into `Item`s.
 
 Icecat carries no category and no rating; the category is read off the title where the
-title follows Icecat's "brand [series] part-number category-noun Attributes" pattern.
+title follows Icecat's "brand [series] part-number category-noun Attributes" pattern, and
+inferred from the spec sheet for the rest where that is clear (`spec_categories`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pydantic import ValidationError
 
 from app.catalog._tally import SkipTally
 from app.catalog.item import Item
+from app.catalog.spec_categories import SpecRecipe, infer_categories, spec_fields
 from app.catalog.text import clean_text
 
 SOURCE = "icecat"
@@ -176,9 +178,27 @@ def _rows(path: Path, tally: SkipTally) -> Iterator[Any]:
         tally.skip(SOURCE, "bad_json", f"{path.name}: {exc}")
 
 
-def load_icecat(paths: list[Path], tally: SkipTally) -> list[Item]:
-    """Items of the given Icecat zips, in file order; unusable rows are counted in `tally`."""
+def load_icecat(
+    paths: list[Path], tally: SkipTally, recipe: SpecRecipe | None = None
+) -> list[Item]:
+    """Items of the given Icecat zips, in file order; unusable rows are counted in `tally`.
+    Items whose title names no category get one inferred from their spec fields by `recipe`
+    (the registry's when None)."""
+    items, fields = read_spec_sheets(paths, tally)
+    inferred = infer_categories(fields, [i.category for i in items], recipe or SpecRecipe.current())
+    return [
+        item.model_copy(update={"inferred_category": category}) if category else item
+        for item, category in zip(items, inferred, strict=True)
+    ]
+
+
+def read_spec_sheets(
+    paths: list[Path], tally: SkipTally
+) -> tuple[list[Item], list[frozenset[str]]]:
+    """Items of the given Icecat zips in file order, each beside the spec fields its row
+    fills; nothing is inferred yet."""
     items: list[Item] = []
+    fields: list[frozenset[str]] = []
     seen: set[str] = set()
     unpriced = 0
     for path in paths:
@@ -192,5 +212,6 @@ def load_icecat(paths: list[Path], tally: SkipTally) -> list[Item]:
                 seen.add(result.item_id)
                 unpriced += result.price_usd is None
                 items.append(result)
+                fields.append(spec_fields(row))
     tally.summarise(SOURCE, len(items), without_price=unpriced)
-    return items
+    return items, fields

@@ -15,7 +15,8 @@ class Item(BaseModel):
 
     `item_id` is stable across rebuilds and prefixed by the platform (`icecat:3920564`).
     Unknown values are None, never guessed: most sources carry no rating, ditto has no
-    images, ESCI has no prices.
+    images, ESCI has no prices. The one inference, `inferred_category`, is kept apart from the
+    listed or title-derived `category` (see `app.catalog.spec_categories`).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -33,6 +34,12 @@ class Item(BaseModel):
     source: str
     model_number: str | None = None
     ean: tuple[str, ...] = ()
+    inferred_category: str | None = None
+
+    @property
+    def known_category(self) -> str | None:
+        """The listed or title-derived category, else the one inferred from the spec sheet."""
+        return self.category or self.inferred_category
 
 
 class MatchLabel(BaseModel):

@@ -6,7 +6,10 @@ from typing import Any
 
 import typer
 
-from app.catalog.loader import Catalog, load_catalog
+from app.catalog._tally import SkipTally
+from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
+from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.spec_categories import SpecRecipe, infer_categories, leave_one_out
 from app.cli._output import emit_json
 from app.config import get_settings
 
@@ -49,3 +52,52 @@ def stats(
     typer.echo(f"skipped: {sum(skipped.values()):,}")
     for reason, count in skipped.items():
         typer.echo(f"  {reason}  {count:,}")
+
+
+def spec_category_report(recipe: SpecRecipe) -> dict[str, Any]:
+    """How many Icecat items get a category from their spec sheet, and how often the
+    recipe is right on the items whose title names one (each hidden in turn)."""
+    settings = get_settings()
+    paths = [settings.data_dir / ICECAT_DIR / name for name in ICECAT_FILES]
+    items, fields = read_spec_sheets(paths, SkipTally())
+    named = [i.category for i in items]
+    inferred = [c for c in infer_categories(fields, named, recipe) if c]
+    check = leave_one_out(fields, named, recipe)
+    counts: dict[str, int] = {}
+    for category in inferred:
+        counts[category] = counts.get(category, 0) + 1
+    return {
+        "recipe": recipe.fingerprint(),
+        "items": len(items),
+        "named_by_title": sum(1 for c in named if c),
+        "inferred": len(inferred),
+        "leave_one_out": {
+            "items": check.items,
+            "coverage": round(check.coverage, 4),
+            "accuracy": round(check.accuracy, 4),
+        },
+        "top_inferred": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:15]),
+    }
+
+
+@app.command("spec-categories")
+def spec_categories(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Report the categories inferred from Icecat spec sheets and their leave-one-out accuracy."""
+    payload = spec_category_report(SpecRecipe.current())
+    if as_json:
+        emit_json(payload)
+        return
+    check = payload["leave_one_out"]
+    typer.echo(f"{payload['recipe']}")
+    typer.echo(
+        f"icecat items {payload['items']:,}: category in the title {payload['named_by_title']:,}, "
+        f"inferred from the spec sheet {payload['inferred']:,}"
+    )
+    typer.echo(
+        f"leave-one-out over {check['items']:,} titled items: coverage {check['coverage']:.3f}, "
+        f"accuracy {check['accuracy']:.3f}"
+    )
+    for category, count in payload["top_inferred"].items():
+        typer.echo(f"  {count:>6,}  {category}")

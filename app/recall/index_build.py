@@ -22,6 +22,7 @@ from tqdm import tqdm
 
 from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog, load_catalog
+from app.catalog.spec_categories import SpecRecipe
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
 from app.recall._cache_seed import seed_from_current
@@ -69,7 +70,7 @@ def build_index(
     catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
-    recipes = [dense_recipe(desc_chars), bm25_recipe()]
+    recipes = [dense_recipe(desc_chars), bm25_recipe(), SpecRecipe.current().fingerprint()]
     version = compute_version(catalog.source_files, embedder.model_id, recipes)
     root = settings.index_dir
     root.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,8 @@
 """item_picker stage 3: the cross-encoder relevance gate and the rules that switch it off.
 
-The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors,
-accessories last; an item below the floor sinks (penalised in stage 5), never dropped. When
+The gate scores "<must-haves> <category>" against the titles of the best-recalled survivors
+(with the category the spec sheet implies where a title never names the product), accessories
+last; an item below the floor sinks (penalised in stage 5), never dropped. When
 none of them reaches the floor it scores the next ones once (titles with the asked size but
 of another product can fill the first batch). It is off, and says why, when no reranker is
 available, when the category contradicts the request the slot was searched with, or when no
@@ -17,11 +18,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
+from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import (
     canonical,
@@ -29,6 +32,7 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_category,
     is_accessory_noun,
+    names_as_product,
 )
 from app.catalog.short_names import with_short_names
 from app.errors import ConfigError, DependencyDown, InvalidRequest
@@ -52,6 +56,7 @@ class GatePlan(NamedTuple):
     accessories: frozenset[str] = frozenset()
     budget: frozenset[str] = frozenset()
     spare: tuple[Pooled, ...] = ()
+    noun: str | None = None
 
     def widened(self) -> GatePlan:
         """The plan with its spare items scored too and added to the budget."""
@@ -65,6 +70,27 @@ def gate_query(inputs: PickInputs) -> str:
     anchor = catalog_name(inputs.category) if inputs.category else inputs.request
     parts = [t for t in inputs.gate_terms if t and t not in anchor]
     return " ".join([*parts, anchor]).strip()
+
+
+def gate_document(item: Item, noun: str | None) -> str:
+    """What the cross-encoder reads for an item: its title, and the category its spec sheet
+    implies when the title never names the asked product ("DELL SE2719H 68.6 cm (27")
+    1920 x 1080 pixels Full HD LCD Black" is a computer monitor)."""
+    title = item.title.lower()
+    implied = item.inferred_category
+    if implied and noun and not names_as_product(with_short_names(title), noun):
+        title = _with_category(title, item.model_number, implied.lower())
+    return with_short_names(title)
+
+
+def _with_category(title: str, model: str | None, category: str) -> str:
+    """The category where Icecat's own titles put it, right after the model code (the
+    cross-encoder reads only the first few dozen tokens), else at the end."""
+    if model:
+        found = re.search(rf"(?<![0-9a-z]){re.escape(model.lower())}(?![0-9a-z])", title)
+        if found:
+            return f"{title[: found.end()]} {category}{title[found.end() :]}"
+    return f"{title} {category}"
 
 
 def contradiction(inputs: PickInputs) -> str | None:
@@ -118,11 +144,16 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         p.item.item_id
         for p in filtered.pool
         if names_only_as_add_on_target(p.item.title, noun)
-        or (typed and p.item.category is not None and is_accessory_category(p.item.category))
+        or (typed and _accessory_category(p.item))
         or names_sibling_product(p.item.title, inputs.category)
         or describes_add_on(p.item.description, noun)
         or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
     )
+
+
+def _accessory_category(item: Item) -> bool:
+    category = item.known_category
+    return category is not None and is_accessory_category(category)
 
 
 def names_sibling_product(title: str, category: str) -> bool:
@@ -177,7 +208,7 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    return GatePlan(gate_query(inputs), budget, None)
+    return GatePlan(gate_query(inputs), budget, None, noun=head(inputs.category or ""))
 
 
 def _scoring_order(
@@ -243,9 +274,9 @@ async def run_gate(
 async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gate:
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
-    titles = [with_short_names(p.item.title.lower()) for p in plan.targets]
+    documents = [gate_document(p.item, plan.noun) for p in plan.targets]
     try:
-        scores = await model.ascore(plan.query, titles)
+        scores = await model.ascore(plan.query, documents)
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))

@@ -46,7 +46,7 @@ def names_product(item: Item, product: str, request: str = "") -> bool:
 
 
 def _names(item: Item, product: str, request: str) -> bool:
-    """Whether the item's title or catalog category (when the noun heads it: not a mouse's
+    """Whether the item's title or known category (when the noun heads it: not a mouse's
     "keyboards mice input devices") names the product's noun as the thing itself, not as
     what an accessory is for ("Laptop Sleeve", "screen protector Mobile
     phone/Smartphone", a description saying "Screen Protector") nor as another kind
@@ -55,7 +55,7 @@ def _names(item: Item, product: str, request: str) -> bool:
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
-    shelf = (item.category or "").lower()
+    shelf = (item.known_category or "").lower()
     texts = [item.title.lower(), shelf if shelf and head(shelf) == noun else ""]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]

@@ -1,4 +1,4 @@
-"""`pickwise catalog stats`: the JSON shape and the table, on the real datasets."""
+"""`pickwise catalog stats` and `spec-categories` on the real datasets: JSON and table."""
 
 from __future__ import annotations
 
@@ -52,3 +52,19 @@ def test_stats_without_data_fails_with_config_error(
     result = CliRunner().invoke(app, ["stats", "--json"])
     assert result.exit_code != 0
     assert "ConfigError" in type(result.exception).__name__
+
+
+def test_spec_categories_json(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, settings_for: None
+) -> None:
+    monkeypatch.setenv("PICKWISE_DATA_DIR", str(data_dir))
+    result = CliRunner().invoke(app, ["spec-categories", "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["recipe"] == "spec-categories:k=5:votes=4:sim=0.6"
+    assert payload["items"] == 19_406
+    assert payload["named_by_title"] + payload["inferred"] < payload["items"]
+    assert payload["inferred"] > 5_000
+    check = payload["leave_one_out"]
+    assert check["accuracy"] > 0.95
+    assert "computer monitor" in payload["top_inferred"]

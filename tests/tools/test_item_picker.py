@@ -282,6 +282,37 @@ async def test_a_smartphone_request_does_not_pick_a_phone_case(
         assert "screen protector" not in f"{pick.title.lower()} {description[:40]}", pick.title
 
 
+@pytest.mark.parametrize(
+    ("request_text", "size", "expected"),
+    [
+        # the Dells' titles never say "monitor": only their spec sheets do
+        ("a monitor at least 27 inch under $300", 27.0, ("DELL SE2719H",)),
+        ("a 28 inch 4k monitor under $500", 28.0, ("ThinkVision S28u-10", "Samsung UR55")),
+    ],
+)
+async def test_monitors_titled_by_their_specs_alone_are_picked(
+    runtime: Runtime,
+    built_index: Settings,
+    request_text: str,
+    size: float,
+    expected: tuple[str, ...],
+) -> None:
+    result = await shop_as_served(runtime, built_index, request_text)
+    gate = result.slots[0].gate
+    assert gate.on, gate.reason
+    items = runtime.index.items
+    monitors = [p for p in result.picks if items[p.item_id].known_category == "computer monitor"]
+    for name in expected:
+        pick = next((p for p in monitors if name in p.title), None)
+        assert pick is not None, [p.title for p in result.picks]
+        assert pick.gate_score is not None
+        assert pick.gate_score >= gate.floor
+    for pick in monitors:
+        inches = re.search(r'\((\d+(?:\.\d+)?)"\)', pick.title)
+        assert inches is not None, pick.title
+        assert float(inches.group(1)) >= size, pick.title
+
+
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
     picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
     ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))

@@ -71,6 +71,14 @@ def test_a_hit_names_the_product_in_its_title_or_category(
     assert names_product(item(title, category), product) is named
 
 
+def test_a_category_implied_by_the_spec_sheet_names_the_product() -> None:
+    dell = 'DELL SE2719H 68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black'
+    assert not names_product(item(dell), "monitor")
+    implied = item(dell).model_copy(update={"inferred_category": "computer monitor"})
+    assert names_product(implied, "monitor")
+    assert not names_product(implied, "tv")
+
+
 def test_an_add_on_does_not_name_its_target() -> None:
     protector = item("HP FB019AA screen protector Mobile phone/Smartphone 1 pc(s)")
     described = item("Sony PRS-3SCREENPRO Mobile phone/Smartphone", None, "Screen Protector")

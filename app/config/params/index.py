@@ -47,3 +47,33 @@ BM25_B = REGISTRY.declare(
     maximum=1.0,
     description="BM25 length normalisation b of the product index.",
 )
+SPEC_CATEGORY_NEIGHBOURS = REGISTRY.declare(
+    "SPEC_CATEGORY_NEIGHBOURS",
+    int,
+    5,
+    group="index",
+    minimum=1,
+    maximum=50,
+    description="Nearest categorised Icecat items, by the spec fields they fill, that vote on "
+    "the category of an Icecat item whose title names none.",
+)
+SPEC_CATEGORY_VOTES = REGISTRY.declare(
+    "SPEC_CATEGORY_VOTES",
+    int,
+    4,
+    group="index",
+    minimum=1,
+    maximum=50,
+    description="Votes of those neighbours one category needs before it is inferred "
+    "(above SPEC_CATEGORY_NEIGHBOURS, nothing is inferred).",
+)
+SPEC_CATEGORY_MIN_SIMILARITY = REGISTRY.declare(
+    "SPEC_CATEGORY_MIN_SIMILARITY",
+    float,
+    0.6,
+    group="index",
+    minimum=0.0,
+    maximum=1.0,
+    description="Cosine similarity of spec-field sets the nearest neighbour needs before a "
+    "category is inferred from the neighbours.",
+)
