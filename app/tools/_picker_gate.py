@@ -10,8 +10,9 @@ scored candidate reaches the floor. Whatever the model says, an accessory sinks:
 whose title names the category only as what it is for ("Laptop Riser", "screen protector
 Mobile phone/Smartphone"), whose own category is an accessory type ("mobile phone case") or
 whose description opens by naming an add-on ("Screen Protector, clear"); so does another
-product made with the category's modifier ("Power Cord" for a power bank) and another kind
-named with the category's noun ("Graphics Tablet" for a tablet).
+product made with the category's modifier ("Power Cord" for a power bank), another kind
+named with the category's noun ("Graphics Tablet" for a tablet) and another product that the
+noun only describes ("Triple-Monitor USB-C Docking Station").
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     names_as_product,
 )
+from app.catalog.product_nouns import tokens as hyphenated_words
 from app.catalog.short_names import with_short_names
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
@@ -43,6 +45,9 @@ from app.tools._picker_terms import find_specs, singular, spec_said, tokens
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
+
+_CONNECTIVES = frozenset({"with", "and", "for", "&", "plus", "incl", "including", "or"})
+_SIZE_UNIT = re.compile(r"\d*(?:[kmgt]b)")
 
 
 class GatePlan(NamedTuple):
@@ -74,13 +79,28 @@ def gate_query(inputs: PickInputs) -> str:
 
 def gate_document(item: Item, noun: str | None) -> str:
     """What the cross-encoder reads for an item: its title, and the category its spec sheet
-    implies when the title never names the asked product ("DELL SE2719H 68.6 cm (27")
-    1920 x 1080 pixels Full HD LCD Black" is a computer monitor)."""
+    implies when the title names neither the asked product nor another one ("DELL SE2719H
+    68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black" is a computer monitor; a "Tower
+    Black PC" is no notebook, whatever its spec fields share with notebooks)."""
     title = item.title.lower()
     implied = item.inferred_category
-    if implied and noun and not names_as_product(with_short_names(title), noun):
+    if (
+        implied
+        and noun
+        and not names_as_product(with_short_names(title), noun)
+        and not _names_a_product(title)
+    ):
         title = _with_category(title, item.model_number, implied.lower())
     return with_short_names(title)
+
+
+def _names_a_product(title: str) -> bool:
+    """Whether the title names a product noun other than as a sized part ("512 GB SSD")."""
+    words = tokens(title)
+    return any(
+        is_product_noun(word) and not (i and _SIZE_UNIT.fullmatch(words[i - 1]))
+        for i, word in enumerate(words)
+    )
 
 
 def _with_category(title: str, model: str | None, category: str) -> str:
@@ -146,6 +166,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         if names_only_as_add_on_target(p.item.title, noun)
         or (typed and _accessory_category(p.item))
         or names_sibling_product(p.item.title, inputs.category)
+        or names_as_compound_modifier(p.item.title, noun)
         or describes_add_on(p.item.description, noun)
         or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
     )
@@ -154,6 +175,32 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
 def _accessory_category(item: Item) -> bool:
     category = item.known_category
     return category is not None and is_accessory_category(category)
+
+
+def names_as_compound_modifier(title: str, noun: str) -> bool:
+    """True when the title names the noun only inside a hyphenated word that describes
+    another product or an accessory named right after it ("Triple-Monitor USB-C Docking
+    Station", "Dual-Monitor Arm"); a one-letter lead makes the product's own name (a Y-Cable)."""
+    words = hyphenated_words(title.lower())
+    if any(canonical(w) == noun for w in words):
+        return False
+    for i, word in enumerate(words):
+        parts = word.split("-")
+        if len(parts) > 1 and len(parts[0]) > 1 and canonical(parts[-1]) == noun:
+            return _describes_next(words[i + 1 : i + 4], noun)
+    return False
+
+
+def _describes_next(after: Sequence[str], noun: str) -> bool:
+    """Whether a product or accessory noun other than `noun` follows before a connective."""
+    for word in after:
+        if word in _CONNECTIVES:
+            return False
+        if canonical(word) != noun and (
+            is_product_noun(word) or is_accessory_noun(canonical(word))
+        ):
+            return True
+    return False
 
 
 def names_sibling_product(title: str, category: str) -> bool:

@@ -1,5 +1,6 @@
 """What the relevance gate reads for an item: the title, and the category its spec sheet
-implies when the title never names the asked product; that category marks accessories too."""
+implies when the title never names the asked product; that category marks accessories too, as
+does a title that names the product only to describe another ("Triple-Monitor Dock")."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ import pytest
 
 from app.catalog.item import Item
 from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import accessories, gate_document, run_gate
+from app.tools._picker_gate import (
+    accessories,
+    gate_document,
+    names_as_compound_modifier,
+    run_gate,
+)
 from app.tools.shopping_plan import ShoppingPlan
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item
 
@@ -57,6 +63,20 @@ class _NamingReranker:
             "ssd",
             "kingston kc2500 internal solid state drive ssd m.2 500 gb pci express 3.0 nvme",
         ),
+        # the title names another product: the spec fields it shares with notebooks do not
+        # make it one (a part's size, "512 GB SSD", names no product of its own)
+        (
+            "Lenovo Legion T530 i7-9700 32 GB DDR4-SDRAM 1512 GB HDD+SSD Tower Black PC",
+            "notebook",
+            "laptop",
+            "lenovo legion t530 i7-9700 32 gb ddr4-sdram 1512 gb hdd+ssd tower black pc",
+        ),
+        (
+            'Acer Spin 3 SP314-54N-50W3 Hybrid (2-in-1) Silver 35.6 cm (14") 512 GB SSD',
+            "notebook",
+            "laptop",
+            'acer spin 3 sp314-54n-50w3 notebook hybrid (2-in-1) silver 35.6 cm (14") 512 gb ssd',
+        ),
         # no model code in the title: the category goes last
         (
             "Philips Perfect replacement SRP",
@@ -69,7 +89,7 @@ class _NamingReranker:
 def test_the_document_adds_the_implied_category_only_where_the_title_is_silent(
     title: str, inferred: str | None, noun: str | None, document: str
 ) -> None:
-    code = {"DELL": "SE2719H", "Kingston": "KC2500"}.get(title.split()[0])
+    code = {"DELL": "SE2719H", "Kingston": "KC2500", "Acer": "SP314-54N-50W3"}.get(title.split()[0])
     listed = item(1, title, platform="icecat", inferred_category=inferred, model_number=code)
     assert gate_document(listed, noun) == document
 
@@ -115,3 +135,30 @@ def test_an_implied_accessory_category_marks_an_accessory(
     inputs = inputs_for(items, p, query=wanted)
     marked = accessories(inputs, filtered_for(items, p, query=wanted))
     assert (marked == {"icecat:1"}) is accessory
+
+
+@pytest.mark.parametrize(
+    ("title", "noun", "describes"),
+    [
+        ("Tripp Lite Triple-Monitor USB-C Docking Station with 4K HDMI", "monitor", True),
+        ("Ergotron Dual-Monitor Arm", "monitor", True),
+        ("StarTech Dual-Monitor KVM Switch", "monitor", True),
+        ("Xiaomi Mi Power-Bank 10000", "bank", False),
+        ("Xiaomi Power-Bank with cable", "bank", False),
+        ("C2G RCA Plug x2 Y-Cable RCA Plug", "cable", False),
+        ("AOC 27B2H computer monitor", "monitor", False),
+        ("Philips Dual-Monitor Stand and 27B2H monitor", "monitor", False),
+    ],
+)
+def test_a_noun_inside_a_compound_can_describe_another_product(
+    title: str, noun: str, describes: bool
+) -> None:
+    assert names_as_compound_modifier(title, noun) is describes
+
+
+def test_a_dock_named_for_monitors_is_no_monitor() -> None:
+    dock = item(1, "Tripp Lite Triple-Monitor USB-C Docking Station with 4K HDMI", 146.94)
+    screen = item(2, "AOC 27B2H computer monitor 68.6 cm", 142.94)
+    p = ShoppingPlan(category="monitor")
+    inputs = inputs_for([dock, screen], p, query="monitor 4k")
+    assert accessories(inputs, filtered_for([dock, screen], p, query="monitor 4k")) == {"amazon:1"}
