@@ -313,6 +313,29 @@ async def test_monitors_titled_by_their_specs_alone_are_picked(
         assert float(inches.group(1)) >= size, pick.title
 
 
+@pytest.mark.parametrize(
+    ("request_text", "first", "stated"),
+    [
+        # the one 27" 4K monitor costs $746.95 and BM25 ranks it 14th: the asked spec wins
+        ("a 27 inch 4k monitor", "DELL UltraSharp U2720Q", ("27 inch", "4k")),
+        ("a 55 inch 4k tv", "Samsung", ("55 inch", "4k")),
+    ],
+)
+async def test_a_pick_with_every_asked_spec_comes_first(
+    runtime: Runtime,
+    built_index: Settings,
+    request_text: str,
+    first: str,
+    stated: tuple[str, ...],
+) -> None:
+    result = await shop_as_served(runtime, built_index, request_text)
+    assert result.picks
+    assert result.picks[0].title.startswith(first), [p.title for p in result.picks]
+    assert f"has {', '.join(stated)}" in result.picks[0].reason, result.picks[0].reason
+    meets = ["does not say" not in p.reason for p in result.picks]
+    assert meets == sorted(meets, reverse=True), [p.reason for p in result.picks]
+
+
 async def test_the_gate_is_off_and_reported_without_a_reranker(runtime: Runtime) -> None:
     picker = ItemPickerTool(runtime.index, runtime.index.embedder, None, reranker_unavailable="x")
     ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))

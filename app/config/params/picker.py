@@ -95,7 +95,7 @@ PICK_W_CHEAP = REGISTRY.declare(
 PICK_W_SPEC = REGISTRY.declare(
     "PICK_W_SPEC",
     float,
-    1.0,
+    2.0,
     group="picker",
     minimum=0.0,
     maximum=10.0,
