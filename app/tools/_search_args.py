@@ -117,6 +117,8 @@ class SearchScope:
     brand_exclude: tuple[str, ...] = ()
     exclude_terms: tuple[str, ...] = ()
     model_number: str | None = None
+    floor_set_aside: float | None = None
+    """The plan's price floor, when the ceiling in force sits below it and it was not applied."""
 
     @property
     def top_k_capped(self) -> bool:
@@ -162,6 +164,8 @@ def resolve_scope(
     """Apply the plan's defaults and the top_k cap in force now to `args`."""
     requested = args.top_k if args.top_k is not None else default_top_k
     price_max, source = _budget(args, plan)
+    floor = _price_floor(args, plan)
+    set_aside = floor is not None and price_max is not None and floor > price_max
     return SearchScope(
         query=args.query,
         slot=args.slot,
@@ -170,12 +174,13 @@ def resolve_scope(
         platforms=_platforms(args.platform, plan),
         price_max=price_max,
         budget_source=source,
-        price_min=_price_floor(args, plan, price_max),
+        price_min=None if set_aside else floor,
         min_rating=args.min_rating,
         brand=args.brand,
         brand_exclude=tuple(args.brand_exclude),
         exclude_terms=tuple(dict.fromkeys(t.strip().lower() for t in plan.exclude_terms if t)),
         model_number=args.model_number,
+        floor_set_aside=floor if set_aside else None,
     )
 
 
@@ -193,15 +198,12 @@ def _platforms(
     )
 
 
-def _price_floor(args: ItemSearchArgs, plan: ShoppingPlan, price_max: float | None) -> float | None:
+def _price_floor(args: ItemSearchArgs, plan: ShoppingPlan) -> float | None:
     """The asked floor, else the plan's for a plan without a bundle (a range is about one
-    product), dropped when it would sit above the ceiling in force."""
-    floor = args.price_usd_min
-    if floor is None and not plan.bundle:
-        floor = plan.budget_min_usd
-    if floor is not None and price_max is not None and floor > price_max:
-        return None
-    return floor
+    product)."""
+    if args.price_usd_min is not None or plan.bundle:
+        return args.price_usd_min
+    return plan.budget_min_usd
 
 
 def _budget(args: ItemSearchArgs, plan: ShoppingPlan) -> tuple[float | None, BudgetSource | None]:

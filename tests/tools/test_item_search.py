@@ -223,6 +223,19 @@ async def test_top_k_is_capped_at_call_time(runtime: Runtime) -> None:
     assert any("capped" in note for note in result.notes)
 
 
+async def test_a_ceiling_below_the_plans_floor_says_the_floor_was_set_aside(
+    runtime: Runtime,
+) -> None:
+    ctx = context(budget_min_usd=500.0)
+    result = await search(runtime, ctx, query="laptop", price_usd_max=300)
+    assert result.applied.price_usd_min is None
+    assert "the plan's $500.00 price floor is above the $300.00 ceiling" in " ".join(result.notes)
+    assert all(h.price_usd is None or h.price_usd <= 300 for h in result.hits)
+    kept = await search(runtime, ctx, query="laptop", price_usd_max=900)
+    assert kept.applied.price_usd_min == 500
+    assert not [note for note in kept.notes if "price floor" in note]
+
+
 async def test_gibberish_finds_nothing(runtime: Runtime) -> None:
     for query in ("asdkjh qwe", "blorft snazzle", "zzzzzz"):
         result = await search(runtime, query=query)

@@ -92,7 +92,9 @@ def test_a_plans_price_floor_holds_for_a_plan_without_a_bundle() -> None:
     assert (main.price_min, main.price_max) == (300, 600)
     assert main.filters().price_min == 300
     assert scope(ranged, price_usd_min=400).price_min == 400
-    assert scope(ranged, price_usd_max=200).price_min is None
+    under = scope(ranged, price_usd_max=200)
+    assert (under.price_min, under.floor_set_aside) == (None, 300)
+    assert main.floor_set_aside is None
     bundled = ranged.model_copy(update={"bundle": (BundleSlot(slot="tv", category="tv"),)})
     assert scope(bundled, slot="tv").price_min is None
     assert scope(ShoppingPlan(budget_min_usd=300)).has_hard_filters is True
