@@ -11,10 +11,9 @@ from app.config.params.index import INDEX_DESCRIPTION_CHARS
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.eval._esci_data import Selection, load_corpus
-from app.recall.bm25 import bm25_recipe
 from app.recall.embedder import Embedder
-from app.recall.index_build import build_index
-from app.recall.index_manifest import compute_version, dense_recipe, read_current
+from app.recall.index_build import build_index, index_recipes
+from app.recall.index_manifest import compute_version, read_current
 from app.recall.search_index import SearchIndex
 
 
@@ -27,8 +26,7 @@ def esci_settings(settings: Settings, selection: Selection, var_dir: Path | None
 
 def expected_version(files: tuple[Path, Path], embedder: Embedder) -> str:
     """The version `build_index` gives these files with this model and today's recipes."""
-    recipes = [dense_recipe(INDEX_DESCRIPTION_CHARS.get()), bm25_recipe()]
-    return compute_version(files, embedder.model_id, recipes)
+    return compute_version(files, embedder.model_id, index_recipes(INDEX_DESCRIPTION_CHARS.get()))
 
 
 def open_esci_index(

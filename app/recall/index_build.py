@@ -55,6 +55,12 @@ class BuildReport:
     message: str
 
 
+def index_recipes(description_chars: int) -> list[str]:
+    """What an index version hashes beside the files and model: the dense recipe first (the
+    vectors' own version), then the BM25 and catalog recipes."""
+    return [dense_recipe(description_chars), bm25_recipe(), SpecRecipe.current().fingerprint()]
+
+
 def build_index(
     settings: Settings,
     *,
@@ -70,7 +76,7 @@ def build_index(
     catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
-    recipes = [dense_recipe(desc_chars), bm25_recipe(), SpecRecipe.current().fingerprint()]
+    recipes = index_recipes(desc_chars)
     version = compute_version(catalog.source_files, embedder.model_id, recipes)
     root = settings.index_dir
     root.mkdir(parents=True, exist_ok=True)
