@@ -25,3 +25,8 @@ def contrary_terms(asked: Iterable[Term]) -> tuple[str, ...]:
         if family & said:
             out += sorted(family - said)
     return tuple(out)
+
+
+def is_form(term: str) -> bool:
+    """Whether the term names one of the forms a product is one at a time ("wireless")."""
+    return any(term in family for family in FAMILIES)

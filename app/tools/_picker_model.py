@@ -111,6 +111,9 @@ class Semantics:
     """How the title states each asked spec it meets ("16gb"; "26,800mah, more than 20000mah")."""
     specs_unsaid: tuple[str, ...] = ()
     """The asked specs it does not meet, as the shopper wrote them."""
+    terms_unsaid: tuple[str, ...] = ()
+    """The must-haves without a spec ("hdmi") and the asked forms ("wireless") its title does
+    not state, unless it states another form of the same kind ("wired")."""
     named: bool | None = None
     """Whether the title or category names the slot's product with every word of a name of
     two or more ("hair dryer", not "Electric Dryer"); None for other slots."""

@@ -91,7 +91,8 @@ class SlotPicks(BaseModel):
     merged: int = 0
     held_back: int = Field(0, description="Ranked items too far below the best to show.")
     unstated: list[str] = Field(
-        default_factory=list, description="Asked specs (sizes, standards) no pick states."
+        default_factory=list,
+        description="Asked specs (sizes, standards), must-haves and forms no pick states.",
     )
     unnamed: str | None = Field(None, description="The slot's product, when no pick names it.")
 
@@ -216,11 +217,17 @@ def _unnamed(inputs: PickInputs, selection: Selection) -> str | None:
 
 
 def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
-    """The asked specs that none of the picks states, as the shopper wrote them."""
+    """The asked specs, must-haves and forms that none of the picks states, as the shopper
+    wrote them."""
     if not selection.picks:
         return []
-    unsaid = [set(c.scored.semantics.specs_unsaid) for c in selection.picks]
-    return [s.wording for s in inputs.specs if all(s.wording in u for u in unsaid)]
+    unsaid = [
+        {*c.scored.semantics.specs_unsaid, *c.scored.semantics.terms_unsaid}
+        for c in selection.picks
+    ]
+    first = selection.picks[0].scored.semantics
+    asked = [*(s.wording for s in inputs.specs), *first.terms_unsaid]
+    return [a for a in dict.fromkeys(asked) if all(a in u for u in unsaid)]
 
 
 def _pick(
@@ -283,8 +290,9 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("has " + ", ".join(said))
     if sem.prefer_said:
         parts.append("also " + ", ".join(sem.prefer_said))
-    if sem.specs_unsaid:
-        parts.append("does not say " + ", ".join(sem.specs_unsaid))
+    unsaid = [*sem.specs_unsaid, *sem.terms_unsaid]
+    if unsaid:
+        parts.append("does not say " + ", ".join(unsaid))
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
     if instead:

@@ -22,6 +22,7 @@ from app.config.params.picker import (
     PICK_W_UNNAMED,
 )
 from app.recall.embedder import Embedder
+from app.tools._picker_contrary import is_form
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_terms import Term, find_specs, negated_only, spec_said, term_in
 from app.tools._search_product import names_product
@@ -73,6 +74,7 @@ def semantic_scores(
         specs = [(s.wording, spec_said(s, stated)) for s in inputs.specs]
         specs_said = tuple(said for _, said in specs if said)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
+        avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
@@ -80,12 +82,28 @@ def semantic_scores(
             spec=len(specs_said) / len(inputs.specs) if inputs.specs else 0.0,
             must_said=tuple(t.text for t in inputs.must if term_in(text, t)),
             prefer_said=tuple(t.text for t in inputs.prefer if term_in(text, t)),
-            avoid_said=tuple(name for v, name in avoid if v >= 1.0),
+            avoid_said=avoid_said,
             specs_said=specs_said,
             specs_unsaid=tuple(asked for asked, said in specs if not said),
+            terms_unsaid=_terms_unsaid(inputs, text, avoid_said),
             named=_named(pooled, inputs),
         )
     return out
+
+
+def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> tuple[str, ...]:
+    """The must-haves without specs and the asked forms the text does not state; a form the
+    text contradicts ("wired" for wireless) is reported as the contrary instead."""
+    contrary = [t for t in avoid_said if t in inputs.contrary]
+    wanted = [
+        *(t for t in inputs.must if not t.specs),
+        *(t for t in inputs.prefer if is_form(t.text)),
+    ]
+    return tuple(
+        dict.fromkeys(
+            t.text for t in wanted if not term_in(text, t) and not (is_form(t.text) and contrary)
+        )
+    )
 
 
 def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:

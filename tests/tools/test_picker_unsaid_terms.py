@@ -1,0 +1,78 @@
+"""A pick that does not state a must-have ("with hdmi") or an asked form ("wireless") says
+so, and when no pick does the slot report names it for the answer's caveat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.catalog.item import Item
+from app.tools._picker_filter import hard_filter
+from app.tools._picker_model import Gate, Weights
+from app.tools._picker_report import SlotPicks, slot_report
+from app.tools._picker_scoring import semantic_scores, weigh
+from app.tools._picker_select import select
+from app.tools._summary_facts import unstated
+from app.tools.shopping_plan import ShoppingPlan
+from tests.tools.picker_fixtures import inputs_for, item
+
+WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=2.0)
+NO_GATE = Gate(False, "off", None, 0.3)
+
+
+def report_for(items: Sequence[Item], plan: ShoppingPlan, query: str) -> SlotPicks:
+    inputs = inputs_for(items, plan, query=query)
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    return slot_report(inputs, filtered, NO_GATE, selection, {})
+
+
+def test_a_pick_without_a_must_have_says_it_does_not_say_it() -> None:
+    hubs = [
+        item(1, "Kensington interface hub USB Type-C Black"),
+        item(2, "Anker USB-C hub with HDMI 4K"),
+    ]
+    report = report_for(hubs, ShoppingPlan(category="hub", must_have=("hdmi",)), "hub usb-c")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "has hdmi" in reasons["amazon:2"]
+    assert "does not say hdmi" in reasons["amazon:1"]
+    assert "does not say" not in reasons["amazon:2"]
+    assert report.unstated == []
+
+
+def test_the_report_names_a_must_have_no_pick_states() -> None:
+    hubs = [item(1, "Kensington interface hub USB Type-C"), item(2, "C2G interface hub Gray")]
+    report = report_for(hubs, ShoppingPlan(category="hub", must_have=("hdmi",)), "hub")
+    assert report.unstated == ["hdmi"]
+    assert unstated(report) == "None of the items I found says hdmi; these come closest"
+
+
+def test_an_asked_form_no_pick_states_is_named_and_a_contrary_one_is_said_instead() -> None:
+    earbuds = [
+        item(1, "Maxell Timbers Earbud"),
+        item(2, "Koss wired Earbud Stereophone"),
+    ]
+    plan = ShoppingPlan(category="earbuds", keywords=("wireless",))
+    report = report_for(earbuds, plan, "earbuds wireless")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "does not say wireless" in reasons["amazon:1"]
+    assert "says wired, not wireless" in reasons["amazon:2"]
+    assert "does not say wireless" not in reasons["amazon:2"]
+    assert report.unstated == []
+
+
+def test_plain_keywords_are_preferences_not_claims() -> None:
+    earbuds = [item(1, "Maxell Timbers Earbud"), item(2, "Koss Earbud Stereophone")]
+    plan = ShoppingPlan(category="earbuds", keywords=("running",))
+    report = report_for(earbuds, plan, "earbuds running")
+    assert all("does not say" not in p.reason for p in report.picks)
+    assert report.unstated == []
+
+
+def test_a_spec_must_have_is_reported_once() -> None:
+    laptops = [item(1, "Lenovo ThinkBook 15 Notebook 8 GB RAM")]
+    plan = ShoppingPlan(category="laptop", must_have=("16gb ram",))
+    report = report_for(laptops, plan, "laptop 16gb ram")
+    assert report.picks[0].reason.count("16gb") == 1, report.picks[0].reason
+    assert report.unstated == ["16gb"]
