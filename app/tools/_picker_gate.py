@@ -173,6 +173,8 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
 
 
 def _accessory_category(item: Item) -> bool:
+    """Whether the item's own category, listed or read off its spec sheet, is an accessory
+    type ("notebook case")."""
     category = item.known_category
     return category is not None and is_accessory_category(category)
 

@@ -118,7 +118,7 @@ class SearchScope:
     exclude_terms: tuple[str, ...] = ()
     model_number: str | None = None
     floor_set_aside: float | None = None
-    """The plan's price floor, when the ceiling in force sits below it and it was not applied."""
+    """The price floor asked or planned, when the ceiling in force sits below it (not applied)."""
 
     @property
     def top_k_capped(self) -> bool:

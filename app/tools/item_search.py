@@ -156,7 +156,7 @@ class ItemSearchTool:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
         if scope.floor_set_aside is not None and scope.price_max is not None:
             run.notes.append(
-                f"the plan's ${scope.floor_set_aside:.2f} price floor is above the "
+                f"the ${scope.floor_set_aside:.2f} price floor is above the "
                 f"${scope.price_max:.2f} ceiling, so it was not applied"
             )
         run.notes += sorted({p.degraded for p in (main, chosen) if p.degraded})

@@ -95,6 +95,8 @@ def test_a_plans_price_floor_holds_for_a_plan_without_a_bundle() -> None:
     under = scope(ranged, price_usd_max=200)
     assert (under.price_min, under.floor_set_aside) == (None, 300)
     assert main.floor_set_aside is None
+    asked_over = scope(ShoppingPlan(budget_usd=200), price_usd_min=300)
+    assert (asked_over.price_min, asked_over.floor_set_aside) == (None, 300)
     bundled = ranged.model_copy(update={"bundle": (BundleSlot(slot="tv", category="tv"),)})
     assert scope(bundled, slot="tv").price_min is None
     assert scope(ShoppingPlan(budget_min_usd=300)).has_hard_filters is True
