@@ -40,6 +40,12 @@ _SMALL_TALK = re.compile(
     r"who\s+(?:are|made)\s+you|your\s+name|how\s+are\s+you|what\s+time\s+is\s+it|meaning\s+of\s+"
     r"life|translate|homework|sports?\s+scores?)\b"
 )
+PURPOSE_PRODUCTS = {"charge": "charger", "charging": "charger", "print": "printer"}
+"""Verbs a shopper asks a tool for by purpose, and the product noun of that tool."""
+_PURPOSE = re.compile(
+    r"\b(?:something|anything|a\s+(?:thing|way|device|gadget))\s+(?:to|that\s+(?:can|will)|"
+    r"for)\s+(" + "|".join(PURPOSE_PRODUCTS) + r")\b"
+)
 _SHOPPING_WORDS = re.compile(
     r"\b(?:buy|purchase|shop|shopping|order|price|prices|cost|costs|cheap|cheaper|deal|deals|"
     r"recommend|looking\s+for|need\s+(?:a|an|some)|want\s+(?:a|an|some)|how\s+much|budget|brand|"
@@ -72,7 +78,11 @@ def chunks(low: str, start: int, end: int, allowed: Allowed) -> list[list[Token]
 
 
 def guess_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
-    """The head product noun phrase of `low[start:end]`, or None when it names no product."""
+    """The head product noun phrase of `low[start:end]`, or None when it names no product;
+    a request by purpose ("something to charge my phone") asks for the tool of the verb."""
+    purpose = _purpose(low, start, end, allowed)
+    if purpose is not None:
+        return purpose
     runs = chunks(low, start, end, allowed)
     for idx, run in enumerate(runs):
         head = _head_index(run)
@@ -85,6 +95,20 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
                 run, head = runs[idx + 1], inner
         return _phrase(run, head)
     return None
+
+
+def _purpose(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """ "something to charge my phone" -> charger, before any product the verb acts on."""
+    m = _PURPOSE.search(low, start, end)
+    if m is None:
+        return None
+    verb = next(iter(tokens(low, m.start(1), m.end(1))), None)
+    if verb is None or not allowed(verb):
+        return None
+    if any(is_product_noun(t.text) for t in tokens(low, start, m.start())):
+        return None
+    product = PURPOSE_PRODUCTS[m.group(1)]
+    return CategoryGuess(product, product, m.start(1), m.end(1))
 
 
 def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:

@@ -57,6 +57,24 @@ def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
     assert plan_from_text([text]).category == category
 
 
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("something to charge my phone in the car", "charger", ("phone", "car")),
+        ("i want something for charging my laptop", "charger", ("laptop",)),
+        ("i need something to print photos at home", "printer", ("photos", "home")),
+        # a product named first is what is asked: the purpose is a search word
+        ("a laptop and something to charge it", "laptop", ("charge",)),
+        ("a phone charger for the car", "phone charger", ("car",)),
+    ],
+)
+def test_a_request_by_purpose_asks_for_the_tool(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
+
+
 def test_keywords_are_the_unclaimed_content_words() -> None:
     plan = plan_from_text(
         ["i need a quiet wireless gaming keyboard with rgb under $80, not logitech"]
