@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import typer
@@ -63,9 +64,7 @@ def spec_category_report(recipe: SpecRecipe) -> dict[str, Any]:
     named = [i.category for i in items]
     inferred = [c for c in infer_categories(fields, named, recipe) if c]
     check = leave_one_out(fields, named, recipe)
-    counts: dict[str, int] = {}
-    for category in inferred:
-        counts[category] = counts.get(category, 0) + 1
+    counts = Counter(inferred)
     return {
         "recipe": recipe.fingerprint(),
         "items": len(items),

@@ -124,6 +124,10 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
     return None
 
 
+_MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
+"""The word after an asked minimum, which may name the part it sizes ("16gb or more ram")."""
+
+
 @dataclass(frozen=True)
 class Minimum:
     """An asked minimum of a quantity, as the keyword "at least 24 inch", and where it is."""
@@ -149,9 +153,6 @@ def find_minimums(low: str, mask: SpanMask) -> list[Minimum]:
         mask.take(start, end)
         found.append(Minimum(term, start, end))
     return found
-
-
-_MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
 
 
 def _is_part(word: str) -> bool:

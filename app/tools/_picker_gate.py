@@ -37,6 +37,7 @@ from app.catalog.product_nouns import (
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
 from app.catalog.short_names import with_short_names
+from app.catalog.text import add_once_after
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
@@ -83,15 +84,11 @@ def gate_document(item: Item, noun: str | None) -> str:
     68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black" is a computer monitor; a "Tower
     Black PC" is no notebook, whatever its spec fields share with notebooks)."""
     title = item.title.lower()
+    read = with_short_names(title)
     implied = item.inferred_category
-    if (
-        implied
-        and noun
-        and not names_as_product(with_short_names(title), noun)
-        and not _names_a_product(title)
-    ):
-        title = _with_category(title, item.model_number, implied.lower())
-    return with_short_names(title)
+    if not implied or not noun or names_as_product(read, noun) or _names_a_product(title):
+        return read
+    return with_short_names(_with_category(title, item.model_number, implied.lower()))
 
 
 def _names_a_product(title: str) -> bool:
@@ -107,9 +104,9 @@ def _with_category(title: str, model: str | None, category: str) -> str:
     """The category where Icecat's own titles put it, right after the model code (the
     cross-encoder reads only the first few dozen tokens), else at the end."""
     if model:
-        found = re.search(rf"(?<![0-9a-z]){re.escape(model.lower())}(?![0-9a-z])", title)
-        if found:
-            return f"{title[: found.end()]} {category}{title[found.end() :]}"
+        placed = add_once_after(re.compile(re.escape(model.lower())), title, lambda _: category)
+        if placed != title:
+            return placed
     return f"{title} {category}"
 
 
