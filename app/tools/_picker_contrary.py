@@ -30,3 +30,9 @@ def contrary_terms(asked: Iterable[Term]) -> tuple[str, ...]:
 def is_form(term: str) -> bool:
     """Whether the term names one of the forms a product is one at a time ("wireless")."""
     return any(term in family for family in FAMILIES)
+
+
+def same_family(asked: str, said: Iterable[str]) -> bool:
+    """Whether the asked form and every form said belong to one family ("wireless" and
+    "wired"; not "over ear" and "wired")."""
+    return any({asked, *said} <= family for family in FAMILIES)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
-from app.tools._picker_contrary import FAMILIES
+from app.tools._picker_contrary import same_family
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._search_product import none_named
 from app.tools.base import ToolResult
@@ -296,7 +296,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
     if instead:
-        asked = [t.text for t in (*inputs.must, *inputs.prefer) if _same_family(t.text, instead)]
+        asked = [t.text for t in (*inputs.must, *inputs.prefer) if same_family(t.text, instead)]
         parts.append(f"says {', '.join(instead)}, not {', '.join(asked)}")
     if avoided:
         parts.append("mentions " + ", ".join(avoided) + " (you would rather avoid it)")
@@ -306,10 +306,6 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if chosen.merged:
         parts.append(f"{len(chosen.merged)} near-identical listing(s) merged")
     return "; ".join(p for p in parts if p)
-
-
-def _same_family(asked: str, said: list[str]) -> bool:
-    return any({asked, *said} <= family for family in FAMILIES)
 
 
 def _kind_of(item: Item, category: str | None, request: str) -> str | None:

@@ -22,7 +22,7 @@ from app.config.params.picker import (
     PICK_W_UNNAMED,
 )
 from app.recall.embedder import Embedder
-from app.tools._picker_contrary import is_form
+from app.tools._picker_contrary import is_form, same_family
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_terms import Term, find_specs, negated_only, spec_said, term_in
 from app.tools._search_product import names_product
@@ -93,7 +93,8 @@ def semantic_scores(
 
 def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> tuple[str, ...]:
     """The must-haves without specs and the asked forms the text does not state; a form the
-    text contradicts ("wired" for wireless) is reported as the contrary instead."""
+    text contradicts ("wired" for wireless) is reported as the contrary instead, while the
+    other asked forms ("over ear") are still named."""
     contrary = [t for t in avoid_said if t in inputs.contrary]
     wanted = [
         *(t for t in inputs.must if not t.specs),
@@ -101,7 +102,9 @@ def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> t
     ]
     return tuple(
         dict.fromkeys(
-            t.text for t in wanted if not term_in(text, t) and not (is_form(t.text) and contrary)
+            t.text
+            for t in wanted
+            if not term_in(text, t) and not any(same_family(t.text, [c]) for c in contrary)
         )
     )
 

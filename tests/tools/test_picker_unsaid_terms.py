@@ -76,3 +76,13 @@ def test_a_spec_must_have_is_reported_once() -> None:
     report = report_for(laptops, plan, "laptop 16gb ram")
     assert report.picks[0].reason.count("16gb") == 1, report.picks[0].reason
     assert report.unstated == ["16gb"]
+
+
+def test_a_contrary_form_sets_aside_only_its_own_family() -> None:
+    headphones = [item(1, "Koss wired Headphones Stereo"), item(2, "Sony Headphones Black")]
+    plan = ShoppingPlan(category="headphones", keywords=("wireless", "over-ear"))
+    report = report_for(headphones, plan, "headphones wireless over-ear")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "says wired, not wireless" in reasons["amazon:1"]
+    assert "does not say over ear" in reasons["amazon:1"], reasons["amazon:1"]
+    assert "does not say wireless" not in reasons["amazon:1"]
