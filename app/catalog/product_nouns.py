@@ -216,6 +216,12 @@ def category_key(category: str) -> frozenset[str]:
     return frozenset(category_words(category))
 
 
+def is_generic_head(word: str) -> bool:
+    """Whether a canonical word names a machine only generically ("computer", "pc", "system"),
+    so one such word may stand for another ("desktop pc" is a desktop computer)."""
+    return word in _WEAK_HEADS
+
+
 def head(category: str) -> str | None:
     """The product noun of a category name: its last content word ("usb flash drives" -> drive),
     passing over a generic last word ("laptop computers" -> laptop)."""

@@ -33,6 +33,7 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_category,
     is_accessory_noun,
+    is_generic_head,
     names_as_product,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
@@ -213,9 +214,16 @@ def names_sibling_product(title: str, category: str) -> bool:
     if any(canonical(w) == noun for w in said):
         return False
     return any(
-        said[i] == modifier and is_product_noun(said[i + 1]) and canonical(said[i + 1]) != noun
+        said[i] == modifier and is_product_noun(said[i + 1]) and _other_product(said[i + 1], noun)
         for i in range(len(said) - 1)
     )
+
+
+def _other_product(word: str, noun: str) -> bool:
+    """Whether the word names a product other than the noun; one generic name of a machine
+    is not another product than the next ("Desktop PC" is a desktop computer)."""
+    said = canonical(word)
+    return said != noun and not (is_generic_head(said) and is_generic_head(noun))
 
 
 def plan_gate(

@@ -16,6 +16,7 @@ from app.catalog.product_nouns import (
     category_words,
     head,
     is_accessory_noun,
+    is_generic_head,
     names_as_product,
     tokens,
 )
@@ -70,9 +71,15 @@ def _names(item: Item, product: str, request: str) -> bool:
 
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
     """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
-    `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse."""
+    `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
+    generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
-    return all(word in said for word in category_words(product) if word != noun)
+    generic = any(is_generic_head(word) for word in said)
+    return all(
+        word in said or (generic and is_generic_head(word))
+        for word in category_words(product)
+        if word != noun
+    )
 
 
 def none_named(items: Iterable[Item], product: str | None, request: str = "") -> bool:

@@ -542,6 +542,8 @@ def test_an_item_whose_own_category_is_an_accessory_type_is_an_accessory(
         ("gaming laptop", "ASUS ROG Strix gaming notebook 15.6", False),
         ("gaming keyboard", "Corsair K55 RGB keyboard", False),
         ("laptop", "Targus power cord", False),
+        ("desktop computer", "HP rp5700 Desktop PC", False),
+        ("desktop computer", "HP iPAQ 200 Series Desktop Cradle Black", True),
     ],
 )
 def test_another_product_made_with_the_categorys_modifier_is_marked(

@@ -63,6 +63,9 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("Logitech G213", "gaming keyboards", "gaming keyboard", True),
         ("Integral COURIER USB flash drive 32 GB", None, "usb stick", True),
         ("Integral COURIER flash drive 32 GB", None, "usb stick", False),
+        ("HP rp5700 Desktop PC", None, "desktop computer", True),
+        ("HP Pro 3010 Small Form Factor PC", None, "desktop computer", False),
+        ("Retrospect 6.0 Desktop Mac", None, "desktop computer", False),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
