@@ -2,7 +2,7 @@
 
 Icecat carries no category and no rating; the category is read off the title where the
 title follows Icecat's "brand [series] part-number category-noun Attributes" pattern, and
-inferred from the spec sheet for the rest where that is clear (`spec_categories`).
+taken from the spec sheet for the rest where it states or implies one (`spec_categories`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from app.catalog._tally import SkipTally
 from app.catalog.item import Item
-from app.catalog.spec_categories import SpecRecipe, infer_categories, spec_fields
+from app.catalog.spec_categories import SpecRecipe, sheet_categories, spec_fields, stated_type
 from app.catalog.text import clean_text
 
 SOURCE = "icecat"
@@ -178,27 +178,33 @@ def _rows(path: Path, tally: SkipTally) -> Iterator[Any]:
         tally.skip(SOURCE, "bad_json", f"{path.name}: {exc}")
 
 
+class SpecSheets(NamedTuple):
+    """Icecat items in file order, each beside the spec fields its row fills and the product
+    type its sheet states."""
+
+    items: list[Item]
+    fields: list[frozenset[str]]
+    stated: list[str | None]
+
+
 def load_icecat(
     paths: list[Path], tally: SkipTally, recipe: SpecRecipe | None = None
 ) -> list[Item]:
     """Items of the given Icecat zips, in file order; unusable rows are counted in `tally`.
-    Items whose title names no category get one inferred from their spec fields by `recipe`
-    (the registry's when None)."""
-    items, fields = read_spec_sheets(paths, tally)
-    inferred = infer_categories(fields, [i.category for i in items], recipe or SpecRecipe.current())
+    Items whose title names no category get the one their spec sheet states or implies, by
+    `recipe` (the registry's when None)."""
+    sheets = read_spec_sheets(paths, tally)
+    titled = [i.category for i in sheets.items]
+    found = sheet_categories(sheets.fields, sheets.stated, titled, recipe or SpecRecipe.current())
     return [
         item.model_copy(update={"inferred_category": category}) if category else item
-        for item, category in zip(items, inferred, strict=True)
+        for item, category in zip(sheets.items, found, strict=True)
     ]
 
 
-def read_spec_sheets(
-    paths: list[Path], tally: SkipTally
-) -> tuple[list[Item], list[frozenset[str]]]:
-    """Items of the given Icecat zips in file order, each beside the spec fields its row
-    fills; nothing is inferred yet."""
-    items: list[Item] = []
-    fields: list[frozenset[str]] = []
+def read_spec_sheets(paths: list[Path], tally: SkipTally) -> SpecSheets:
+    """Items of the given Icecat zips with their spec sheets; nothing is inferred yet."""
+    sheets = SpecSheets([], [], [])
     seen: set[str] = set()
     unpriced = 0
     for path in paths:
@@ -211,7 +217,8 @@ def read_spec_sheets(
             else:
                 seen.add(result.item_id)
                 unpriced += result.price_usd is None
-                items.append(result)
-                fields.append(spec_fields(row))
-    tally.summarise(SOURCE, len(items), without_price=unpriced)
-    return items, fields
+                sheets.items.append(result)
+                sheets.fields.append(spec_fields(row))
+                sheets.stated.append(stated_type(row))
+    tally.summarise(SOURCE, len(sheets.items), without_price=unpriced)
+    return sheets

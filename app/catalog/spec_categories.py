@@ -1,13 +1,15 @@
 """Categories for Icecat items whose title names none, read off their spec sheets.
 
-The spec fields an item fills say what it is (a display diagonal, a panel type and a refresh
-rate make a monitor), so an item takes the category most of its nearest categorised
-neighbours share, by cosine over the sets of fields they fill, and nothing when they
-disagree or none is near enough.
+A sheet that states its product type ("All-in-One PC") says it outright. Otherwise the spec
+fields an item fills say what it is (a display diagonal, a panel type and a refresh rate
+make a monitor), so an item takes the category most of its nearest categorised neighbours
+share, by cosine over the sets of fields they fill, and nothing when they disagree or none
+is near enough.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,10 +24,21 @@ from app.config.params.index import (
     SPEC_CATEGORY_VOTES,
 )
 
-__all__ = ["LeaveOneOut", "SpecRecipe", "infer_categories", "leave_one_out", "spec_fields"]
+__all__ = [
+    "LeaveOneOut",
+    "SpecRecipe",
+    "infer_categories",
+    "leave_one_out",
+    "sheet_categories",
+    "spec_fields",
+    "stated_type",
+]
 
 _CHUNK = 2048
 """Rows compared at once: bounds the dense similarity block to a few tens of MB."""
+_TYPE_FIELD = "attr_t_product_type"
+_SIZE_NOTE = re.compile(r"\([^)]*[<>=][^)]*\)")
+_LETTERS = re.compile(r"[a-z]{2}")
 
 
 @dataclass(frozen=True)
@@ -48,7 +61,10 @@ class SpecRecipe:
 
     def fingerprint(self) -> str:
         """A text form of the recipe, part of the index version."""
-        return f"spec-categories:k={self.neighbours}:votes={self.votes}:sim={self.min_similarity}"
+        return (
+            f"spec-categories:stated-type:k={self.neighbours}:votes={self.votes}"
+            f":sim={self.min_similarity}"
+        )
 
 
 class LeaveOneOut(NamedTuple):
@@ -63,6 +79,33 @@ class LeaveOneOut(NamedTuple):
 def spec_fields(row: Mapping[str, object]) -> frozenset[str]:
     """The spec fields an Icecat row fills: its `attr_*` keys with a value."""
     return frozenset(k for k, v in row.items() if k.startswith("attr_") and v not in (None, ""))
+
+
+def stated_type(row: Mapping[str, object]) -> str | None:
+    """The product type an Icecat sheet states, as a lower-case category ("All-in-One PC" ->
+    "all-in-one pc", "Mini PC (<= 3L)" -> "mini pc"); None when absent or not words."""
+    value = row.get(_TYPE_FIELD)
+    if not isinstance(value, str):
+        return None
+    text = _SIZE_NOTE.sub(" ", value.lower()).replace("(", " ").replace(")", " ")
+    text = " ".join(text.split())
+    return text if _LETTERS.search(text) else None
+
+
+def sheet_categories(
+    fields: Sequence[frozenset[str]],
+    stated: Sequence[str | None],
+    titled: Sequence[str | None],
+    recipe: SpecRecipe,
+) -> list[str | None]:
+    """For each item whose title names no category, the type its sheet states, else the one
+    its neighbours agree on (titled and typed items vote); None for titled items."""
+    labels = [title or typed for title, typed in zip(titled, stated, strict=True)]
+    voted = infer_categories(fields, labels, recipe)
+    return [
+        None if title else typed or vote
+        for title, typed, vote in zip(titled, stated, voted, strict=True)
+    ]
 
 
 def infer_categories(

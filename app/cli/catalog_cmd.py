@@ -10,7 +10,7 @@ import typer
 from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
-from app.catalog.spec_categories import SpecRecipe, infer_categories, leave_one_out
+from app.catalog.spec_categories import SpecRecipe, leave_one_out, sheet_categories
 from app.cli._output import emit_json
 from app.config import get_settings
 
@@ -56,26 +56,31 @@ def stats(
 
 
 def spec_category_report(recipe: SpecRecipe) -> dict[str, Any]:
-    """How many Icecat items get a category from their spec sheet, and how often the
-    recipe is right on the items whose title names one (each hidden in turn)."""
+    """How many Icecat items get a category from their spec sheet (stated or inferred), and
+    how often the neighbours' vote is right on the categorised items (each hidden in turn)."""
     settings = get_settings()
     paths = [settings.data_dir / ICECAT_DIR / name for name in ICECAT_FILES]
-    items, fields = read_spec_sheets(paths, SkipTally())
-    named = [i.category for i in items]
-    inferred = [c for c in infer_categories(fields, named, recipe) if c]
-    check = leave_one_out(fields, named, recipe)
-    counts = Counter(inferred)
+    sheets = read_spec_sheets(paths, SkipTally())
+    titled = [i.category for i in sheets.items]
+    found = sheet_categories(sheets.fields, sheets.stated, titled, recipe)
+    stated = sum(
+        1 for title, typed in zip(titled, sheets.stated, strict=True) if typed and not title
+    )
+    labels = [title or typed for title, typed in zip(titled, sheets.stated, strict=True)]
+    check = leave_one_out(sheets.fields, labels, recipe)
+    counts = Counter(c for c in found if c)
     return {
         "recipe": recipe.fingerprint(),
-        "items": len(items),
-        "named_by_title": sum(1 for c in named if c),
-        "inferred": len(inferred),
+        "items": len(sheets.items),
+        "named_by_title": sum(1 for c in titled if c),
+        "stated_by_sheet": stated,
+        "inferred": sum(counts.values()) - stated,
         "leave_one_out": {
             "items": check.items,
             "coverage": round(check.coverage, 4),
             "accuracy": round(check.accuracy, 4),
         },
-        "top_inferred": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:15]),
+        "top_found": dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:15]),
     }
 
 
@@ -92,11 +97,12 @@ def spec_categories(
     typer.echo(f"{payload['recipe']}")
     typer.echo(
         f"icecat items {payload['items']:,}: category in the title {payload['named_by_title']:,}, "
-        f"inferred from the spec sheet {payload['inferred']:,}"
+        f"stated by the spec sheet {payload['stated_by_sheet']:,}, "
+        f"inferred from its fields {payload['inferred']:,}"
     )
     typer.echo(
-        f"leave-one-out over {check['items']:,} titled items: coverage {check['coverage']:.3f}, "
-        f"accuracy {check['accuracy']:.3f}"
+        f"leave-one-out over {check['items']:,} categorised items: coverage "
+        f"{check['coverage']:.3f}, accuracy {check['accuracy']:.3f}"
     )
-    for category, count in payload["top_inferred"].items():
+    for category, count in payload["top_found"].items():
         typer.echo(f"  {count:>6,}  {category}")

@@ -61,10 +61,12 @@ def test_spec_categories_json(
     result = CliRunner().invoke(app, ["spec-categories", "--json"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert payload["recipe"] == "spec-categories:k=5:votes=4:sim=0.6"
+    assert payload["recipe"] == "spec-categories:stated-type:k=5:votes=4:sim=0.6"
     assert payload["items"] == 19_406
-    assert payload["named_by_title"] + payload["inferred"] < payload["items"]
+    found = payload["named_by_title"] + payload["stated_by_sheet"] + payload["inferred"]
+    assert found < payload["items"]
+    assert payload["stated_by_sheet"] > 500
     assert payload["inferred"] > 5_000
     check = payload["leave_one_out"]
     assert check["accuracy"] > 0.95
-    assert "computer monitor" in payload["top_inferred"]
+    assert "computer monitor" in payload["top_found"]

@@ -14,7 +14,9 @@ from app.catalog.spec_categories import (
     SpecRecipe,
     infer_categories,
     leave_one_out,
+    sheet_categories,
     spec_fields,
+    stated_type,
 )
 
 MONITOR = frozenset({"attr_n_display_diagonal", "attr_t_panel_type", "attr_n_refresh_rate"})
@@ -61,6 +63,34 @@ def test_only_filled_attribute_fields_count() -> None:
     assert spec_fields(row) == frozenset({"attr_t_type"})
 
 
+@pytest.mark.parametrize(
+    ("value", "category"),
+    [
+        ("All-in-One PC", "all-in-one pc"),
+        ("Mini PC (<= 3L) barebone", "mini pc barebone"),
+        ("Hybrid (2-in-1)", "hybrid 2-in-1"),
+        ("1", None),
+        (3, None),
+    ],
+)
+def test_a_stated_product_type_reads_as_a_category(value: object, category: str | None) -> None:
+    assert stated_type({"attr_t_product_type": value}) == category
+
+
+def test_a_stated_type_wins_over_the_vote_and_votes_for_its_neighbours() -> None:
+    pc = frozenset({"attr_t_processor_model", "attr_n_internal_memory", "attr_b_mouse_included"})
+    fields = [MONITOR, MONITOR, MONITOR, pc, pc, pc, MONITOR]
+    stated: list[str | None] = [None, None, None, "pc", "pc", None, "pc"]
+    titled: list[str | None] = [*["computer monitor"] * 3, None, None, None, "projector"]
+    assert sheet_categories(fields, stated, titled, RECIPE) == [
+        *[None] * 3,  # titled
+        "pc",  # stated
+        "pc",
+        "pc",  # voted by the two stated neighbours
+        None,  # a title category is never replaced, not even by the sheet's own type
+    ]
+
+
 def test_real_monitors_without_the_word_get_the_monitor_category(catalog: Catalog) -> None:
     by_title = {i.title: i for i in catalog.items if i.platform == "icecat"}
     for title in (
@@ -76,10 +106,16 @@ def test_real_monitors_without_the_word_get_the_monitor_category(catalog: Catalo
 
 def test_real_spec_sheets_infer_the_title_categories_they_hide(data_dir: Path) -> None:
     """Measured: 6,947 titled items with a sheet, 0.768 covered, 0.965 of those right."""
-    items, fields = read_spec_sheets(
-        [data_dir / "icecat" / name for name in ICECAT_FILES], SkipTally()
-    )
-    check = leave_one_out(fields, [i.category for i in items], SpecRecipe.current())
+    sheets = read_spec_sheets([data_dir / "icecat" / name for name in ICECAT_FILES], SkipTally())
+    check = leave_one_out(sheets.fields, [i.category for i in sheets.items], SpecRecipe.current())
     assert check.items > 6_000
     assert check.coverage > 0.7
     assert check.accuracy > 0.95
+
+
+def test_real_all_in_one_pcs_are_not_read_as_notebooks(catalog: Catalog) -> None:
+    by_id = {i.item_id: i for i in catalog.items}
+    stated = by_id["icecat:77273040"]  # Lenovo IdeaCentre A340: the sheet says All-in-One PC
+    assert (stated.category, stated.inferred_category) == (None, "all-in-one pc")
+    voted = by_id["icecat:77151377"]  # HP 22-c0064na: no stated type, its neighbours have one
+    assert voted.inferred_category == "all-in-one pc"
