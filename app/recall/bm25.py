@@ -35,7 +35,7 @@ def bm25_recipe() -> str:
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
         f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
         f"|title-standards={standards_fingerprint()}|short-names={short_names_fingerprint()}"
-        f"|spec-words={spec_words_fingerprint()}"
+        f"|spec-words={spec_words_fingerprint()}|inferred-category"
     )
 
 
@@ -47,12 +47,12 @@ def query_variant() -> str:
 def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
     names of the standards it names ("usbc"), short names of products it spells out ("ssd")
-    and one-word quantities ("1 TB" -> 1000gb), brand and the whole description. The derived
-    Icecat category is left out: it only repeats title words and measured worse on the dev
-    judgments."""
+    and one-word quantities ("1 TB" -> 1000gb), brand, the category a spec sheet gives an
+    untitled Icecat item ("computer monitor") and the whole description. The category read
+    off a title is left out: it only repeats title words and measured worse."""
     title = with_spec_words(with_short_names(with_standard_words(item.title)))
     titles = [title] * BM25_TITLE_REPEAT.get()
-    return " ".join(p for p in (*titles, item.brand, item.description) if p)
+    return " ".join(p for p in (*titles, item.brand, item.inferred_category, item.description) if p)
 
 
 def _query_text(query: str) -> str:

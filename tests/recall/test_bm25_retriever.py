@@ -192,3 +192,14 @@ def test_a_short_name_and_a_capacity_find_titles_that_spell_them_out(
     for query in ("ssd 1tb", "ssd 1 tb", "solid state drive 1000 gb"):
         hits = index.search(query, SearchFilters(), top_k=5)
         assert verbatim in [h.item_id for h in hits], (query, [titles[h.item_id] for h in hits])
+
+
+def test_an_untitled_item_is_found_by_the_category_its_spec_sheet_gives() -> None:
+    """Dell's 27-inch monitors never say "monitor"; their spec sheets make them one."""
+    catalog = load_catalog(Settings().data_dir)
+    sized = [i for i in catalog.items if '(27")' in i.title]
+    dell = next(i for i in sized if i.title.startswith("DELL SE2719H"))
+    assert "monitor" not in f"{dell.title} {dell.description}".lower()
+    index = Bm25Index.build(sized)
+    hits = index.search("monitor", SearchFilters(), top_k=len(sized))
+    assert dell.item_id in [h.item_id for h in hits]
