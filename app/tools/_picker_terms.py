@@ -26,13 +26,19 @@ _NEGATED_BEFORE = re.compile(r"(?:\bno|\bnon|\bwithout|\bzero|\bfree\s+(?:of|fro
 _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
 
 
+_SPELLINGS = {"cancelling": "canceling", "colour": "color", "grey": "gray"}
+"""British spellings shoppers and titles both use, to their American form."""
+_SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
+
+
 def normalise(text: str | None) -> str:
     """Lower case, typographic dashes and quotes to ASCII, one space between words, one
     name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6), short product names
-    ("solid state drive" -> ssd)."""
+    ("solid state drive" -> ssd), one spelling ("cancelling" -> canceling)."""
     if not text:
         return ""
     low = _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
+    low = _SPELLING.sub(lambda m: _SPELLINGS[m.group(1)], low)
     return to_short_names(canonical_standards(low))
 
 

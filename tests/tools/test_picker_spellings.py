@@ -1,0 +1,29 @@
+"""A shopper's British spelling finds a title's American one and back ("noise cancelling"
+headphones that say "Noise Canceling"), so the pick reports the term as said."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tools._picker_terms import make_term, term_in
+
+
+@pytest.mark.parametrize(
+    ("asked", "title"),
+    [
+        ("cancelling", "Koss Monaural Headset with Noise Canceling Microphone"),
+        ("noise canceling", "Kensington Noise Cancelling Headphones"),
+        ("grey", "Logitech M185 Wireless Mouse Gray"),
+        ("colour", "HP 301 Tri-color Ink Cartridge"),
+    ],
+)
+def test_either_spelling_says_the_term(asked: str, title: str) -> None:
+    term = make_term(asked)
+    assert term is not None
+    assert term_in(title, term)
+
+
+def test_a_different_word_is_not_a_spelling() -> None:
+    term = make_term("cancelled")
+    assert term is not None
+    assert not term_in("Noise Canceling Headphones", term)
