@@ -26,8 +26,16 @@ _NEGATED_BEFORE = re.compile(r"(?:\bno|\bnon|\bwithout|\bzero|\bfree\s+(?:of|fro
 _NEGATED_AFTER = re.compile(r"^[\s-]*free\b")
 
 
-_SPELLINGS = {"cancelling": "canceling", "colour": "color", "grey": "gray"}
-"""British spellings shoppers and titles both use, to their American form."""
+_SPELLINGS = {
+    "cancelling": "canceling",
+    "colour": "color",
+    "grey": "gray",
+    "wi-fi": "wifi",
+    "wi fi": "wifi",
+    "touch screen": "touchscreen",
+}
+"""Spellings shoppers and titles both use (British and American, hyphenated and split), to
+one form."""
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
 
 

@@ -15,6 +15,9 @@ from app.tools._picker_terms import make_term, term_in
         ("noise canceling", "Kensington Noise Cancelling Headphones"),
         ("grey", "Logitech M185 Wireless Mouse Gray"),
         ("colour", "HP 301 Tri-color Ink Cartridge"),
+        ("wifi", "Canon PIXMA Wi-Fi Printer"),
+        ("wi-fi", "Netgear WiFi Range Extender"),
+        ("touch screen", "Dell Inspiron touchscreen laptop"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
