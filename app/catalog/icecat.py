@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from app.catalog._tally import SkipTally
 from app.catalog.item import Item
 from app.catalog.spec_categories import SpecRecipe, sheet_categories, spec_fields, stated_type
+from app.catalog.spec_features import sheet_features
 from app.catalog.text import clean_text
 
 SOURCE = "icecat"
@@ -153,6 +154,7 @@ def icecat_item(row: object) -> Item | _Skip:
             source=SOURCE,
             model_number=icecat_model_number(name),
             ean=_ean(row.get("ean")),
+            features=sheet_features(row),
         )
     except ValidationError as exc:
         return _Skip("invalid_item", f"{product_id}: {exc.errors()[0]['msg']}")

@@ -16,7 +16,8 @@ class Item(BaseModel):
     `item_id` is stable across rebuilds and prefixed by the platform (`icecat:3920564`).
     Unknown values are None, never guessed: most sources carry no rating, ditto has no
     images, ESCI has no prices. The one inference, `inferred_category`, is kept apart from the
-    listed or title-derived `category` (see `app.catalog.spec_categories`).
+    listed or title-derived `category` (see `app.catalog.spec_categories`); `features` are
+    what the spec sheet states (see `app.catalog.spec_features`).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -35,6 +36,8 @@ class Item(BaseModel):
     model_number: str | None = None
     ean: tuple[str, ...] = ()
     inferred_category: str | None = None
+    features: tuple[str, ...] = ()
+    """Connections and built-ins the spec sheet lists ("HDMI", "Bluetooth"); Icecat only."""
 
     @property
     def known_category(self) -> str | None:

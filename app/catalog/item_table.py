@@ -19,6 +19,7 @@ def write_items(path: Path, items: Sequence[Item]) -> None:
     rows = [item.model_dump() for item in items]
     for row in rows:
         row["ean"] = list(row["ean"])
+        row["features"] = list(row["features"])
     pq.write_table(pa.Table.from_pylist(rows), path, compression="zstd")
 
 
@@ -28,5 +29,6 @@ def read_items(path: Path) -> dict[str, Item]:
     items: dict[str, Item] = {}
     for row in table.to_pylist():
         row["ean"] = tuple(row.get("ean") or ())
+        row["features"] = tuple(row.get("features") or ())
         items[row["item_id"]] = Item.model_construct(**row)
     return items

@@ -23,6 +23,7 @@ from tqdm import tqdm
 from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog, load_catalog
 from app.catalog.spec_categories import SpecRecipe
+from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
 from app.recall._cache_seed import seed_from_current
@@ -58,7 +59,12 @@ class BuildReport:
 def index_recipes(description_chars: int) -> list[str]:
     """What an index version hashes beside the files and model: the dense recipe first (the
     vectors' own version), then the BM25 and catalog recipes."""
-    return [dense_recipe(description_chars), bm25_recipe(), SpecRecipe.current().fingerprint()]
+    return [
+        dense_recipe(description_chars),
+        bm25_recipe(),
+        SpecRecipe.current().fingerprint(),
+        features_fingerprint(),
+    ]
 
 
 def build_index(

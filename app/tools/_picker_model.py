@@ -111,6 +111,8 @@ class Semantics:
     """How the title states each asked spec it meets ("16gb"; "26,800mah, more than 20000mah")."""
     specs_unsaid: tuple[str, ...] = ()
     """The asked specs it does not meet, as the shopper wrote them."""
+    sheet_said: tuple[str, ...] = ()
+    """The must and prefer terms its title does not say but its spec sheet lists ("hdmi")."""
     terms_unsaid: tuple[str, ...] = ()
     """The must-haves without a spec ("hdmi") and the asked forms ("wireless") its title does
     not state, unless it states another form of the same kind ("wired")."""

@@ -290,6 +290,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("has " + ", ".join(said))
     if sem.prefer_said:
         parts.append("also " + ", ".join(sem.prefer_said))
+    if sem.sheet_said:
+        parts.append("its spec sheet lists " + ", ".join(sem.sheet_said))
     unsaid = [*sem.specs_unsaid, *sem.terms_unsaid]
     if unsaid:
         parts.append("does not say " + ", ".join(unsaid))

@@ -58,15 +58,18 @@ def semantic_scores(
     strongest avoid term (0 when the title only negates it); spec as the share of asked
     specs (sizes, standards) the title carries, or exceeds where more serves (mAh); for a
     product name of several words, whether it says them all ("Electric Dryer" does not
-    name a hair dryer)."""
+    name a hair dryer). A term the spec sheet lists ("hdmi") counts as said."""
     out: dict[str, Semantics] = {}
     for row, pooled in enumerate(pool):
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"
+        sheet = ", ".join(pooled.item.features)
         vector = None if title_vectors is None else title_vectors[row]
 
-        def closeness(term: Term, text: str = text, vector: np.ndarray | None = vector) -> float:
-            if term_in(text, term):
+        def closeness(
+            term: Term, text: str = text, sheet: str = sheet, vector: np.ndarray | None = vector
+        ) -> float:
+            if term_in(text, term) or term_in(sheet, term):
                 return 1.0
             return _cosine(term_vectors.get(term.text), vector)
 
@@ -85,7 +88,14 @@ def semantic_scores(
             avoid_said=avoid_said,
             specs_said=specs_said,
             specs_unsaid=tuple(asked for asked, said in specs if not said),
-            terms_unsaid=_terms_unsaid(inputs, text, avoid_said),
+            sheet_said=tuple(
+                dict.fromkeys(
+                    t.text
+                    for t in (*inputs.must, *inputs.prefer)
+                    if not term_in(text, t) and term_in(sheet, t)
+                )
+            ),
+            terms_unsaid=_terms_unsaid(inputs, f"{text} {sheet}", avoid_said),
             named=_named(pooled, inputs),
         )
     return out

@@ -86,3 +86,21 @@ def test_a_contrary_form_sets_aside_only_its_own_family() -> None:
     assert "says wired, not wireless" in reasons["amazon:1"]
     assert "does not say over ear" in reasons["amazon:1"], reasons["amazon:1"]
     assert "does not say wireless" not in reasons["amazon:1"]
+
+
+def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
+    monitors = [
+        item(1, "DELL SE2719H 68.6 cm (27in) Full HD LCD Black", features=("HDMI", "VGA")),
+        item(2, "HP L2445w 24-inch Widescreen LCD Monitor", features=("DVI", "VGA")),
+    ]
+    plan = ShoppingPlan(category="monitor", must_have=("hdmi",))
+    inputs = inputs_for(monitors, plan, query="monitor hdmi")
+    sem = semantic_scores(inputs, hard_filter(inputs).pool, {}, None)
+    assert sem["amazon:1"].must == 1.0
+    assert sem["amazon:2"].must == 0.0
+    report = report_for(monitors, plan, "monitor hdmi")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "its spec sheet lists hdmi" in reasons["amazon:1"]
+    assert "does not say" not in reasons["amazon:1"]
+    assert "does not say hdmi" in reasons["amazon:2"]
+    assert report.unstated == []

@@ -1,0 +1,57 @@
+"""Connections and built-ins read off Icecat spec sheets: toy rows for each kind of field,
+the real catalog's monitors, and the item table keeping them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.catalog.item import Item
+from app.catalog.item_table import read_items, write_items
+from app.catalog.loader import Catalog
+from app.catalog.spec_features import sheet_features
+
+
+@pytest.mark.parametrize(
+    ("row", "features"),
+    [
+        ({"attr_n_hdmi_ports_quantity": 2.0}, ("HDMI",)),
+        ({"attr_b_hdmi": True, "attr_n_hdmi_ports_quantity": 1.0}, ("HDMI",)),
+        ({"attr_n_hdmi_ports_quantity": 0.0, "attr_b_hdmi": False}, ()),
+        ({"attr_n_usb_3_2_gen_1__3_1_gen_1__type_c_ports_quantity": 1.0}, ("USB-C",)),
+        ({"attr_t_usb_connector_type": "USB Type-C"}, ("USB-C",)),
+        ({"attr_t_usb_connector_type": "Micro-USB"}, ()),
+        (
+            {"attr_b_wi_fi": True, "attr_t_top_wi_fi_standard": "Wi-Fi 6 (802.11ax)"},
+            ("Wi-Fi", "Wi-Fi 6"),
+        ),
+        ({"attr_b_bluetooth": False, "attr_b_touchscreen": True}, ("touchscreen",)),
+        (
+            {"attr_b_keyboard_backlit": True, "attr_b_fingerprint_reader": "True"},
+            ("backlit keyboard",),
+        ),
+        ({"title": "HDMI cable", "attr_t_cable_type": "HDMI"}, ()),
+    ],
+)
+def test_a_sheet_lists_what_its_fields_say_yes_to(
+    row: dict[str, object], features: tuple[str, ...]
+) -> None:
+    assert sheet_features(row) == features
+
+
+def test_real_monitors_list_their_ports(catalog: Catalog) -> None:
+    by_id = {i.item_id: i for i in catalog.items}
+    dell = by_id["icecat:78829860"]  # DELL SE2719H: the title names no port
+    assert "hdmi" not in dell.title.lower()
+    assert {"HDMI", "VGA"} <= set(dell.features)
+    assert sum(1 for i in catalog.items if "HDMI" in i.features) > 400
+    assert all(not i.features for i in catalog.items if i.platform != "icecat")
+
+
+def test_the_item_table_keeps_the_features(tmp_path: Path) -> None:
+    item = Item(
+        item_id="icecat:1", platform="icecat", title="x", source="icecat", features=("HDMI",)
+    )
+    write_items(tmp_path / "items.parquet", [item])
+    assert read_items(tmp_path / "items.parquet")["icecat:1"].features == ("HDMI",)
