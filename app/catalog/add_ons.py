@@ -10,6 +10,7 @@ import re
 from app.catalog.product_nouns import (
     canonical,
     head_positions,
+    is_accessory_noun,
     is_accessory_position,
     singular,
     tokens,
@@ -23,6 +24,10 @@ PART_NOUNS = frozenset({"memory", "ram", "dimm", "sodimm"})
 """Parts named after the product they fit ("Laptop Memory Kit", "Notebook Memory Module"):
 the product noun before them is their target."""
 
+_FITTED = frozenset({"internal"})
+"""Words after a product noun that make it what a part is fitted into ("Laptop Internal UK
+Keyboard"), when an accessory noun follows."""
+
 _BEFORE = 3
 _AFTER = 3
 _JOINERS = frozenset({"with", "and", "&", "+", "plus", "or"})
@@ -35,7 +40,8 @@ def names_only_as_add_on_target(title: str, word: str) -> bool:
     """Whether every mention of `word` in the title is what an accessory is for, counting an
     add-on's type up to three words before it ("screen protector Mobile phone/Smartphone",
     "Laptop Sleeve Netbook") or after it ("Tablet Digitizer Pen Tether", not across "with")
-    and a part right after it ("Laptop Memory Kit")."""
+    a part right after it ("Laptop Memory Kit") and a part fitted into it ("Laptop Internal
+    UK Keyboard", not "print server Internal Gray Ethernet")."""
     toks = tokens(title)
     positions = head_positions(toks, word)
     return bool(positions) and all(
@@ -43,6 +49,7 @@ def names_only_as_add_on_target(title: str, word: str) -> bool:
         or _after_add_on(toks, i)
         or _before_add_on(toks, i)
         or _before_part(toks, i)
+        or _before_fitted_part(toks, i)
         for i in positions
     )
 
@@ -72,3 +79,14 @@ def _before_add_on(toks: list[str], i: int) -> bool:
 
 def _before_part(toks: list[str], i: int) -> bool:
     return i + 1 < len(toks) and toks[i + 1] in PART_NOUNS
+
+
+def _before_fitted_part(toks: list[str], i: int) -> bool:
+    if i + 1 >= len(toks) or toks[i + 1] not in _FITTED:
+        return False
+    for t in toks[i + 2 : i + 2 + _AFTER]:
+        if t in _JOINERS:
+            return False
+        if is_accessory_noun(t):
+            return True
+    return False

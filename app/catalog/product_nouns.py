@@ -125,6 +125,7 @@ ACCESSORY_NOUNS = frozenset(
         "roller",
         "stylus",
         "keyboard",
+        "kbd",
         "cooler",
         "arm",
         "backpack",
