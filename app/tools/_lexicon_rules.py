@@ -131,16 +131,23 @@ def catalog_alias(category: str | None) -> str:
     return alias + "s" if alias and singular(words[-1]) != words[-1] else alias
 
 
-def by_size_alone(term: str, category: str | None) -> str:
-    """A term such as "16gb ram" as titles of another product state it ("16gb"); an asked
-    minimum by its amount ("at least 24 inch" -> "24 inch"); any other term, or one naming
-    the category itself ("16gb ram" for ram), as it is."""
+def beside_product(term: str, category: str | None) -> str:
+    """A must-have as it reads beside the product it belongs to: a sized part as titles of
+    the product state it ("16gb ram" -> "16gb"), an asked minimum by its amount ("at least
+    24 inch" -> "24 inch"), a part named by another product's noun by its trait alone
+    ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards); any other
+    term, or one naming the category itself ("16gb ram" for ram), as it is."""
     term = term.removeprefix(MINIMUM_CUE)
-    size, *parts = term.split() or [""]
+    first, *parts = term.split() or [""]
     product = set((category or "").lower().split())
-    sized_part = bool(parts) and size[:1].isdigit() and not product & set(parts)
-    if sized_part and all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts):
-        return size
+    if not parts or product & set(parts):
+        return term
+    if first[:1].isdigit():
+        sized = all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts)
+        return first if sized else term
+    *traits, noun = term.split()
+    if category and is_product_noun(noun) and not any(is_product_noun(w) for w in traits):
+        return " ".join(traits)
     return term
 
 

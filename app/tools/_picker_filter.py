@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
-from app.tools._lexicon_rules import by_size_alone
 from app.tools._picker_contrary import contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_terms import Spec, Term, make_terms, mentions, normalise, singular
@@ -61,7 +60,6 @@ def prepare(
         contrary=contrary,
         exclude=tuple(dict.fromkeys(t for t in map(_clean, plan.exclude_terms) if t)),
         specs=specs,
-        gate_terms=() if part is not None else _gate_terms(must, category),
         budget_usd=budget,
         budget_source=source,
         max_picks=max(1, picks),
@@ -169,12 +167,6 @@ def _distinct_specs(terms: Sequence[Term]) -> tuple[Spec, ...]:
         for spec in term.specs:
             out.setdefault(spec.key, spec)
     return tuple(out.values())
-
-
-def _gate_terms(must: Sequence[Term], category: str | None) -> tuple[str, ...]:
-    """The must-haves the gate asks for beside the category, a part by its size alone: the
-    cross-encoder reads "8gb ram laptop" as a request for RAM."""
-    return tuple(by_size_alone(t.text, category) for t in must)
 
 
 def _clean(term: str) -> str:

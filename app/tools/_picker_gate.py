@@ -72,11 +72,10 @@ class GatePlan(NamedTuple):
 
 
 def gate_query(inputs: PickInputs) -> str:
-    """The gate's query: the must-have terms, then the category in the catalog's words (the
-    request without one)."""
-    anchor = catalog_name(inputs.category) if inputs.category else inputs.request
-    parts = [t for t in inputs.gate_terms if t and t not in anchor]
-    return " ".join([*parts, anchor]).strip()
+    """The gate's query: the category in the catalog's words (the request without one). The
+    gate judges what an item is; must-haves are stage 4's, since the cross-encoder reads
+    "gps tablet" as a request for a GPS and "touchscreen backlit laptop" as no laptop."""
+    return catalog_name(inputs.category) if inputs.category else inputs.request
 
 
 def gate_document(item: Item, noun: str | None) -> str:

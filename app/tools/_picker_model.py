@@ -36,7 +36,6 @@ class PickInputs:
     avoid: tuple[Term, ...]
     exclude: tuple[str, ...]
     specs: tuple[Spec, ...]
-    gate_terms: tuple[str, ...]
     budget_usd: float | None
     budget_source: BudgetSource | None
     max_picks: int

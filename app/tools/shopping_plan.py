@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.tools._lexicon_rules import MINIMUM_CUE, by_size_alone, catalog_alias
+from app.tools._lexicon_rules import MINIMUM_CUE, beside_product, catalog_alias
 
 
 class Constraint(BaseModel):
@@ -73,9 +73,10 @@ class ShoppingPlan(BaseModel):
 
     def query_text(self) -> str:
         """A search query built from the plan: the category and the catalogs' other name for it
-        ("laptop notebook"), keywords, and must-haves with a part by its size alone ("16gb":
-        laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules)."""
-        must = [by_size_alone(term, self.category) for term in self.must_have]
+        ("laptop notebook"), keywords, and must-haves as they read beside the product ("16gb":
+        laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules; "backlit", as
+        "keyboard" finds keyboards)."""
+        must = [beside_product(term, self.category) for term in self.must_have]
         keywords = [k.removeprefix(MINIMUM_CUE) for k in self.keywords]
         parts = [self.category or "", catalog_alias(self.category), *keywords, *must]
         seen: list[str] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.errors import InvalidRequest
-from app.tools._lexicon_rules import by_size_alone
+from app.tools._lexicon_rules import beside_product
 from app.tools.planner_rules import plan_from_text
 
 
@@ -199,12 +199,15 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("128gb storage", "phone", "128gb"),
         ("1tb ssd", "laptop", "1tb ssd"),
         ("16gb ram", "ram", "16gb ram"),
-        ("backlit keyboard", "laptop", "backlit keyboard"),
+        ("backlit keyboard", "laptop", "backlit"),
+        ("backlit keyboard", "keyboard", "backlit keyboard"),
+        ("gaming laptop", None, "gaming laptop"),
+        ("noise cancelling", "headphones", "noise cancelling"),
         ("at least 16gb ram", "laptop", "16gb"),
     ],
 )
-def test_by_size_alone(term: str, category: str, said: str) -> None:
-    assert by_size_alone(term, category) == said
+def test_beside_product(term: str, category: str, said: str) -> None:
+    assert beside_product(term, category) == said
 
 
 def test_a_bundle_slot_is_searched_as_catalogs_name_it() -> None:
