@@ -30,6 +30,7 @@ from app.recall.pipeline import RecallPipeline, RecallResponse
 from app.recall.retriever import Hit
 from app.recall.search_index import SearchIndex
 from app.recall.trace import CacheLevel, recall_trace
+from app.tools._lexicon_rules import catalog_alias
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
@@ -241,13 +242,14 @@ class ItemSearchTool:
         self, run: _Run, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """When no hit names the asked product ("monitor macbook": the rarer word took every
-        place), recall the product alone under the same filters and put its hits that name
-        it first."""
+        place), recall the product alone (and the catalogs' other name for it: "laptop" alone
+        finds sleeves) under the same filters and put its hits that name it first."""
         if product.lower() == " ".join(run.scope.query.lower().split()):
             return kept
         filters = run.effective.filters()
+        alone = " ".join(dict.fromkeys(p for p in (product, catalog_alias(product)) if p))
         with _timed(run.steps, "refocus"):
-            focused = await self._widening_pass(run, "refocus", product, filters, pool, matchers)
+            focused = await self._widening_pass(run, "refocus", alone, filters, pool, matchers)
         named = (
             [h for h in focused.kept if names_product(h.item, product, run.scope.query)]
             if focused
@@ -255,7 +257,7 @@ class ItemSearchTool:
         )
         if not named:
             return kept
-        run.notes.append(f'no hit was a {product}; put first the hits of "{product}" alone')
+        run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
         first = {h.item_id for h in named}
         return named + [h for h in kept if h.item_id not in first]
 

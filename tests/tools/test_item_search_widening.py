@@ -101,6 +101,20 @@ async def test_a_result_without_the_asked_product_puts_that_product_first(
     assert any(w in alone.hits[0].title.lower() for w in ("laptop", "notebook", "netbook"))
 
 
+async def test_the_product_alone_is_recalled_by_the_catalogs_name_too(runtime: Runtime) -> None:
+    """'laptop' alone finds sleeves and rollers; the catalogs call laptops notebooks."""
+    plan = ShoppingPlan(category="laptop", must_have=("touchscreen", "backlit keyboard"))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "laptop notebook touchscreen backlit", "price_usd_max": 900},
+        ToolContext("s", "t", plan),
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    assert any('hits of "laptop notebook" alone' in note for note in result.notes), result.notes
+    assert "notebook" in result.hits[0].title.lower(), result.hits[0].title
+
+
 async def test_a_full_result_of_the_asked_product_is_not_probed(runtime: Runtime) -> None:
     result = await search(runtime, query="wireless mouse", price_usd_max=25)
     assert len(result.hits) == result.top_k
