@@ -120,6 +120,12 @@ def _ean(value: object) -> tuple[str, ...]:
     return tuple(dict.fromkeys(code.strip() for code in value if isinstance(code, str) and code))
 
 
+def _year(value: object) -> int | None:
+    """The year of an ISO date ("2008-05-10T00:00:00Z" -> 2008), else None."""
+    text = value.strip() if isinstance(value, str) else ""
+    return int(text[:4]) if text[:4].isdigit() and 1900 <= int(text[:4]) <= 2100 else None
+
+
 def _color(value: object) -> str | None:
     text = clean_text(value)
     if not text:
@@ -155,6 +161,7 @@ def icecat_item(row: object) -> Item | _Skip:
             model_number=icecat_model_number(name),
             ean=_ean(row.get("ean")),
             features=sheet_features(row),
+            released=_year(row.get("date_released")),
         )
     except ValidationError as exc:
         return _Skip("invalid_item", f"{product_id}: {exc.errors()[0]['msg']}")

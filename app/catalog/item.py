@@ -38,11 +38,18 @@ class Item(BaseModel):
     inferred_category: str | None = None
     features: tuple[str, ...] = ()
     """Connections and built-ins the spec sheet lists ("HDMI", "Bluetooth"); Icecat only."""
+    released: int | None = Field(None, ge=1900, le=2100)
+    """The year the product came out (Icecat's release date); None elsewhere."""
 
     @property
     def known_category(self) -> str | None:
         """The listed or title-derived category, else the one inferred from the spec sheet."""
         return self.category or self.inferred_category
+
+
+def item_fields_fingerprint() -> str:
+    """The item table's columns, part of the index version: a new field rebuilds the table."""
+    return "item-fields:" + ",".join(Item.model_fields)
 
 
 class MatchLabel(BaseModel):

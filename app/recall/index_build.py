@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog, load_catalog
 from app.catalog.spec_categories import SpecRecipe
@@ -64,6 +65,7 @@ def index_recipes(description_chars: int) -> list[str]:
         bm25_recipe(),
         SpecRecipe.current().fingerprint(),
         features_fingerprint(),
+        item_fields_fingerprint(),
     ]
 
 

@@ -303,6 +303,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if avoided:
         parts.append("mentions " + ", ".join(avoided) + " (you would rather avoid it)")
     parts.append(_price_words(item.price_usd, inputs.budget_usd))
+    if item.released is not None:
+        parts.append(f"released {item.released}")
     if view is not None:
         parts.append(_offer_words(view))
     if chosen.merged:

@@ -12,6 +12,7 @@ from app.catalog._tally import SkipTally
 from app.catalog.icecat import (
     ICECAT_FILES,
     derive_icecat_category,
+    icecat_item,
     icecat_model_number,
     icecat_price_usd,
     load_icecat,
@@ -64,6 +65,23 @@ def test_real_icecat_fields(icecat_items: list[Item]) -> None:
     assert item.image_url.endswith(".jpg")
     assert item.color is None
     assert item.source == "icecat"
+    assert item.released is not None
+    assert 1994 <= item.released <= 2020
+
+
+def test_real_icecat_release_years(icecat_items: list[Item]) -> None:
+    by_id = {i.item_id: i for i in icecat_items}
+    assert by_id["icecat:1593563"].released == 2008  # HP rp5700 Desktop PC, 2008-05-10
+    assert by_id["icecat:77273040"].released == 2020
+    assert all(i.released is not None for i in icecat_items)
+
+
+@pytest.mark.parametrize("date", ["", "unknown", None, 2008, "0000-01-01T00:00:00Z"])
+def test_an_unreadable_release_date_is_unknown(date: object) -> None:
+    row = {"id": "1", "title": "HP 85 Original", "name": "85", "date_released": date}
+    item = icecat_item(row)
+    assert isinstance(item, Item)
+    assert item.released is None
 
 
 def test_real_icecat_text_is_clean(icecat_items: list[Item]) -> None:

@@ -51,7 +51,15 @@ def test_real_monitors_list_their_ports(catalog: Catalog) -> None:
 
 def test_the_item_table_keeps_the_features(tmp_path: Path) -> None:
     item = Item(
-        item_id="icecat:1", platform="icecat", title="x", source="icecat", features=("HDMI",)
+        item_id="icecat:1",
+        platform="icecat",
+        title="x",
+        source="icecat",
+        features=("HDMI",),
+        released=2008,
     )
-    write_items(tmp_path / "items.parquet", [item])
-    assert read_items(tmp_path / "items.parquet")["icecat:1"].features == ("HDMI",)
+    other = Item(item_id="amazon:1", platform="amazon", title="y", source="amazon")
+    write_items(tmp_path / "items.parquet", [item, other])
+    back = read_items(tmp_path / "items.parquet")
+    assert (back["icecat:1"].features, back["icecat:1"].released) == (("HDMI",), 2008)
+    assert (back["amazon:1"].features, back["amazon:1"].released) == ((), None)

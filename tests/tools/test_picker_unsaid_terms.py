@@ -104,3 +104,11 @@ def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
     assert "does not say" not in reasons["amazon:1"]
     assert "does not say hdmi" in reasons["amazon:2"]
     assert report.unstated == []
+
+
+def test_a_pick_says_the_year_it_came_out() -> None:
+    laptops = [item(1, "HP EliteBook 6930p Notebook PC", released=2008), item(2, "Acer Notebook")]
+    report = report_for(laptops, ShoppingPlan(category="laptop"), "laptop")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "released 2008" in reasons["amazon:1"]
+    assert "released" not in reasons["amazon:2"]
