@@ -49,6 +49,7 @@ class TestRedisSessionStore(SessionStoreContract):
         with REGISTRY.overridden(SESSION_TTL_S=300):
             await store.save(full_session("k"))
         raw = await redis.get(KEY_PREFIX + "k")
+        assert raw is not None
         assert json.loads(raw)["plan"]["category"] == "gaming keyboard"
         assert 0 < await redis.ttl(KEY_PREFIX + "k") <= 300
 

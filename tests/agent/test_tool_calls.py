@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from pydantic import BaseModel, ConfigDict
@@ -103,13 +103,19 @@ def drained(turn: Turn) -> list[TurnEvent]:
     return events
 
 
+def probe_tool(name: str, meter: Meter, *, safe: bool = True, down: bool = False) -> Tool[Any, Any]:
+    """A ProbeTool as the runner sees it: the Tool protocol declares a name per class, the
+    probe sets one per instance."""
+    return cast("Tool[Any, Any]", ProbeTool(name, meter, safe=safe, down=down))
+
+
 def codes(outcomes: list[ToolOutcome]) -> list[str]:
     return ["ok" if o.ok else o.output.code for o in outcomes]  # type: ignore[union-attr]
 
 
 async def test_concurrency_safe_calls_overlap_and_keep_their_order() -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"a": ProbeTool("a", meter), "b": ProbeTool("b", meter)}
+    tools: dict[str, Tool[Any, Any]] = {"a": probe_tool("a", meter), "b": probe_tool("b", meter)}
     turn = make_turn()
     outcomes = await run_calls(turn, tools, calls("a", "b", "a"))
     assert meter.peak == 3
@@ -130,8 +136,8 @@ async def test_concurrency_safe_calls_overlap_and_keep_their_order() -> None:
 async def test_one_unsafe_call_makes_the_batch_serial() -> None:
     meter = Meter()
     tools: dict[str, Tool[Any, Any]] = {
-        "a": ProbeTool("a", meter),
-        "w": ProbeTool("w", meter, safe=False),
+        "a": probe_tool("a", meter),
+        "w": probe_tool("w", meter, safe=False),
     }
     outcomes = await run_calls(make_turn(), tools, calls("a", "w", "a"))
     assert meter.peak == 1
@@ -141,7 +147,7 @@ async def test_one_unsafe_call_makes_the_batch_serial() -> None:
 
 async def test_an_unknown_tool_is_an_error_result_and_the_rest_still_runs() -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"a": ProbeTool("a", meter)}
+    tools: dict[str, Tool[Any, Any]] = {"a": probe_tool("a", meter)}
     turn = make_turn()
     outcomes = await run_calls(turn, tools, calls("teleport", "a"))
     assert codes(outcomes) == ["unknown_tool", "ok"]
@@ -155,7 +161,7 @@ async def test_an_unknown_tool_is_an_error_result_and_the_rest_still_runs() -> N
 
 async def test_searches_past_the_turn_budget_and_calls_past_the_step_cap_are_refused() -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"item_search": ProbeTool("item_search", meter)}
+    tools: dict[str, Tool[Any, Any]] = {"item_search": probe_tool("item_search", meter)}
     turn = make_turn()
     with REGISTRY.overridden(AGENT_MAX_SEARCHES_PER_TURN=2, AGENT_MAX_TOOL_CALLS_PER_STEP=4):
         first = await run_calls(turn, tools, calls(*["item_search"] * 3))
@@ -169,7 +175,7 @@ async def test_searches_past_the_turn_budget_and_calls_past_the_step_cap_are_ref
 
 async def test_a_tool_found_down_is_not_called_again_this_turn() -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"kb": ProbeTool("kb", meter, down=True)}
+    tools: dict[str, Tool[Any, Any]] = {"kb": probe_tool("kb", meter, down=True)}
     turn = make_turn()
     (first,) = await run_calls(turn, tools, calls("kb"))
     (again,) = await run_calls(turn, tools, calls("kb"))
@@ -182,7 +188,7 @@ async def test_a_tool_found_down_is_not_called_again_this_turn() -> None:
 
 async def test_hooks_see_every_call_and_their_own_calls_become_tool_events() -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"a": ProbeTool("a", meter)}
+    tools: dict[str, Tool[Any, Any]] = {"a": probe_tool("a", meter)}
     own = ToolOutcome("price_compare", ProbeResult(label="by the hook"), 2.5)
     hook = RecordingHook(HarnessHint(source="recorder", text="look", outcomes=(own,)))
     turn = make_turn(hook)
@@ -202,7 +208,7 @@ async def test_hooks_see_every_call_and_their_own_calls_become_tool_events() -> 
 @pytest.mark.parametrize("arguments", ['{"label": ', '{"label": 3}', '["l"]'])
 async def test_bad_arguments_come_back_as_structured_errors(arguments: str) -> None:
     meter = Meter()
-    tools: dict[str, Tool[Any, Any]] = {"a": ProbeTool("a", meter)}
+    tools: dict[str, Tool[Any, Any]] = {"a": probe_tool("a", meter)}
     (outcome,) = await run_calls(make_turn(), tools, [PlannedCall("c", "a", arguments, "model")])
     assert isinstance(outcome.output, ToolError)
     assert outcome.output.code == "invalid_arguments"

@@ -75,7 +75,7 @@ def test_locale_filter(data_dir: Path) -> None:
 
 
 def test_official_parquet_loader(data_dir: Path, tmp_path: Path) -> None:
-    rows: list[dict[str, str | None]] = list(_sample_rows(data_dir))
+    rows: list[dict[str, str | None]] = [{**row} for row in _sample_rows(data_dir)]
     rows.append(dict(rows[0]))  # the same product twice: kept once
     rows.append({**rows[1], "product_id": "B000NOTITLE", "product_title": None})
     rows.append({**rows[1], "product_id": "B000NOLOCAL", "product_locale": None})

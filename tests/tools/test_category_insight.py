@@ -168,6 +168,7 @@ async def test_a_killed_opensearch_becomes_dependency_down(built_index: Settings
             assert outcome.output.details == {"dependency": "opensearch"}
             assert not outcome.output.retry
         assert BREAKERS.state("opensearch").state == "open"
+        assert isinstance(outcome.output, ToolError)
         assert "circuit open" in outcome.output.message
     finally:
         await kb.close()

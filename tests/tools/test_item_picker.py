@@ -65,7 +65,7 @@ async def shop(
     ctx = ToolContext("session", "turn", plan=plan)
     slots = [(b.slot, b.category) for b in plan.bundle] or [("main", plan.query_text())]
     for slot, query in slots:
-        asked = {"query": query, "slot": slot}
+        asked: dict[str, Any] = {"query": query, "slot": slot}
         if top_k is not None:
             asked["top_k"] = top_k
         found = await invoke_tool(runtime.tool("item_search"), asked, ctx)

@@ -777,8 +777,7 @@ def test_semantic_scores_use_words_first_then_cosine_clamped_at_zero() -> None:
     pool = filtered_for(items, p).pool
     e1, e2 = np.eye(2, dtype=np.float32)
     vectors = {"wireless": e1, "quiet": e1, "gluten": e1}
-    titles = np.stack([e2, -e1, e1])
-    out = semantic_scores(inputs, pool, vectors, titles)
+    out = semantic_scores(inputs, pool, vectors, [e2, -e1, e1])
     first, second, third = (out[f"amazon:{n}"] for n in (1, 2, 3))
     assert (first.must, first.must_said) == (1.0, ("wireless",))
     assert first.prefer == 0.0

@@ -128,9 +128,8 @@ async def test_a_monitor_titled_by_its_specs_alone_passes_the_gate() -> None:
 def test_an_implied_accessory_category_marks_an_accessory(
     listed: dict[str, str | None], wanted: str, accessory: bool
 ) -> None:
-    items: list[Item] = [
-        item(1, "Kensington SP80 15.6 Deluxe Topload", platform="icecat", **listed)
-    ]
+    title = "Kensington SP80 15.6 Deluxe Topload"
+    items: list[Item] = [item(1, title, 10.0, platform="icecat", **listed)]
     p = ShoppingPlan(category=wanted)
     inputs = inputs_for(items, p, query=wanted)
     marked = accessories(inputs, filtered_for(items, p, query=wanted))
