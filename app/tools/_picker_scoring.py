@@ -88,17 +88,17 @@ def semantic_scores(
             avoid_said=avoid_said,
             specs_said=specs_said,
             specs_unsaid=tuple(asked for asked, said in specs if not said),
-            sheet_said=tuple(
-                dict.fromkeys(
-                    t.text
-                    for t in (*inputs.must, *inputs.prefer)
-                    if not term_in(text, t) and term_in(sheet, t)
-                )
-            ),
+            sheet_said=_sheet_said(inputs, text, sheet),
             terms_unsaid=_terms_unsaid(inputs, f"{text} {sheet}", avoid_said),
             named=_named(pooled, inputs),
         )
     return out
+
+
+def _sheet_said(inputs: PickInputs, text: str, sheet: str) -> tuple[str, ...]:
+    """The must and prefer terms the spec sheet lists and the title does not say."""
+    terms = (*inputs.must, *inputs.prefer)
+    return tuple(dict.fromkeys(t.text for t in terms if term_in(sheet, t) and not term_in(text, t)))
 
 
 def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> tuple[str, ...]:
