@@ -1,5 +1,6 @@
 """Other kinds: a word before a product noun that makes it another product ("Graphics Tablet"
-is a drawing device, not a tablet computer; "Baby Monitor" is no display). The cross-encoder
+is a drawing device, not a tablet computer; "Baby Monitor" is no display), or one after it
+("Speaker Phone"). The cross-encoder
 scores them as the noun itself, so item_search and item_picker read the word instead."""
 
 from __future__ import annotations
@@ -15,20 +16,34 @@ OTHER_KINDS: dict[str, frozenset[str]] = {
 }
 """Per product noun, the words (singular) that make a noun after them another kind."""
 
+KINDS_AFTER: dict[str, frozenset[str]] = {
+    "speaker": frozenset({"phone"}),
+}
+"""Per product noun, the words right after it that make it another kind ("Speaker Phone" is
+a speakerphone, not a speaker)."""
+
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
     """The other kind every mention of `noun` in `text` names ("graphics tablet"), or None
     when one mention is the product itself or the asked words name a kind of that family
     ("a pen tablet" accepts a "Graphics Tablet")."""
-    kinds = OTHER_KINDS.get(noun)
-    if kinds is None or any(singular(w) in kinds for w in asked):
+    before, after = OTHER_KINDS.get(noun, frozenset()), KINDS_AFTER.get(noun, frozenset())
+    if any(singular(w) in before | after for w in asked):
         return None
     toks = tokens(text)
     positions = head_positions(toks, noun)
-    if not positions or not all(i > 0 and singular(toks[i - 1]) in kinds for i in positions):
+    kinds = [_kind_at(toks, i, before, after) for i in positions]
+    if not kinds or any(k is None for k in kinds):
         return None
-    first = positions[0]
-    return f"{toks[first - 1]} {toks[first]}"
+    return kinds[0]
+
+
+def _kind_at(toks: list[str], i: int, before: frozenset[str], after: frozenset[str]) -> str | None:
+    if i > 0 and singular(toks[i - 1]) in before:
+        return f"{toks[i - 1]} {toks[i]}"
+    if i + 1 < len(toks) and singular(toks[i + 1]) in after:
+        return f"{toks[i]} {toks[i + 1]}"
+    return None
 
 
 def other_kind_in(texts: Iterable[str | None], noun: str, asked: Iterable[str] = ()) -> str | None:

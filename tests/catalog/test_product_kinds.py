@@ -22,9 +22,12 @@ from app.catalog.product_kinds import other_kind, other_kind_in
         ("Yamaha PSR-E373 Piano Keyboard", "keyboard", (), "piano keyboard"),
         ("Genius Graphics Tablet", "mouse", (), None),
         ("Tablet", "tablet", (), None),
+        ("Motorola t305 Bluetooth Visor Speaker Phone Car Kit", "speaker", (), "speaker phone"),
+        ("Jabra Speak 510 Speaker Phone", "speaker", ("speaker", "phone"), None),
+        ("Sony Portable Bluetooth Speaker MBS-100 docking speaker", "speaker", (), None),
     ],
 )
-def test_a_modifier_of_another_kind_names_that_kind_unless_asked(
+def test_a_word_beside_the_noun_names_another_kind_unless_asked(
     text: str, noun: str, asked: tuple[str, ...], kind: str | None
 ) -> None:
     assert other_kind(text, noun, asked) == kind
