@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.recall.trace import CacheLevel
+from app.tools._search_probe import Block
+from app.tools._search_relevance import ScoredHit
 from app.tools._search_render import render_result
 from app.tools.base import ToolResult
 
@@ -28,6 +30,23 @@ class SearchHit(BaseModel):
     relevance: float | None = Field(None, description="Cosine of query and item vectors.")
     sources: list[str] = Field(default_factory=list, description="Recall sources that found it.")
 
+    @classmethod
+    def of(cls, scored: ScoredHit) -> SearchHit:
+        """A kept hit as the result shows it."""
+        item = scored.item
+        return cls(
+            item_id=item.item_id,
+            platform=item.platform,
+            title=item.title,
+            brand=item.brand,
+            category=item.category,
+            price_usd=item.price_usd,
+            rating=item.rating,
+            score=round(scored.hit.score, 6),
+            relevance=None if scored.relevance is None else round(scored.relevance, 4),
+            sources=[s for s, v in scored.hit.source_scores.items() if v is not None],
+        )
+
 
 class BlockedItem(BaseModel):
     """A relevant item a hard filter kept out: the first reason and every reason."""
@@ -40,6 +59,18 @@ class BlockedItem(BaseModel):
     reason: Literal["brand", "exclude_term", "rating", "price", "price_floor"]
     detail: str
     reasons: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def of(cls, block: Block) -> BlockedItem:
+        """A blocked item as the result shows it."""
+        return cls(
+            item_id=block.item.item_id,
+            title=block.item.title,
+            price_usd=block.item.price_usd,
+            reason=block.reason,
+            detail=block.detail,
+            reasons=[r for r, _ in block.reasons],
+        )
 
 
 class PriceOnly(BaseModel):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
@@ -20,6 +20,7 @@ from app.config.params.item_search import (
     ITEM_SEARCH_MIN_HITS,
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
+    ITEM_SEARCH_SHEET_LIMIT,
 )
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
@@ -31,10 +32,11 @@ from app.recall.retriever import Hit
 from app.recall.search_index import SearchIndex
 from app.recall.trace import CacheLevel, recall_trace
 from app.tools._lexicon_rules import catalog_alias
+from app.tools._picker_terms import Term, make_terms
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
-from app.tools._search_probe import Block, ProbeFindings, explain_blocks
+from app.tools._search_probe import ProbeFindings, explain_blocks
 from app.tools._search_product import asked_product, names_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
@@ -49,8 +51,9 @@ from app.tools._search_result import (
     PriceOnly,
     SearchHit,
 )
+from app.tools._search_sheets import SheetLookup, sheet_hits, unstated
 from app.tools.base import ToolContext
-from app.tools.candidates import Candidate
+from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool"]
@@ -121,6 +124,7 @@ class ItemSearchTool:
         self.pipeline = pipeline
         vectors = query_vectors or EmbedderQueryVectors(index.embedder)
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
+        self.sheets = SheetLookup(index.items)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
         """Search, filter, widen when thin, register the candidates of the slot, report."""
@@ -142,6 +146,9 @@ class ItemSearchTool:
             product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
+            musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
+            if product and unstated(musts, (h.item for h in kept[: scope.top_k])):
+                kept = await self._by_sheet(run, kept, product, musts, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
             unnamed = none_named((h.item for h in run.hits), product, scope.query)
@@ -261,6 +268,37 @@ class ItemSearchTool:
         first = {h.item_id for h in named}
         return named + [h for h in kept if h.item_id not in first]
 
+    async def _by_sheet(
+        self,
+        run: _Run,
+        kept: list[ScoredHit],
+        product: str,
+        musts: Sequence[Term],
+        matchers: ItemMatchers,
+    ) -> list[ScoredHit]:
+        """Put first the items of the product whose spec sheets list the must-haves no hit
+        states, looked up under the same filters; they name the product and list what was
+        asked, so the relevance floor, which screens recall, does not apply."""
+        unmet = unstated(musts, (h.item for h in kept[: run.scope.top_k]))
+        filters = run.effective.filters()
+        limit = ITEM_SEARCH_SHEET_LIMIT.get()
+        found = self.sheets.stating(unmet, product, run.scope.query, filters, limit=limit)
+        shown = {h.item_id for h in kept[: run.scope.top_k]}
+        found = [item for item in found if item.item_id not in shown]
+        if not found:
+            return kept
+        with _timed(run.steps, "by_sheet"):
+            top = max((h.hit.score for h in kept), default=1.0)
+            hits = sheet_hits(found, top)
+            scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
+        listed, _ = apply_postfilters(scoring.hits, matchers, floor=False)
+        if not listed:
+            return kept
+        said = " or ".join(t.text for t in unmet)
+        run.notes.append(f"put first {len(listed)} {product} item(s) whose spec sheet lists {said}")
+        first = {h.item_id for h in listed}
+        return listed + [h for h in kept if h.item_id not in first]
+
     async def _probe(
         self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str], product: str | None
     ) -> ProbeFindings | None:
@@ -316,7 +354,7 @@ def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
         slot=scope.slot,
         top_k=scope.top_k,
         requested_top_k=scope.requested_top_k,
-        hits=[_hit(h) for h in run.hits],
+        hits=[SearchHit.of(h) for h in run.hits],
         applied=AppliedScope(
             platforms=list(scope.platforms),
             price_usd_max=scope.price_max,
@@ -329,7 +367,7 @@ def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
             model_number=scope.model_number,
         ),
         removed=run.removed.as_dict(),
-        filtered_out=[_blocked(b) for b in blocked[: ITEM_SEARCH_FILTERED_OUT_CAP.get()]],
+        filtered_out=[BlockedItem.of(b) for b in blocked[: ITEM_SEARCH_FILTERED_OUT_CAP.get()]],
         blocked_total=len(blocked),
         price_only=PriceOnly(**vars(verdict)) if verdict else None,
         relaxed=run.relaxed,
@@ -341,33 +379,6 @@ def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
         cache=run.cache,
         notes=run.notes,
         timings_ms=timings,
-    )
-
-
-def _blocked(block: Block) -> BlockedItem:
-    return BlockedItem(
-        item_id=block.item.item_id,
-        title=block.item.title,
-        price_usd=block.item.price_usd,
-        reason=block.reason,
-        detail=block.detail,
-        reasons=[r for r, _ in block.reasons],
-    )
-
-
-def _hit(scored: ScoredHit) -> SearchHit:
-    item = scored.item
-    return SearchHit(
-        item_id=item.item_id,
-        platform=item.platform,
-        title=item.title,
-        brand=item.brand,
-        category=item.category,
-        price_usd=item.price_usd,
-        rating=item.rating,
-        score=round(scored.hit.score, 6),
-        relevance=None if scored.relevance is None else round(scored.relevance, 4),
-        sources=[s for s, v in scored.hit.source_scores.items() if v is not None],
     )
 
 

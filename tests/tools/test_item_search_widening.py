@@ -215,3 +215,29 @@ async def test_a_short_query_has_no_variants(runtime: Runtime) -> None:
     assert result.hits == []
     assert not result.expanded
     assert result.expansion_variants == []
+
+
+async def search_laptops(runtime: Runtime) -> ItemSearchResult:
+    plan = ShoppingPlan(category="laptop", must_have=("touchscreen", "backlit keyboard"))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "laptop notebook touchscreen backlit", "price_usd_max": 900},
+        ToolContext("s", "t", plan),
+    )
+    assert isinstance(outcome.output, ItemSearchResult)
+    return outcome.output
+
+
+async def test_notebooks_whose_sheets_list_a_must_have_come_first(runtime: Runtime) -> None:
+    result = await search_laptops(runtime)
+    assert any("whose spec sheet lists touchscreen" in note for note in result.notes), result.notes
+    first = runtime.index.items[result.hits[0].item_id]
+    assert {"touchscreen", "backlit keyboard"} & set(first.features)
+    assert "notebook" in first.title.lower()
+    assert all(h.price_usd is not None and h.price_usd <= 900 for h in result.hits)
+
+
+async def test_the_sheet_lookup_can_be_turned_off(runtime: Runtime) -> None:
+    with REGISTRY.overridden(ITEM_SEARCH_SHEET_LIMIT=0):
+        result = await search_laptops(runtime)
+    assert not any("spec sheet" in note for note in result.notes)

@@ -90,3 +90,13 @@ ITEM_VECTOR_MEMO_SIZE = REGISTRY.declare(
     description="Item vectors memoised by item_search to score lexical-only hits against the "
     "query without asking the vector store again.",
 )
+ITEM_SEARCH_SHEET_LIMIT = REGISTRY.declare(
+    "ITEM_SEARCH_SHEET_LIMIT",
+    int,
+    20,
+    group="item_search",
+    minimum=0,
+    maximum=100,
+    description="Items of the asked product looked up by spec sheet when no hit states a "
+    "must-have that only sheets list (touchscreen, wifi 6); 0 turns the lookup off.",
+)

@@ -1,0 +1,83 @@
+"""Recall by spec sheet: when no hit states a must-have ("touchscreen", "wifi 6") that only
+spec sheets list, the catalog's items of the asked product whose sheets list it are looked
+up directly, since neither the BM25 text nor the dense text carries sheet features."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from app.catalog.item import Item
+from app.recall.filters import SearchFilters
+from app.recall.fusion import FusedHit
+from app.recall.vector_store import item_payload
+from app.tools._picker_terms import Term, term_in
+from app.tools._search_product import names_product
+
+SHEET_SOURCE = "spec_sheet"
+"""The source name of hits found by spec sheet."""
+
+
+class SheetLookup:
+    """Item ids per spec-sheet feature ("HDMI" -> the items whose sheet lists one), built
+    once per item table."""
+
+    def __init__(self, items: Mapping[str, Item]) -> None:
+        self._items = items
+        self._by_feature: dict[str, list[str]] = {}
+        for item in items.values():
+            for feature in item.features:
+                self._by_feature.setdefault(feature, []).append(item.item_id)
+
+    def stating(
+        self,
+        terms: Sequence[Term],
+        product: str,
+        request: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+    ) -> list[Item]:
+        """Up to `limit` items naming the product whose sheets list any of the terms and that
+        pass the filters: those listing the most terms first, then in item-id order."""
+        if limit <= 0:
+            return []
+        listed: Counter[str] = Counter()
+        for term in terms:
+            listed.update(
+                {
+                    i
+                    for feature, ids in self._by_feature.items()
+                    if term_in(feature, term)
+                    for i in ids
+                }
+            )
+        out = []
+        for item_id, _ in sorted(listed.items(), key=lambda kv: (-kv[1], kv[0])):
+            item = self._items[item_id]
+            if filters.matches(item_payload(item)) and names_product(item, product, request):
+                out.append(item)
+                if len(out) >= limit:
+                    break
+        return out
+
+
+def unstated(terms: Iterable[Term], items: Iterable[Item]) -> list[Term]:
+    """The terms no item's title or spec sheet states."""
+    shown = [(item.title, ", ".join(item.features)) for item in items]
+    return [t for t in terms if not any(term_in(a, t) or term_in(b, t) for a, b in shown)]
+
+
+def sheet_hits(items: Sequence[Item], score: float) -> list[FusedHit]:
+    """The looked-up items as fused hits of their own source, in the given order, each with
+    `score` (the best recalled hit's, since they go first)."""
+    return [
+        FusedHit(
+            item_id=item.item_id,
+            score=score,
+            source_scores={SHEET_SOURCE: 1.0},
+            best_rank=rank,
+            payload=item_payload(item),
+        )
+        for rank, item in enumerate(items, start=1)
+    ]
