@@ -117,13 +117,14 @@ def explain_blocks(
             blocked.append(Block(hit.item, reasons))
     named = [b for b in blocked if product and names_product(b.item, product, scope.query)]
     if named:
-        return ProbeFindings(blocked, _price_verdict(named, scope, product))
-    return ProbeFindings(blocked, _price_verdict(blocked, scope))
+        return ProbeFindings(blocked, price_verdict(named, scope, product))
+    return ProbeFindings(blocked, price_verdict(blocked, scope))
 
 
-def _price_verdict(
+def price_verdict(
     blocked: list[Block], scope: SearchScope, product: str | None = None
 ) -> PriceVerdict | None:
+    """The verdict when the budget alone blocked every one of `blocked`, else None."""
     if not blocked or scope.price_max is None:
         return None
     if any(len(b.reasons) != 1 or b.reason != "price" for b in blocked):

@@ -12,6 +12,9 @@ from app.recall.filters import SearchFilters
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
 from app.tools._picker_terms import Term, term_in
+from app.tools._search_args import SearchScope
+from app.tools._search_postfilters import ItemMatchers
+from app.tools._search_probe import Block, PriceVerdict, block_reasons, price_verdict
 from app.tools._search_product import names_product
 
 SHEET_SOURCE = "spec_sheet"
@@ -60,6 +63,29 @@ class SheetLookup:
                 if len(out) >= limit:
                     break
         return out
+
+
+def sheet_price_verdict(
+    lookup: SheetLookup,
+    terms: Sequence[Term],
+    product: str,
+    scope: SearchScope,
+    matchers: ItemMatchers,
+    *,
+    limit: int,
+) -> PriceVerdict | None:
+    """When the product's items whose sheets list the terms are all kept out by the budget
+    alone ("router with wifi6": two, from $282.95, over $150), the verdict that says so."""
+    if scope.price_max is None and scope.price_min is None:
+        return None
+    filters = scope.filters().without("price_min", "price_max")
+    priced = lookup.stating(terms, product, scope.query, filters, limit=limit)
+    blocks = [Block(item, block_reasons(item, scope, matchers)) for item in priced]
+    blocks = [b for b in blocks if b.reasons]
+    if not blocks or len(blocks) < len(priced):
+        return None
+    asked = " and ".join(t.text for t in terms)
+    return price_verdict(blocks, scope, f"{product} with {asked}")
 
 
 def unstated(terms: Iterable[Term], items: Iterable[Item]) -> list[Term]:

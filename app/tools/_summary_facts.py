@@ -95,14 +95,15 @@ def priced_out(search: ItemSearchResult | None) -> str | None:
     )
 
 
-def unstated(part: SlotPicks | None, *, named: bool = True) -> str | None:
+def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> str | None:
     """The caveat for picks of which none states an asked spec ("wifi6" when the catalog has
     no such router) or, unless `named` is off, none says the product's name ("desk lamp"
-    beside projector lamps): they are the closest matches, not what was asked."""
+    beside projector lamps): they are the closest matches, not what was asked. Specs the
+    `told` caveat already names are left out."""
     if part is None:
         return None
     asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
-    asked += part.unstated
+    asked += [spec for spec in part.unstated if spec not in told.split()]
     if not asked:
         return None
     return f"None of the items I found says {' or '.join(asked)}; these come closest"
@@ -110,7 +111,7 @@ def unstated(part: SlotPicks | None, *, named: bool = True) -> str | None:
 
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
     verdict = priced_out(search)
-    found = [c for c in (verdict, unstated(part, named=verdict is None)) if c]
+    found = [c for c in (verdict, unstated(part, named=verdict is None, told=verdict or "")) if c]
     return ". ".join(found) or None
 
 

@@ -36,7 +36,7 @@ from app.tools._picker_terms import Term, make_terms
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
-from app.tools._search_probe import ProbeFindings, explain_blocks
+from app.tools._search_probe import PriceVerdict, ProbeFindings, explain_blocks
 from app.tools._search_product import asked_product, names_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
@@ -51,7 +51,7 @@ from app.tools._search_result import (
     PriceOnly,
     SearchHit,
 )
-from app.tools._search_sheets import SheetLookup, sheet_hits, unstated
+from app.tools._search_sheets import SheetLookup, sheet_hits, sheet_price_verdict, unstated
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import ShoppingPlan
@@ -94,6 +94,7 @@ class _Run:
     hits: list[ScoredHit] = field(default_factory=list)
     removed: Removed = field(default_factory=Removed)
     findings: ProbeFindings | None = None
+    sheet_verdict: PriceVerdict | None = None
     notes: list[str] = field(default_factory=list)
     steps: dict[str, float] = field(default_factory=dict)
 
@@ -286,6 +287,9 @@ class ItemSearchTool:
         shown = {h.item_id for h in kept[: run.scope.top_k]}
         found = [item for item in found if item.item_id not in shown]
         if not found:
+            run.sheet_verdict = sheet_price_verdict(
+                self.sheets, unmet, product, run.effective, matchers, limit=limit
+            )
             return kept
         with _timed(run.steps, "by_sheet"):
             top = max((h.hit.score for h in kept), default=1.0)
@@ -346,7 +350,7 @@ def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> No
 def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
     scope = run.effective
     blocked = run.findings.blocked if run.findings else []
-    verdict = run.findings.price_only if run.findings else None
+    verdict = (run.findings.price_only if run.findings else None) or run.sheet_verdict
     timings = {f"source_{s}": round(ms, 3) for s, ms in response.timings_ms.items()}
     timings.update(run.steps)
     return ItemSearchResult(

@@ -218,6 +218,18 @@ async def test_picks_of_which_none_says_the_products_name_say_so_once(
     assert text.count(caveat) == 1
 
 
+async def test_a_spec_the_budget_verdict_names_is_not_said_twice() -> None:
+    ctx = priced_out_context(product="router with wifi6")
+    result = ctx.last_results["item_picker"]
+    assert isinstance(result, ItemPickerResult)
+    part = result.slots[0].model_copy(update={"unstated": ["wifi6", "4k"]})
+    ctx.last_results["item_picker"] = result.model_copy(update={"slots": [part]})
+    text = (await summarise(ShoppingSummaryTool(), ctx)).text
+    assert text.startswith("I found no router with wifi6 within your budget: ")
+    assert "None of the items I found says 4k;" in text
+    assert "says wifi6" not in text
+
+
 async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
     ctx = ToolContext("s", "t")
     blocked = search("main", "wireless mouse").model_copy(

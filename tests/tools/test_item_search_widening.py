@@ -241,3 +241,23 @@ async def test_the_sheet_lookup_can_be_turned_off(runtime: Runtime) -> None:
     with REGISTRY.overridden(ITEM_SEARCH_SHEET_LIMIT=0):
         result = await search_laptops(runtime)
     assert not any("spec sheet" in note for note in result.notes)
+
+
+async def test_a_must_have_only_pricier_sheets_list_is_explained_by_the_budget(
+    runtime: Runtime,
+) -> None:
+    """The catalog's two Wi-Fi 6 routers say so only on their sheets, and cost more."""
+    plan = ShoppingPlan(category="router", must_have=("wifi 6",))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "router wifi 6", "price_usd_max": 150},
+        ToolContext("s", "t", plan),
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.product == "router with wifi6"
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 150
+    assert "router with wifi6 matches are above your $150.00 budget" in result.render()

@@ -6,7 +6,11 @@ from __future__ import annotations
 from app.catalog.item import Item
 from app.recall.filters import SearchFilters
 from app.tools._picker_terms import Term, make_term
-from app.tools._search_sheets import SheetLookup, unstated
+from app.tools._search_args import ItemSearchArgs, resolve_scope
+from app.tools._search_postfilters import ItemMatchers
+from app.tools._search_probe import PriceVerdict
+from app.tools._search_sheets import SheetLookup, sheet_price_verdict, unstated
+from app.tools.shopping_plan import Constraint, ShoppingPlan
 
 
 def term(text: str) -> Term:
@@ -55,3 +59,42 @@ def test_a_term_is_unstated_when_no_title_or_sheet_says_it() -> None:
     asked = [term("touchscreen"), term("bluetooth"), term("notebook")]
     said = unstated(asked, [ITEMS["icecat:6"], ITEMS["icecat:3"]])
     assert [t.text for t in said] == ["touchscreen"]
+
+
+ROUTERS = {
+    i.item_id: i
+    for i in (
+        laptop(7, "AVM FRITZ!Box 6660 Cable wireless router", 282.95, "Wi-Fi", "Wi-Fi 6"),
+        laptop(8, "ASUS ZenWiFi AX (XT8) wireless router", 653.95, "Wi-Fi 6"),
+        laptop(9, "TP-Link wireless router", 29.95, "Wi-Fi"),
+    )
+}
+
+
+def verdict_for(price_max: float, plan: ShoppingPlan | None = None) -> PriceVerdict | None:
+    scope = resolve_scope(
+        ItemSearchArgs(query="router wifi 6", price_usd_max=price_max),
+        plan or ShoppingPlan(),
+        default_top_k=10,
+        max_top_k=50,
+    )
+    lookup = SheetLookup(ROUTERS)
+    return sheet_price_verdict(
+        lookup, [term("wifi 6")], "router", scope, ItemMatchers(scope), limit=20
+    )
+
+
+def test_a_must_have_only_pricier_sheets_list_is_blocked_by_the_budget() -> None:
+    verdict = verdict_for(150)
+    assert verdict is not None
+    assert (verdict.product, verdict.blocked, verdict.cheapest_usd) == (
+        "router with wifi6",
+        2,
+        282.95,
+    )
+
+
+def test_no_budget_verdict_when_something_else_blocks_too() -> None:
+    assert verdict_for(300) is None  # one fits: the lookup would have found it
+    excluded = ShoppingPlan(exclude=(Constraint(term="asus"),))
+    assert verdict_for(150, excluded) is None
