@@ -91,15 +91,14 @@ class ItemMatchers:
 
 
 def apply_postfilters(
-    hits: Iterable[ScoredHit], matchers: ItemMatchers, *, floor: bool = True
+    hits: Iterable[ScoredHit], matchers: ItemMatchers
 ) -> tuple[list[ScoredHit], Removed]:
-    """Hits that pass every stage in order, and what each stage removed; `floor` off keeps
-    hits below the relevance floor (items looked up by an exact rule, not recalled)."""
+    """Hits that pass every stage in order, and what each stage removed."""
     removed = Removed()
     kept = []
-    relevance = RelevanceFloor.current()
+    floor = RelevanceFloor.current()
     for hit in hits:
-        if floor and not relevance.passes(hit.relevance, hit.lexical):
+        if not floor.passes(hit.relevance, hit.lexical):
             removed.relevance_floor += 1
         elif matchers.excluded_brand(hit.item) is not None:
             removed.brand_exclude += 1

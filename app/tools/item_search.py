@@ -278,8 +278,8 @@ class ItemSearchTool:
         matchers: ItemMatchers,
     ) -> list[ScoredHit]:
         """Put first the items of the product whose spec sheets list the must-haves no hit
-        states, looked up under the same filters; they name the product and list what was
-        asked, so the relevance floor, which screens recall, does not apply."""
+        states, looked up under the same filters; what they list is evidence as shared words
+        are, so they face the lexical relevance floor."""
         unmet = unstated(musts, (h.item for h in kept[: run.scope.top_k]))
         filters = run.effective.filters()
         limit = ITEM_SEARCH_SHEET_LIMIT.get()
@@ -295,7 +295,8 @@ class ItemSearchTool:
             top = max((h.hit.score for h in kept), default=1.0)
             hits = sheet_hits(found, top)
             scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
-        listed, _ = apply_postfilters(scoring.hits, matchers, floor=False)
+        evidenced = [replace(h, lexical=True) for h in scoring.hits]
+        listed, _ = apply_postfilters(evidenced, matchers)
         if not listed:
             return kept
         said = " or ".join(t.text for t in unmet)
