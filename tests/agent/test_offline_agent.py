@@ -168,12 +168,17 @@ async def test_a_whole_inch_size_is_served_by_the_sizes_of_its_class(agent: Shop
     assert all("a 15 inch size" in p.reason for p in picks)
 
 
-async def test_picks_that_miss_an_asked_standard_or_name_say_so_first(agent: ShoppingAgent) -> None:
+async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
+    agent: ShoppingAgent,
+) -> None:
     events = await turn(agent, "a router with wifi 6 under $120")
     picks = picks_of(events)
     assert picks
     assert all("does not say wifi6" in p.reason for p in picks)
-    assert events[-1].data["answer"].startswith("None of the items I found says wifi6")
+    answer = events[-1].data["answer"]
+    # the catalog's Wi-Fi 6 routers say so on their spec sheets, and cost more
+    assert answer.startswith("I found no router with wifi6 within your budget: "), answer
+    assert "None of the items I found says wifi6" not in answer
     lamps = await turn(agent, "a desk lamp")
     assert picks_of(lamps)
     assert lamps[-1].data["answer"].startswith('None of the items I found says "desk lamp"')
