@@ -148,8 +148,9 @@ class ItemSearchTool:
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
-            if product and unstated(musts, (h.item for h in kept[: scope.top_k])):
-                kept = await self._by_sheet(run, kept, product, musts, matchers)
+            unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
+            if product and unmet:
+                kept = await self._by_sheet(run, kept, product, unmet, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
             unnamed = none_named((h.item for h in run.hits), product, scope.query)
@@ -274,13 +275,12 @@ class ItemSearchTool:
         run: _Run,
         kept: list[ScoredHit],
         product: str,
-        musts: Sequence[Term],
+        unmet: Sequence[Term],
         matchers: ItemMatchers,
     ) -> list[ScoredHit]:
         """Put first the items of the product whose spec sheets list the must-haves no hit
         states, looked up under the same filters; what they list is evidence as shared words
         are, so they face the lexical relevance floor."""
-        unmet = unstated(musts, (h.item for h in kept[: run.scope.top_k]))
         filters = run.effective.filters()
         limit = ITEM_SEARCH_SHEET_LIMIT.get()
         found = self.sheets.stating(unmet, product, run.scope.query, filters, limit=limit)
