@@ -101,16 +101,21 @@ async def test_a_result_without_the_asked_product_puts_that_product_first(
     assert any(w in alone.hits[0].title.lower() for w in ("laptop", "notebook", "netbook"))
 
 
-async def test_the_product_alone_is_recalled_by_the_catalogs_name_too(runtime: Runtime) -> None:
-    """'laptop' alone finds sleeves and rollers; the catalogs call laptops notebooks."""
+async def search_laptops(runtime: Runtime) -> ItemSearchResult:
+    """'a laptop with a touchscreen and backlit keyboard under $900', as the plan asks it."""
     plan = ShoppingPlan(category="laptop", must_have=("touchscreen", "backlit keyboard"))
     outcome = await invoke_tool(
         runtime.tool("item_search"),
         {"query": "laptop notebook touchscreen backlit", "price_usd_max": 900},
         ToolContext("s", "t", plan),
     )
-    result = outcome.output
-    assert isinstance(result, ItemSearchResult)
+    assert isinstance(outcome.output, ItemSearchResult)
+    return outcome.output
+
+
+async def test_the_product_alone_is_recalled_by_the_catalogs_name_too(runtime: Runtime) -> None:
+    """'laptop' alone finds sleeves and rollers; the catalogs call laptops notebooks."""
+    result = await search_laptops(runtime)
     assert any('hits of "laptop notebook" alone' in note for note in result.notes), result.notes
     assert "notebook" in result.hits[0].title.lower(), result.hits[0].title
 
@@ -215,17 +220,6 @@ async def test_a_short_query_has_no_variants(runtime: Runtime) -> None:
     assert result.hits == []
     assert not result.expanded
     assert result.expansion_variants == []
-
-
-async def search_laptops(runtime: Runtime) -> ItemSearchResult:
-    plan = ShoppingPlan(category="laptop", must_have=("touchscreen", "backlit keyboard"))
-    outcome = await invoke_tool(
-        runtime.tool("item_search"),
-        {"query": "laptop notebook touchscreen backlit", "price_usd_max": 900},
-        ToolContext("s", "t", plan),
-    )
-    assert isinstance(outcome.output, ItemSearchResult)
-    return outcome.output
 
 
 async def test_notebooks_whose_sheets_list_a_must_have_come_first(runtime: Runtime) -> None:
