@@ -47,10 +47,7 @@ _FEATURES: tuple[tuple[str, Callable[[Row], bool]], ...] = (
     ("DisplayPort", _ports("displayport")),
     ("DVI", _either(_flag("attr_b_dvi_port"), _ports("dvi"))),
     ("VGA", _ports("vga")),
-    (
-        "USB-C",
-        lambda row: _ports("type_c")(row) or _text("attr_t_usb_connector_type", "Type-C")(row),
-    ),
+    ("USB-C", _either(_ports("type_c"), _text("attr_t_usb_connector_type", "Type-C"))),
     ("Ethernet", _either(_flag("attr_b_ethernet_lan"), _ports("rj_45"))),
     ("Wi-Fi", _flag("attr_b_wi_fi")),
     ("Wi-Fi 6", _text("attr_t_top_wi_fi_standard", "Wi-Fi 6")),
