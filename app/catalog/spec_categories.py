@@ -30,6 +30,7 @@ __all__ = [
     "infer_categories",
     "leave_one_out",
     "sheet_categories",
+    "sheet_labels",
     "spec_fields",
     "stated_type",
 ]
@@ -92,6 +93,11 @@ def stated_type(row: Mapping[str, object]) -> str | None:
     return text if _LETTERS.search(text) else None
 
 
+def sheet_labels(titled: Sequence[str | None], stated: Sequence[str | None]) -> list[str | None]:
+    """Each item's known category before any vote: its title's, else its sheet's type."""
+    return [title or typed for title, typed in zip(titled, stated, strict=True)]
+
+
 def sheet_categories(
     fields: Sequence[frozenset[str]],
     stated: Sequence[str | None],
@@ -100,8 +106,7 @@ def sheet_categories(
 ) -> list[str | None]:
     """For each item whose title names no category, the type its sheet states, else the one
     its neighbours agree on (titled and typed items vote); None for titled items."""
-    labels = [title or typed for title, typed in zip(titled, stated, strict=True)]
-    voted = infer_categories(fields, labels, recipe)
+    voted = infer_categories(fields, sheet_labels(titled, stated), recipe)
     return [
         None if title else typed or vote
         for title, typed, vote in zip(titled, stated, voted, strict=True)

@@ -10,7 +10,12 @@ import typer
 from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
-from app.catalog.spec_categories import SpecRecipe, leave_one_out, sheet_categories
+from app.catalog.spec_categories import (
+    SpecRecipe,
+    leave_one_out,
+    sheet_categories,
+    sheet_labels,
+)
 from app.cli._output import emit_json
 from app.config import get_settings
 
@@ -63,10 +68,8 @@ def spec_category_report(recipe: SpecRecipe) -> dict[str, Any]:
     sheets = read_spec_sheets(paths, SkipTally())
     titled = [i.category for i in sheets.items]
     found = sheet_categories(sheets.fields, sheets.stated, titled, recipe)
-    stated = sum(
-        1 for title, typed in zip(titled, sheets.stated, strict=True) if typed and not title
-    )
-    labels = [title or typed for title, typed in zip(titled, sheets.stated, strict=True)]
+    labels = sheet_labels(titled, sheets.stated)
+    stated = sum(1 for title, label in zip(titled, labels, strict=True) if label and not title)
     check = leave_one_out(sheets.fields, labels, recipe)
     counts = Counter(c for c in found if c)
     return {
