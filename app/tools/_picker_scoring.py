@@ -24,7 +24,15 @@ from app.config.params.picker import (
 from app.recall.embedder import Embedder
 from app.tools._picker_contrary import is_form, same_family
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
-from app.tools._picker_terms import Term, find_specs, negated_only, spec_said, term_in
+from app.tools._picker_terms import (
+    Stated,
+    Term,
+    find_specs,
+    negated_only,
+    spec_said,
+    term_in,
+    where_stated,
+)
 from app.tools._search_product import names_product
 
 
@@ -63,19 +71,21 @@ def semantic_scores(
     for row, pooled in enumerate(pool):
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"
-        sheet = ", ".join(pooled.item.features)
         vector = None if title_vectors is None else title_vectors[row]
+        said = {t.text: where_stated(pooled.item, t) for t in (*inputs.must, *inputs.prefer)}
 
         def closeness(
-            term: Term, text: str = text, sheet: str = sheet, vector: np.ndarray | None = vector
+            term: Term,
+            said: Mapping[str, Stated | None] = said,
+            vector: np.ndarray | None = vector,
         ) -> float:
-            if term_in(text, term) or term_in(sheet, term):
+            if said[term.text]:
                 return 1.0
             return _cosine(term_vectors.get(term.text), vector)
 
         stated = find_specs(title)
         specs = [(s.wording, spec_said(s, stated)) for s in inputs.specs]
-        specs_said = tuple(said for _, said in specs if said)
+        specs_said = tuple(said_as for _, said_as in specs if said_as)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         out[pooled.item.item_id] = Semantics(
@@ -83,28 +93,24 @@ def semantic_scores(
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
             spec=len(specs_said) / len(inputs.specs) if inputs.specs else 0.0,
-            must_said=tuple(t.text for t in inputs.must if term_in(text, t)),
-            prefer_said=tuple(t.text for t in inputs.prefer if term_in(text, t)),
+            must_said=tuple(t.text for t in inputs.must if said[t.text] == "title"),
+            prefer_said=tuple(t.text for t in inputs.prefer if said[t.text] == "title"),
             avoid_said=avoid_said,
             specs_said=specs_said,
-            specs_unsaid=tuple(asked for asked, said in specs if not said),
-            sheet_said=_sheet_said(inputs, text, sheet),
-            terms_unsaid=_terms_unsaid(inputs, f"{text} {sheet}", avoid_said),
+            specs_unsaid=tuple(wording for wording, said_as in specs if not said_as),
+            sheet_said=tuple(k for k, v in said.items() if v == "sheet"),
+            terms_unsaid=_terms_unsaid(inputs, said, avoid_said),
             named=_named(pooled, inputs),
         )
     return out
 
 
-def _sheet_said(inputs: PickInputs, text: str, sheet: str) -> tuple[str, ...]:
-    """The must and prefer terms the spec sheet lists and the title does not say."""
-    terms = (*inputs.must, *inputs.prefer)
-    return tuple(dict.fromkeys(t.text for t in terms if term_in(sheet, t) and not term_in(text, t)))
-
-
-def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> tuple[str, ...]:
-    """The must-haves without specs and the asked forms the text does not state; a form the
-    text contradicts ("wired" for wireless) is reported as the contrary instead, while the
-    other asked forms ("over ear") are still named."""
+def _terms_unsaid(
+    inputs: PickInputs, said: Mapping[str, Stated | None], avoid_said: Sequence[str]
+) -> tuple[str, ...]:
+    """The must-haves without specs and the asked forms neither title nor sheet states; a
+    form the title contradicts ("wired" for wireless) is reported as the contrary instead,
+    while the other asked forms ("over ear") are still named."""
     contrary = [t for t in avoid_said if t in inputs.contrary]
     wanted = [
         *(t for t in inputs.must if not t.specs),
@@ -114,7 +120,7 @@ def _terms_unsaid(inputs: PickInputs, text: str, avoid_said: Sequence[str]) -> t
         dict.fromkeys(
             t.text
             for t in wanted
-            if not term_in(text, t) and not any(same_family(t.text, [c]) for c in contrary)
+            if not said[t.text] and not any(same_family(t.text, [c]) for c in contrary)
         )
     )
 

@@ -8,7 +8,9 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
+from app.catalog.item import Item
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import comparable, quantities, without_quantities
 from app.catalog.standards import (
@@ -17,6 +19,9 @@ from app.catalog.standards import (
     standards_in,
     without_standards,
 )
+
+Stated = Literal["title", "sheet"]
+"""Where an item states a term: its title (with the brand) or its spec sheet."""
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
 _SPACES = re.compile(r"\s+")
@@ -227,6 +232,16 @@ def term_in(text: str | None, term: Term) -> bool:
         return False
     phrase = " ".join(term.words)
     return not phrase or mentions(text, phrase) or has_words(text, term.words)
+
+
+def where_stated(item: Item, term: Term) -> Stated | None:
+    """Where the item states the term: its title or brand first, else the features its spec
+    sheet lists ("hdmi" on an HP monitor's sheet), else nowhere."""
+    if term_in(f"{item.title} {item.brand or ''}", term):
+        return "title"
+    if term_in(", ".join(item.features), term):
+        return "sheet"
+    return None
 
 
 def jaccard(a: str, b: str) -> float:

@@ -11,7 +11,7 @@ from app.catalog.item import Item
 from app.recall.filters import SearchFilters
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
-from app.tools._picker_terms import Term, term_in
+from app.tools._picker_terms import Term, term_in, where_stated
 from app.tools._search_args import SearchScope
 from app.tools._search_postfilters import ItemMatchers
 from app.tools._search_probe import Block, PriceVerdict, block_reasons, price_verdict
@@ -89,9 +89,9 @@ def sheet_price_verdict(
 
 
 def unstated(terms: Iterable[Term], items: Iterable[Item]) -> list[Term]:
-    """The terms no item's title or spec sheet states."""
-    shown = [(item.title, ", ".join(item.features)) for item in items]
-    return [t for t in terms if not any(term_in(a, t) or term_in(b, t) for a, b in shown)]
+    """The terms no item's title, brand or spec sheet states."""
+    shown = list(items)
+    return [t for t in terms if not any(where_stated(item, t) for item in shown)]
 
 
 def sheet_hits(items: Sequence[Item], score: float) -> list[FusedHit]:
