@@ -7,16 +7,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import ClassVar
 
 from pydantic import BaseModel
 
 from app.config.params.item_search import (
     ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
-    ITEM_SEARCH_FILTERED_OUT_CAP,
     ITEM_SEARCH_MIN_HITS,
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
@@ -27,16 +25,16 @@ from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
 from app.errors import DependencyDown
 from app.recall.filters import SearchFilters
 from app.recall.fusion import rrf
-from app.recall.pipeline import RecallPipeline, RecallResponse
+from app.recall.pipeline import RecallPipeline
 from app.recall.retriever import Hit
 from app.recall.search_index import SearchIndex
-from app.recall.trace import CacheLevel, recall_trace
+from app.recall.trace import recall_trace
 from app.tools._lexicon_rules import catalog_alias
 from app.tools._picker_terms import Term, make_terms
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
-from app.tools._search_postfilters import ItemMatchers, Removed, apply_postfilters, dedupe
-from app.tools._search_probe import PriceVerdict, ProbeFindings, explain_blocks
+from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
+from app.tools._search_probe import ProbeFindings, explain_blocks
 from app.tools._search_product import asked_product, names_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
@@ -45,12 +43,9 @@ from app.tools._search_relevance import (
     ScoredHit,
 )
 from app.tools._search_result import (
-    AppliedScope,
-    BlockedItem,
     ItemSearchResult,
-    PriceOnly,
-    SearchHit,
 )
+from app.tools._search_run import Pass, SearchRun, build_result, ms_since, timed
 from app.tools._search_sheets import SheetLookup, sheet_hits, sheet_price_verdict, unstated
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT, Candidate
@@ -70,39 +65,6 @@ DESCRIPTION = (
     "which and why (e.g. all above budget, with the cheapest price), so tell the shopper "
     "instead of claiming nothing exists. No item has a rating, so min_rating is relaxed."
 )
-
-
-@dataclass(frozen=True)
-class _Pass:
-    """One recall and its post-filtered hits."""
-
-    response: RecallResponse
-    kept: list[ScoredHit]
-    removed: Removed
-    degraded: str | None
-
-
-@dataclass
-class _Run:
-    """The state of one item_search call, filled in step by step."""
-
-    scope: SearchScope
-    effective: SearchScope = field(init=False)
-    cache: CacheLevel | None = None
-    relaxed: bool = False
-    variants: list[str] = field(default_factory=list)
-    hits: list[ScoredHit] = field(default_factory=list)
-    removed: Removed = field(default_factory=Removed)
-    findings: ProbeFindings | None = None
-    sheet_verdict: PriceVerdict | None = None
-    notes: list[str] = field(default_factory=list)
-    steps: dict[str, float] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.effective = self.scope
-
-    def hit_ids(self) -> set[str]:
-        return {h.item_id for h in self.hits}
 
 
 class ItemSearchTool:
@@ -135,9 +97,9 @@ class ItemSearchTool:
         )
         matchers = ItemMatchers(scope)
         pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
-        run = _Run(scope)
+        run = SearchRun(scope)
         with recall_trace() as trace:
-            with _timed(run.steps, "main_recall"):
+            with timed(run.steps, "main_recall"):
                 main = await self._pass(scope.query, scope.filters(), pool, matchers)
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
             chosen = await self._maybe_relax(run, main, pool)
@@ -155,7 +117,7 @@ class ItemSearchTool:
             run.hits = kept[: scope.top_k]
             unnamed = none_named((h.item for h in run.hits), product, scope.query)
             if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
-                with _timed(run.steps, "probe"):
+                with timed(run.steps, "probe"):
                     run.findings = await self._probe(
                         run.effective, matchers, run.hit_ids(), product if unnamed else None
                     )
@@ -170,27 +132,27 @@ class ItemSearchTool:
                 f"${scope.price_max:.2f} ceiling, so it was not applied"
             )
         run.notes += sorted({p.degraded for p in (main, chosen) if p.degraded})
-        run.steps["total"] = _ms_since(started)
-        return _result(run, chosen.response)
+        run.steps["total"] = ms_since(started)
+        return build_result(run, chosen.response)
 
     async def _pass(
         self, query: str, filters: SearchFilters, pool: int, matchers: ItemMatchers
-    ) -> _Pass:
+    ) -> Pass:
         """Recall `pool` fused hits, score their relevance and apply the post-filters."""
         response = await self.pipeline.run(query, filters, top_k=pool)
         scoring = await self.scorer.score(query, response.hits, self.index.items)
         kept, removed = apply_postfilters(scoring.hits, matchers)
-        return _Pass(response, kept, removed, scoring.degraded)
+        return Pass(response, kept, removed, scoring.degraded)
 
     async def _widening_pass(
         self,
-        run: _Run,
+        run: SearchRun,
         step: str,
         query: str,
         filters: SearchFilters,
         pool: int,
         matchers: ItemMatchers,
-    ) -> _Pass | None:
+    ) -> Pass | None:
         """A widening recall: a dependency that is down skips it with a note, never fails."""
         try:
             return await self._pass(query, filters, pool, matchers)
@@ -199,14 +161,14 @@ class ItemSearchTool:
             run.notes.append(f"{step} recall skipped: {exc}")
             return None
 
-    async def _maybe_relax(self, run: _Run, main: _Pass, pool: int) -> _Pass:
+    async def _maybe_relax(self, run: SearchRun, main: Pass, pool: int) -> Pass:
         """With min_rating set and too few hits, search once more without it (budget, brand
         and the relevance floor stay) and keep that result when it has more hits."""
         scope = run.scope
         if scope.min_rating is None or len(main.kept) >= ITEM_SEARCH_MIN_HITS.get():
             return main
         loose = scope.without_rating()
-        with _timed(run.steps, "relaxed_recall"):
+        with timed(run.steps, "relaxed_recall"):
             relaxed = await self._widening_pass(
                 run, "relaxed", scope.query, loose.filters(), pool, ItemMatchers(loose)
             )
@@ -217,7 +179,7 @@ class ItemSearchTool:
         return relaxed
 
     async def _expand(
-        self, run: _Run, kept: list[ScoredHit], pool: int, matchers: ItemMatchers
+        self, run: SearchRun, kept: list[ScoredHit], pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """Recall rewrites of the query and fuse their kept hits with the main ones (RRF)."""
         limit = ITEM_SEARCH_EXPANSION_MAX_VARIANTS.get()
@@ -225,7 +187,7 @@ class ItemSearchTool:
         if not variants:
             return kept
         filters = run.effective.filters()
-        with _timed(run.steps, "expansion"):
+        with timed(run.steps, "expansion"):
             passes = await asyncio.gather(
                 *(
                     self._widening_pass(run, "expansion", v, filters, pool, matchers)
@@ -248,7 +210,7 @@ class ItemSearchTool:
         return [first[f.item_id] for f in fused]
 
     async def _refocus(
-        self, run: _Run, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
+        self, run: SearchRun, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """When no hit names the asked product ("monitor macbook": the rarer word took every
         place), recall the product alone (and the catalogs' other name for it: "laptop" alone
@@ -257,7 +219,7 @@ class ItemSearchTool:
             return kept
         filters = run.effective.filters()
         alone = " ".join(dict.fromkeys(p for p in (product, catalog_alias(product)) if p))
-        with _timed(run.steps, "refocus"):
+        with timed(run.steps, "refocus"):
             focused = await self._widening_pass(run, "refocus", alone, filters, pool, matchers)
         named = (
             [h for h in focused.kept if names_product(h.item, product, run.scope.query)]
@@ -272,7 +234,7 @@ class ItemSearchTool:
 
     async def _by_sheet(
         self,
-        run: _Run,
+        run: SearchRun,
         kept: list[ScoredHit],
         product: str,
         unmet: Sequence[Term],
@@ -291,7 +253,7 @@ class ItemSearchTool:
                 self.sheets, unmet, product, run.effective, matchers, limit=limit
             )
             return kept
-        with _timed(run.steps, "by_sheet"):
+        with timed(run.steps, "by_sheet"):
             top = max((h.hit.score for h in kept), default=1.0)
             hits = sheet_hits(found, top)
             scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
@@ -346,55 +308,3 @@ def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> No
             for rank, h in enumerate(hits, start=1)
         ),
     )
-
-
-def _result(run: _Run, response: RecallResponse) -> ItemSearchResult:
-    scope = run.effective
-    blocked = run.findings.blocked if run.findings else []
-    verdict = (run.findings.price_only if run.findings else None) or run.sheet_verdict
-    timings = {f"source_{s}": round(ms, 3) for s, ms in response.timings_ms.items()}
-    timings.update(run.steps)
-    return ItemSearchResult(
-        query=scope.query,
-        slot=scope.slot,
-        top_k=scope.top_k,
-        requested_top_k=scope.requested_top_k,
-        hits=[SearchHit.of(h) for h in run.hits],
-        applied=AppliedScope(
-            platforms=list(scope.platforms),
-            price_usd_max=scope.price_max,
-            budget_source=scope.budget_source,
-            price_usd_min=scope.price_min,
-            min_rating=scope.min_rating,
-            brand=scope.brand,
-            brand_exclude=list(scope.brand_exclude),
-            exclude_terms=list(scope.exclude_terms),
-            model_number=scope.model_number,
-        ),
-        removed=run.removed.as_dict(),
-        filtered_out=[BlockedItem.of(b) for b in blocked[: ITEM_SEARCH_FILTERED_OUT_CAP.get()]],
-        blocked_total=len(blocked),
-        price_only=PriceOnly(**vars(verdict)) if verdict else None,
-        relaxed=run.relaxed,
-        relaxed_constraints=["min_rating"] if run.relaxed else [],
-        expanded=bool(run.variants),
-        expansion_variants=run.variants,
-        per_source_counts=dict(response.per_source_counts),
-        failed_sources=dict(response.failed_sources),
-        cache=run.cache,
-        notes=run.notes,
-        timings_ms=timings,
-    )
-
-
-@contextmanager
-def _timed(steps: dict[str, float], step: str) -> Iterator[None]:
-    start = time.perf_counter()
-    try:
-        yield
-    finally:
-        steps[step] = round(steps.get(step, 0.0) + _ms_since(start), 3)
-
-
-def _ms_since(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000.0, 3)
