@@ -206,8 +206,7 @@ def _head_index(run: list[Token]) -> int | None:
     an earlier product's description ("laptop 16gb RAM", "gaming laptop 1tb SSD"); a word
     that heads only after a product noun takes its place ("monitor arm")."""
     for k in range(len(run) - 1, -1, -1):
-        word = run[k].text
-        if not is_product_noun(word) or (word in AMBIGUOUS_HEADS and k != len(run) - 1):
+        if not _heads(run, k):
             continue
         if k > 1 and _MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
             continue
@@ -216,6 +215,28 @@ def _head_index(run: list[Token]) -> int | None:
         return k
     return None
 
+
+def _heads(run: list[Token], k: int) -> bool:
+    """Whether the k-th word can head the run: a product noun (an ambiguous one only last),
+    or a noun that names a product after the word before it ("power strip")."""
+    word = run[k].text
+    if k > 0 and (run[k - 1].text, singular(word)) in _TWO_WORD_NAMES:
+        return True
+    return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
+
+
+_TWO_WORD_NAMES = frozenset(
+    {
+        ("power", "strip"),
+        ("led", "strip"),
+        ("light", "strip"),
+        ("mini", "pc"),
+        ("mini", "computer"),
+    }
+)
+"""Product names of two words whose first word is no compound modifier elsewhere and whose
+second may name no product alone: a "power strip" (not "bacon strips"), a "mini pc" (not a
+"mini speaker" apart from speakers)."""
 
 _HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
 """Nouns that name a product only after another ("a monitor arm"); alone they are body
@@ -238,8 +259,11 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
     first = last
     while first > 0 and last - first < 2:
         word = run[first - 1].text
-        if word not in COMPOUND_MODIFIERS and not (
-            is_product_noun(word) and word not in AMBIGUOUS_HEADS
+        named = first == last and (word, singular(run[last].text)) in _TWO_WORD_NAMES
+        if (
+            not named
+            and word not in COMPOUND_MODIFIERS
+            and not (is_product_noun(word) and word not in AMBIGUOUS_HEADS)
         ):
             break
         first -= 1

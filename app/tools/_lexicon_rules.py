@@ -14,6 +14,7 @@ PRODUCT_NOUNS = word_set(
     display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
     camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
     docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
+    nas
     card reader cartridge ink pad mousepad
     earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable
     microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker
@@ -77,7 +78,7 @@ COMPOUND_MODIFIERS = word_set(
     sandwich pizza cake cookie chocolate fruit vegetable salad soup rice noodle pasta
     remote game video audio sound studio stereo home theater vanity accent end side coffee
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
-    external solid state printer toner cooling heating thumb jump
+    external solid state printer toner cooling heating thumb jump surge all-in-one
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     """
 )

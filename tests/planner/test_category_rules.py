@@ -51,6 +51,9 @@ from app.tools.planner_rules import plan_from_text
         ("a dual monitor arm under $100", "monitor arm"),
         ("a laptop cooling pad", "laptop cooling pad"),
         ("i need 16.5 inch dining room chair pads", "chair pads"),
+        ("an all-in-one pc under $1000", "all-in-one pc"),
+        ("a surge protector", "surge protector"),
+        ("a nas for home backups", "nas"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
@@ -69,6 +72,24 @@ def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
     ],
 )
 def test_a_request_by_purpose_asks_for_the_tool(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("a power strip with usb ports", "power strip", ()),
+        ("a usb power strip", "usb power strip", ()),
+        ("an led strip for my desk", "led strip", ("desk",)),
+        ("bacon strips", "bacon", ("strips",)),
+        ("a mini pc for the living room", "mini pc", ("living", "room")),
+        ("a mini bluetooth speaker", "bluetooth speaker", ("mini",)),
+    ],
+)
+def test_two_word_names_head_only_together(
     text: str, category: str, keywords: tuple[str, ...]
 ) -> None:
     plan = plan_from_text([text])
