@@ -71,6 +71,11 @@ BROAD_HEADS = frozenset(
 """Category heads too broad to say what a product is (listing shelves, not product types)."""
 
 _WEAK_HEADS = frozenset({"computer", "pc", "system", "unit", "device"})
+_MACHINE_TRAITS = frozenset(
+    {"mini", "all-in-one", "gaming", "personal", "compact", "small", "portable", "rugged"}
+)
+"""Words that say what kind of machine a generic name is, never which product: the head of
+"mini pc" is pc, where that of "desktop pc" is desktop."""
 
 ACCESSORY_NOUNS = frozenset(
     {
@@ -217,6 +222,12 @@ def category_key(category: str) -> frozenset[str]:
     return frozenset(category_words(category))
 
 
+def shelf_key(category: str) -> frozenset[str]:
+    """`category_key` with the generic names of a machine as one ("all-in-one computer" and
+    "All-in-One PC" are one shelf)."""
+    return frozenset("pc" if w in _WEAK_HEADS else w for w in category_words(category))
+
+
 def is_generic_head(word: str) -> bool:
     """Whether a canonical word names a machine only generically ("computer", "pc", "system"),
     so one such word may stand for another ("desktop pc" is a desktop computer)."""
@@ -225,10 +236,11 @@ def is_generic_head(word: str) -> bool:
 
 def head(category: str) -> str | None:
     """The product noun of a category name: its last content word ("usb flash drives" -> drive),
-    passing over a generic last word ("laptop computers" -> laptop)."""
+    passing over a generic last word ("laptop computers" -> laptop) unless only a trait of
+    the machine comes before it ("mini pc" -> pc)."""
     words = category_words(category)
     strong = [w for w in words if w not in _WEAK_HEADS]
-    if strong and words[-1] in _WEAK_HEADS:
+    if strong and words[-1] in _WEAK_HEADS and strong[-1] not in _MACHINE_TRAITS:
         return strong[-1]
     return words[-1] if words else None
 

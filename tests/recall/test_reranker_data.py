@@ -119,6 +119,8 @@ def test_product_type_rules() -> None:
         "gps",
     ]
     assert head("laptop computers") == "laptop"
+    assert head("desktop pc") == "desktop"
+    assert (head("mini pc"), head("all-in-one computer")) == ("pc", "computer")
     assert head("usb flash drives") == "drive"
     assert is_broad("electronics - general")
     assert is_broad("computers accessories")
