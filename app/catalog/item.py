@@ -46,6 +46,19 @@ class Item(BaseModel):
         """The listed or title-derived category, else the one inferred from the spec sheet."""
         return self.category or self.inferred_category
 
+    @property
+    def product_type(self) -> str | None:
+        """What the item is in Icecat's taxonomy (its title's category or its spec sheet's);
+        None for shop listings, whose categories are browse nodes ("laser printers" holds
+        laser paper)."""
+        return self.known_category if self.typed else None
+
+    @property
+    def typed(self) -> bool:
+        """Whether the item comes from Icecat's taxonomy, which types products, even where
+        neither its title nor its spec sheet gave it a type."""
+        return self.platform == "icecat"
+
 
 def item_fields_fingerprint() -> str:
     """The item table's columns, part of the index version: a new field rebuilds the table."""

@@ -44,6 +44,7 @@ from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import find_specs, singular, spec_said, tokens
+from app.tools._search_product import on_shelf
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
@@ -306,25 +307,36 @@ async def run_gate(
     *,
     k: int,
     floor: float,
+    shelf: float = 0.0,
     unavailable: str | None = None,
 ) -> Gate:
     """Stage 3: plan, score without blocking the loop, and judge, then mark the accessories;
     a reranker that fails (a model that cannot load, a remote one down) switches the gate
-    off for this call instead of failing it."""
+    off for this call instead of failing it. An item the catalog files as the asked product
+    scores at least `shelf`."""
     if model is None and unavailable is None:
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
-    gate = await _score(plan, model, floor=floor)
+    product = inputs.category if shelf > 0 else None
+    gate = await _score(plan, model, floor=floor, shelf=shelf, product=product)
     if gate.none_relevant and plan.spare:
-        second = await _score(plan._replace(targets=plan.spare), model, floor=floor)
+        spare = plan._replace(targets=plan.spare)
+        second = await _score(spare, model, floor=floor, shelf=shelf, product=product)
         if second.scores:
             plan = plan.widened()
             known = {**gate.scores, **second.scores}
             gate = finish_gate(plan, [known[p.item.item_id] for p in plan.targets], floor=floor)
-    return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
+    shelved = frozenset(
+        p.item.item_id for p in plan.targets if product is not None and on_shelf(p.item, product)
+    )
+    return dataclasses.replace(
+        gate, accessories=plan.accessories, budget=plan.budget, shelved=shelved
+    )
 
 
-async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gate:
+async def _score(
+    plan: GatePlan, model: Reranker | None, *, floor: float, shelf: float, product: str | None
+) -> Gate:
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
     documents = [gate_document(p.item, plan.noun) for p in plan.targets]
@@ -333,4 +345,9 @@ async def _score(plan: GatePlan, model: Reranker | None, *, floor: float) -> Gat
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))
+    if product is not None and len(scores) == len(plan.targets):
+        scores = [
+            max(float(score), shelf) if on_shelf(p.item, product) else score
+            for p, score in zip(plan.targets, scores, strict=True)
+        ]
     return finish_gate(plan, list(scores), floor=floor)

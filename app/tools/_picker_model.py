@@ -72,7 +72,8 @@ class Gate:
     by the candidates); `sunk` are the ids below its floor (empty when off); `accessories`
     are the ids that name the category only as what they are for or whose own category is
     an accessory type, penalised even when off;
-    `budget` are the ids inside PICK_RERANK_K in scoring order, whose titles stage 4 embeds.
+    `budget` are the ids inside PICK_RERANK_K in scoring order, whose titles stage 4 embeds;
+    `shelved` are the scored ids the catalog files as the asked product.
     """
 
     on: bool
@@ -83,6 +84,7 @@ class Gate:
     sunk: frozenset[str] = frozenset()
     accessories: frozenset[str] = frozenset()
     budget: frozenset[str] = frozenset()
+    shelved: frozenset[str] = frozenset()
 
     @property
     def none_relevant(self) -> bool:

@@ -279,6 +279,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
             )
         else:
             parts.append(f"relevance {scored.gate_score:.2f} for {what!r}")
+        if item.item_id in gate.shelved:
+            parts.append(f"the catalog files it as {(item.product_type or '').lower()}")
     elif gate.none_relevant and not scored.accessory:
         best = max(gate.scores.values())
         parts.append(

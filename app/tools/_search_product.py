@@ -18,6 +18,7 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     is_generic_head,
     names_as_product,
+    shelf_key,
     tokens,
 )
 from app.catalog.short_names import with_short_names
@@ -85,3 +86,14 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
 def none_named(items: Iterable[Item], product: str | None, request: str = "") -> bool:
     """True when a product is asked and no item names it."""
     return product is not None and not any(names_product(item, product, request) for item in items)
+
+
+def on_shelf(item: Item, product: str) -> bool:
+    """Whether the catalog files the item as the product: its product type (Icecat's, from
+    the title or the spec sheet) is the product's name ("Mini PC" for a mini pc) or the
+    catalogs' name for it."""
+    shelf = item.product_type
+    if not shelf:
+        return False
+    key = shelf_key(shelf)
+    return key in {shelf_key(product), shelf_key(catalog_name(product))}

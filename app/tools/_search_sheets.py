@@ -94,14 +94,14 @@ def unstated(terms: Iterable[Term], items: Iterable[Item]) -> list[Term]:
     return [t for t in terms if not any(where_stated(item, t) for item in shown)]
 
 
-def sheet_hits(items: Sequence[Item], score: float) -> list[FusedHit]:
-    """The looked-up items as fused hits of their own source, in the given order, each with
+def lookup_hits(items: Sequence[Item], score: float, source: str) -> list[FusedHit]:
+    """Looked-up items as fused hits of their own source, in the given order, each with
     `score` (the best recalled hit's, since they go first)."""
     return [
         FusedHit(
             item_id=item.item_id,
             score=score,
-            source_scores={SHEET_SOURCE: 1.0},
+            source_scores={source: 1.0},
             best_rank=rank,
             payload=item_payload(item),
         )

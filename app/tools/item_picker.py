@@ -18,6 +18,7 @@ from app.config.params.picker import (
     PICK_GATE_PENALTY,
     PICK_REL_SHOW_RATIO,
     PICK_RERANK_K,
+    PICK_SHELF_GATE,
 )
 from app.errors import InvalidRequest
 from app.recall.embedder import Embedder
@@ -162,6 +163,7 @@ class ItemPickerTool:
                 self.reranker,
                 k=PICK_RERANK_K.get(),
                 floor=PICK_GATE_FLOOR.get(),
+                shelf=PICK_SHELF_GATE.get(),
                 unavailable=self.reranker_unavailable,
             )
             out.append(sum(not gate.penalised(p.item.item_id) for p in pool))

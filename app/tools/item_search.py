@@ -19,6 +19,7 @@ from app.config.params.item_search import (
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
     ITEM_SEARCH_SHEET_LIMIT,
+    ITEM_SEARCH_SHELF_LIMIT,
 )
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
@@ -46,7 +47,14 @@ from app.tools._search_result import (
     ItemSearchResult,
 )
 from app.tools._search_run import Pass, SearchRun, build_result, ms_since, timed
-from app.tools._search_sheets import SheetLookup, sheet_hits, sheet_price_verdict, unstated
+from app.tools._search_sheets import (
+    SHEET_SOURCE,
+    SheetLookup,
+    lookup_hits,
+    sheet_price_verdict,
+    unstated,
+)
+from app.tools._search_shelves import SHELF_SOURCE, ShelfLookup, needs_shelf
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import ShoppingPlan
@@ -88,6 +96,7 @@ class ItemSearchTool:
         vectors = query_vectors or EmbedderQueryVectors(index.embedder)
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
         self.sheets = SheetLookup(index.items)
+        self.shelves = ShelfLookup(index.items)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
         """Search, filter, widen when thin, register the candidates of the slot, report."""
@@ -109,6 +118,8 @@ class ItemSearchTool:
             product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
+            if product:
+                kept = await self._by_shelf(run, kept, product, matchers)
             musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
             unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
             if product and unmet:
@@ -232,6 +243,33 @@ class ItemSearchTool:
         first = {h.item_id for h in named}
         return named + [h for h in kept if h.item_id not in first]
 
+    async def _by_shelf(
+        self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers
+    ) -> list[ScoredHit]:
+        """When the product needs it (`needs_shelf`), put first the items whose product type
+        it is, nearest to the query first (none when nearness cannot be measured); the
+        catalog's word is evidence as shared words are, so they face the lexical floor."""
+        limit = ITEM_SEARCH_SHELF_LIMIT.get()
+        shown = [h.item for h in dedupe(kept)[0][: run.scope.top_k]]
+        if limit <= 0 or not needs_shelf(shown, product, run.scope.query):
+            return kept
+        shelf = self.shelves.shelved(product, run.effective.filters())
+        if not shelf:
+            return kept
+        with timed(run.steps, "by_shelf"):
+            top = max((h.hit.score for h in kept), default=1.0)
+            hits = lookup_hits(shelf, top, SHELF_SOURCE)
+            scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
+        if scoring.degraded:
+            return kept
+        nearest = sorted(scoring.hits, key=lambda h: -(h.relevance or 0.0))[:limit]
+        listed, _ = apply_postfilters([replace(h, lexical=True) for h in nearest], matchers)
+        if not listed:
+            return kept
+        run.notes.append(f"put first {len(listed)} item(s) the catalog files as {product}")
+        first = {h.item_id for h in listed}
+        return listed + [h for h in kept if h.item_id not in first]
+
     async def _by_sheet(
         self,
         run: SearchRun,
@@ -255,7 +293,7 @@ class ItemSearchTool:
             return kept
         with timed(run.steps, "by_sheet"):
             top = max((h.hit.score for h in kept), default=1.0)
-            hits = sheet_hits(found, top)
+            hits = lookup_hits(found, top, SHEET_SOURCE)
             scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
         evidenced = [replace(h, lexical=True) for h in scoring.hits]
         listed, _ = apply_postfilters(evidenced, matchers)

@@ -192,6 +192,18 @@ async def test_a_product_named_in_full_outranks_titles_short_of_its_name(
     assert all("baby monitor" in p.title.lower() for p in picks)
 
 
+async def test_a_product_the_catalog_types_is_picked_by_its_type(agent: ShoppingAgent) -> None:
+    """The cross-encoder scores a "Mini CD for PC" above a Shuttle "Mini PC" with a long spec
+    title; the catalog's product type settles it, and the untitled all-in-one PCs are found."""
+    mini = picks_of(await turn(agent, "a mini pc for the living room"))
+    all_in_one = picks_of(await turn(agent, "an all-in-one pc under $1000"))
+    assert mini
+    assert all_in_one
+    assert all("the catalog files it as mini pc" in p.reason for p in mini)
+    assert all("the catalog files it as all-in-one pc" in p.reason for p in all_in_one)
+    assert all(p.price_usd is not None and p.price_usd <= 1000 for p in all_in_one)
+
+
 async def test_a_bundle_is_searched_per_slot_in_one_parallel_step(agent: ShoppingAgent) -> None:
     events = await turn(agent, "a laptop and a mouse under $900")
     plan = events[-1].data["plan"]

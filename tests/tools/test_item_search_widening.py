@@ -255,3 +255,14 @@ async def test_a_must_have_only_pricier_sheets_list_is_explained_by_the_budget(
     assert verdict.cheapest_usd is not None
     assert verdict.cheapest_usd > 150
     assert "router with wifi6 matches are above your $150.00 budget" in result.render()
+
+
+async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:
+    """ "mini" and "pc" find mini mice and PC software; the catalog types four mini PCs."""
+    result = await search(runtime, query="mini pc living room")
+    assert "put first 4 item(s) the catalog files as mini pc" in result.notes
+    typed = [runtime.index.items[h.item_id].product_type for h in result.hits[:4]]
+    assert [t.lower() if t else t for t in typed] == ["mini pc"] * 4
+    with REGISTRY.overridden(ITEM_SEARCH_SHELF_LIMIT=0):
+        plain = await search(runtime, query="mini pc living room")
+    assert not any("files as" in note for note in plain.notes)

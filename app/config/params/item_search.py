@@ -100,3 +100,15 @@ ITEM_SEARCH_SHEET_LIMIT = REGISTRY.declare(
     description="Items of the asked product looked up by spec sheet when no hit states a "
     "must-have that only sheets list (touchscreen, wifi 6); 0 turns the lookup off.",
 )
+
+ITEM_SEARCH_SHELF_LIMIT = REGISTRY.declare(
+    "ITEM_SEARCH_SHELF_LIMIT",
+    int,
+    10,
+    group="item_search",
+    minimum=0,
+    maximum=100,
+    description="Items whose Icecat product type (from the title or the spec sheet) is the "
+    'asked product ("mini pc") put first when fewer than half the hits are of it; 0 turns '
+    "the lookup off.",
+)

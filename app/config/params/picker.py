@@ -23,6 +23,17 @@ PICK_GATE_FLOOR = REGISTRY.declare(
     maximum=1.0,
     description="Cross-encoder score below which a candidate sinks (penalised, never dropped).",
 )
+PICK_SHELF_GATE = REGISTRY.declare(
+    "PICK_SHELF_GATE",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="Least gate score of a candidate the catalog files as the asked product (its "
+    "Icecat product type, from the title or the spec sheet): the cross-encoder misreads long spec "
+    "titles ('Shuttle XPC nano ... Mini PC' scores 0.05 for 'mini pc'); 0 leaves it alone.",
+)
 PICK_GATE_PENALTY = REGISTRY.declare(
     "PICK_GATE_PENALTY",
     float,
