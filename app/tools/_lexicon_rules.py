@@ -136,7 +136,8 @@ def beside_product(term: str, category: str | None) -> str:
     """A must-have as it reads beside the product it belongs to: a sized part as titles of
     the product state it ("16gb ram" -> "16gb"), an asked minimum by its amount ("at least
     24 inch" -> "24 inch"), a part named by another product's noun by its trait alone
-    ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards); any other
+    ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards; "rtx graphics
+    card" -> "rtx", the part's own name left out where a trait remains); any other
     term, or one naming the category itself ("16gb ram" for ram), as it is."""
     term = term.removeprefix(MINIMUM_CUE)
     first, *parts = term.split() or [""]
@@ -148,7 +149,8 @@ def beside_product(term: str, category: str | None) -> str:
         return first if sized else term
     *traits, noun = term.split()
     if category and is_product_noun(noun) and not any(is_product_noun(w) for w in traits):
-        return " ".join(traits)
+        own = [w for w in traits if w not in COMPOUND_MODIFIERS]
+        return " ".join(own or traits)
     return term
 
 

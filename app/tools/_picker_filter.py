@@ -10,9 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
+from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
-from app.tools._picker_terms import Spec, Term, make_terms, mentions, normalise, singular
+from app.tools._picker_terms import (
+    Spec,
+    Term,
+    make_term,
+    make_terms,
+    mentions,
+    normalise,
+    singular,
+)
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
@@ -58,6 +67,7 @@ def prepare(
         prefer=prefer,
         avoid=make_terms([*plan.avoid_terms, *contrary]),
         contrary=contrary,
+        parts=_parts(must, category),
         exclude=tuple(dict.fromkeys(t for t in map(_clean, plan.exclude_terms) if t)),
         specs=specs,
         budget_usd=budget,
@@ -65,6 +75,16 @@ def prepare(
         max_picks=max(1, picks),
         entries=entries,
     )
+
+
+def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:
+    """The must-haves that read otherwise beside the product, as they read there."""
+    out = {}
+    for term in must:
+        beside = make_term(beside_product(term.text, category))
+        if beside is not None and beside.text != term.text:
+            out[term.text] = beside
+    return out
 
 
 def hard_filter(inputs: PickInputs) -> Filtered:

@@ -313,7 +313,7 @@ async def run_gate(
     """Stage 3: plan, score without blocking the loop, and judge, then mark the accessories;
     a reranker that fails (a model that cannot load, a remote one down) switches the gate
     off for this call instead of failing it. An item the catalog files as the asked product
-    scores at least `shelf`."""
+    scores at least `shelf` (`Gate.shelved` when that saved it from sinking)."""
     if model is None and unavailable is None:
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
@@ -325,13 +325,10 @@ async def run_gate(
         if second.scores:
             plan = plan.widened()
             known = {**gate.scores, **second.scores}
+            shelved = gate.shelved | second.shelved
             gate = finish_gate(plan, [known[p.item.item_id] for p in plan.targets], floor=floor)
-    shelved = frozenset(
-        p.item.item_id for p in plan.targets if product is not None and on_shelf(p.item, product)
-    )
-    return dataclasses.replace(
-        gate, accessories=plan.accessories, budget=plan.budget, shelved=shelved
-    )
+            gate = dataclasses.replace(gate, shelved=shelved)
+    return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
 
 
 async def _score(
@@ -345,9 +342,28 @@ async def _score(
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))
-    if product is not None and len(scores) == len(plan.targets):
-        scores = [
-            max(float(score), shelf) if on_shelf(p.item, product) else score
-            for p, score in zip(plan.targets, scores, strict=True)
-        ]
-    return finish_gate(plan, list(scores), floor=floor)
+    floored, saved = _shelf_floor(plan.targets, scores, product, shelf=shelf, floor=floor)
+    gate = finish_gate(plan, floored, floor=floor)
+    return dataclasses.replace(gate, shelved=saved) if saved else gate
+
+
+def _shelf_floor(
+    targets: Sequence[Pooled],
+    scores: Sequence[float],
+    product: str | None,
+    *,
+    shelf: float,
+    floor: float,
+) -> tuple[list[float], frozenset[str]]:
+    """The scores with every item of the asked product type at least `shelf`, and the ids
+    that this saved from sinking below `floor`."""
+    if product is None or len(scores) != len(targets):
+        return list(scores), frozenset()
+    out, saved = [], set()
+    for pooled, score in zip(targets, scores, strict=True):
+        if score < shelf and on_shelf(pooled.item, product):
+            if score < floor:
+                saved.add(pooled.item.item_id)
+            score = shelf
+        out.append(float(score))
+    return out, frozenset(saved)

@@ -42,6 +42,9 @@ class PickInputs:
     entries: tuple[Entry, ...]
     contrary: tuple[str, ...] = ()
     """The avoid terms that are alternatives of an asked form, not the shopper's words."""
+    parts: Mapping[str, Term] = field(default_factory=dict)
+    """Must-haves as they read beside the product ("rtx graphics card" -> "rtx", "16gb ram"
+    -> "16gb"): a title that says that says the must-have."""
 
 
 class Pooled(NamedTuple):
@@ -73,7 +76,7 @@ class Gate:
     are the ids that name the category only as what they are for or whose own category is
     an accessory type, penalised even when off;
     `budget` are the ids inside PICK_RERANK_K in scoring order, whose titles stage 4 embeds;
-    `shelved` are the scored ids the catalog files as the asked product.
+    `shelved` are the ids the catalog files as the asked product that would have sunk.
     """
 
     on: bool

@@ -7,9 +7,11 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from typing import NamedTuple
 
 import numpy as np
 
+from app.catalog.item import Item
 from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
@@ -72,11 +74,11 @@ def semantic_scores(
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"
         vector = None if title_vectors is None else title_vectors[row]
-        said = {t.text: where_stated(pooled.item, t) for t in (*inputs.must, *inputs.prefer)}
+        said = {t.text: _stated(pooled.item, t, inputs) for t in (*inputs.must, *inputs.prefer)}
 
         def closeness(
             term: Term,
-            said: Mapping[str, Stated | None] = said,
+            said: Mapping[str, _Said | None] = said,
             vector: np.ndarray | None = vector,
         ) -> float:
             if said[term.text]:
@@ -93,20 +95,46 @@ def semantic_scores(
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
             spec=len(specs_said) / len(inputs.specs) if inputs.specs else 0.0,
-            must_said=tuple(t.text for t in inputs.must if said[t.text] == "title"),
-            prefer_said=tuple(t.text for t in inputs.prefer if said[t.text] == "title"),
+            must_said=_said_in(said, inputs.must, "title"),
+            prefer_said=_said_in(said, inputs.prefer, "title"),
             avoid_said=avoid_said,
             specs_said=specs_said,
             specs_unsaid=tuple(wording for wording, said_as in specs if not said_as),
-            sheet_said=tuple(k for k, v in said.items() if v == "sheet"),
+            sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, avoid_said),
             named=_named(pooled, inputs),
         )
     return out
 
 
+class _Said(NamedTuple):
+    """Where an item states a term, and in which words (the term's, or its part's)."""
+
+    where: Stated
+    text: str
+
+
+def _stated(item: Item, term: Term, inputs: PickInputs) -> _Said | None:
+    """Where the item states the term, or the must-have as it reads beside the product
+    ("rtx" of "rtx graphics card")."""
+    where = where_stated(item, term)
+    if where:
+        return _Said(where, term.text)
+    part = inputs.parts.get(term.text)
+    where = where_stated(item, part) if part else None
+    return _Said(where, part.text) if where and part else None
+
+
+def _said_in(
+    said: Mapping[str, _Said | None], terms: Sequence[Term], where: Stated
+) -> tuple[str, ...]:
+    """The words in which the item states the terms there, once each."""
+    found = (said[t.text] for t in terms)
+    return tuple(dict.fromkeys(s.text for s in found if s is not None and s.where == where))
+
+
 def _terms_unsaid(
-    inputs: PickInputs, said: Mapping[str, Stated | None], avoid_said: Sequence[str]
+    inputs: PickInputs, said: Mapping[str, _Said | None], avoid_said: Sequence[str]
 ) -> tuple[str, ...]:
     """The must-haves without specs and the asked forms neither title nor sheet states; a
     form the title contradicts ("wired" for wireless) is reported as the contrary instead,

@@ -112,3 +112,22 @@ def test_a_pick_says_the_year_it_came_out() -> None:
     reasons = {p.item_id: p.reason for p in report.picks}
     assert "released 2008" in reasons["amazon:1"]
     assert "released" not in reasons["amazon:2"]
+
+
+def test_a_part_named_by_another_product_is_said_by_its_trait() -> None:
+    """Titles state a laptop's graphics card by its chip ("GeForce RTX 2060"), and a
+    monitor's sheet lists the HDMI port the shopper's "hdmi cable" plugs into."""
+    laptops = [
+        item(1, "MSI Gaming GF65 Thin Notebook 16 GB 512 GB SSD NVIDIA GeForce RTX 2060"),
+        item(2, "HP Gaming Pavilion 15 Notebook 8 GB NVIDIA GeForce GTX 1650"),
+    ]
+    plan = ShoppingPlan(category="gaming laptop", must_have=("rtx graphics card",))
+    reasons = {p.item_id: p.reason for p in report_for(laptops, plan, "gaming laptop rtx").picks}
+    assert "has rtx" in reasons["amazon:1"]
+    assert "does not say rtx graphics card" in reasons["amazon:2"]
+    monitors = [item(3, "iiyama ProLite E2483HSU-B5 computer monitor", features=("HDMI",))]
+    plan = ShoppingPlan(category="monitor", must_have=("hdmi cable",))
+    report = report_for(monitors, plan, "monitor hdmi")
+    assert "its spec sheet lists hdmi" in report.picks[0].reason
+    assert "hdmi cable" not in report.picks[0].reason
+    assert report.unstated == []
