@@ -137,7 +137,8 @@ def beside_product(term: str, category: str | None) -> str:
     the product state it ("16gb ram" -> "16gb"), an asked minimum by its amount ("at least
     24 inch" -> "24 inch"), a part named by another product's noun by its trait alone
     ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards; "rtx graphics
-    card" -> "rtx", the part's own name left out where a trait remains); any other
+    card" -> "rtx", the part's own name left out where a trait remains), or by a part noun
+    ("usb ports" -> "usb"); any other
     term, or one naming the category itself ("16gb ram" for ram), as it is."""
     term = term.removeprefix(MINIMUM_CUE)
     first, *parts = term.split() or [""]
@@ -148,7 +149,8 @@ def beside_product(term: str, category: str | None) -> str:
         sized = all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts)
         return first if sized else term
     *traits, noun = term.split()
-    if category and is_product_noun(noun) and not any(is_product_noun(w) for w in traits):
+    part = is_product_noun(noun) or singular(noun) in ATTRIBUTE_NOUNS
+    if category and part and not any(is_product_noun(w) for w in traits):
         own = [w for w in traits if w not in COMPOUND_MODIFIERS]
         return " ".join(own or traits)
     return term

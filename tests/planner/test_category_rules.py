@@ -225,6 +225,9 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("gaming laptop", None, "gaming laptop"),
         ("noise cancelling", "headphones", "noise cancelling"),
         ("at least 16gb ram", "laptop", "16gb"),
+        ("rtx graphics card", "gaming laptop", "rtx"),
+        ("hdmi cable", "monitor", "hdmi"),
+        ("usb ports", "power strip", "usb"),
     ],
 )
 def test_beside_product(term: str, category: str, said: str) -> None:
