@@ -12,6 +12,7 @@ from app.catalog.specs import quantities
 from app.catalog.standards import standard_at
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
+    ATTRIBUTE_NOUNS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     MINIMUM_CUE,
@@ -30,6 +31,7 @@ _UNIT_LEADS = word_set(
 )
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"."""
 _MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
+_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
     r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
@@ -164,8 +166,9 @@ def keywords(
     low: str, start: int, end: int, allowed: Allowed, minimums: Sequence[Minimum] = ()
 ) -> list[str]:
     """Content words of `low[start:end]` no rule claimed, in text order with the asked
-    minimums there; a number keeps its unit ("4 ounce") and a standard its one name ("usb
-    type c" -> usb-c, "cat 6" -> cat6)."""
+    minimums there; a number keeps the word it measures (`_keeps_next`: "4 ounce", "1tb
+    ssd", but "8gb ddr4" is two) and a standard its one name ("usb type c" -> usb-c, "cat
+    6" -> cat6)."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
     out = [(m.start, m.term) for m in minimums if start <= m.start < end]
     i = 0
@@ -180,7 +183,7 @@ def keywords(
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
-        if tok.text[0].isdigit() and adjacent and nxt is not None and nxt.text not in STOP_WORDS:
+        if adjacent and nxt is not None and _keeps_next(tok.text, nxt.text):
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
@@ -192,6 +195,17 @@ def keywords(
             out.append((tok.start, tok.text))
         i += 1
     return list(dict.fromkeys(word for _, word in sorted(out)))
+
+
+def _keeps_next(word: str, nxt: str) -> bool:
+    """Whether a number keeps the next word: a bare number or an ordinal its unit or noun
+    ("4 ounce", "3rd generation"), an amount with its unit only the part it sizes ("1tb
+    ssd", not "8gb ddr4" or "512gb samsung")."""
+    if not word[0].isdigit() or nxt in STOP_WORDS:
+        return False
+    if _MEASURED.fullmatch(word) and not _ORDINAL.fullmatch(word):
+        return singular(nxt) in ATTRIBUTE_NOUNS or is_product_noun(nxt)
+    return True
 
 
 def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:

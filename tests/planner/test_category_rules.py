@@ -96,6 +96,21 @@ def test_two_word_names_head_only_together(
     assert (plan.category, plan.keywords) == (category, keywords)
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("8gb ddr4 memory for a laptop", ("8gb", "ddr4", "laptop")),
+        ("a 512gb samsung galaxy tablet", ("512gb", "samsung", "galaxy")),
+        ("2tb ssd for a ps5", ("2tb", "ps5")),
+        ("a 4 ounce lotion", ("4 ounce",)),
+        ("a 3rd generation ipad", ("3rd generation",)),
+        ("an hp laptop 1tb ssd", ("hp", "1tb ssd")),
+    ],
+)
+def test_a_number_keeps_only_the_word_it_measures(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
+
+
 def test_keywords_are_the_unclaimed_content_words() -> None:
     plan = plan_from_text(
         ["i need a quiet wireless gaming keyboard with rgb under $80, not logitech"]
