@@ -44,7 +44,7 @@ from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import find_specs, singular, spec_said, tokens
-from app.tools._search_product import on_shelf
+from app.tools._search_product import names_only_as_feature, on_shelf
 from app.tools.planner_rules import plan_from_text
 
 log = logging.getLogger(__name__)
@@ -162,6 +162,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         p.item.item_id
         for p in filtered.pool
         if names_only_as_add_on_target(p.item.title, noun)
+        or names_only_as_feature(p.item.title, noun)
         or (typed and _accessory_category(p.item))
         or names_sibling_product(p.item.title, inputs.category)
         or names_as_compound_modifier(p.item.title, noun)

@@ -22,6 +22,7 @@ from app.catalog.product_nouns import (
     tokens,
 )
 from app.catalog.short_names import with_short_names
+from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
 
 
@@ -65,9 +66,29 @@ def _names(item: Item, product: str, request: str) -> bool:
     return any(
         names_as_product(text, noun)
         and not names_only_as_add_on_target(text, noun)
+        and not names_only_as_feature(text, noun)
         and other_kind(text, noun, asked) is None
         for text in texts
     ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+_FEATURE_REACH = 4
+"""How many words after "with" a feature may come ("Webcam with Snapshot and Microphone")."""
+
+
+def names_only_as_feature(title: str, noun: str) -> bool:
+    """Whether every mention of the noun comes after a "with" that follows another product's
+    noun: a "USB Binaural Headset with Microphone" is a headset, not a microphone."""
+    words = tokens(title)
+    found = [i for i, w in enumerate(words) if canonical(w) == noun]
+    return bool(found) and all(_is_feature_at(words, i, noun) for i in found)
+
+
+def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
+    withs = [i for i in range(max(0, at - _FEATURE_REACH), at) if words[i] == "with"]
+    if not withs:
+        return False
+    return any(is_product_noun(w) and canonical(w) != noun for w in words[: withs[-1]])
 
 
 def _says_modifiers(text: str, product: str, noun: str) -> bool:

@@ -6,7 +6,12 @@ from __future__ import annotations
 import pytest
 
 from app.catalog.item import Item
-from app.tools._search_product import asked_product, names_product, none_named
+from app.tools._search_product import (
+    asked_product,
+    names_only_as_feature,
+    names_product,
+    none_named,
+)
 
 
 def item(title: str, category: str | None = None, description: str = "") -> Item:
@@ -106,3 +111,26 @@ def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
     assert not none_named([*toys, item("Portable Power Bank")], "power bank")
     assert not none_named(toys, None)
     assert none_named([], "power bank")
+
+
+@pytest.mark.parametrize(
+    ("title", "noun", "feature"),
+    [
+        ("Sennheiser PC 36 USB Binaural Headset with Microphone", "microphone", True),
+        ("Gear Head USB Webcam Pro with Snapshot and Microphone", "microphone", True),
+        ("HP Pavilion Laptop with Backlit Keyboard", "keyboard", True),
+        ("Philips Corded Microphone SBCMD110/00", "microphone", False),
+        ("Blue Yeti USB Microphone with Stand", "microphone", False),
+        ("iPad Case with Keyboard", "case", False),
+        ("Microphone stand with boom arm", "microphone", False),
+    ],
+)
+def test_a_product_named_after_with_is_a_feature_of_another(
+    title: str, noun: str, feature: bool
+) -> None:
+    assert names_only_as_feature(title, noun) is feature
+
+
+def test_a_headset_with_a_microphone_does_not_name_a_usb_microphone() -> None:
+    assert not names_product(item("Sennheiser PC 36 USB Headset with Microphone"), "usb microphone")
+    assert names_product(item("Blue Yeti USB Microphone with Stand"), "usb microphone")
