@@ -9,6 +9,11 @@ from app.tools._lexicon_rules import beside_product
 from app.tools.planner_rules import plan_from_text
 
 
+def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
+    plan = plan_from_text([text])
+    return plan.category, plan.keywords
+
+
 @pytest.mark.parametrize(
     ("text", "category"),
     [
@@ -74,8 +79,7 @@ def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
 def test_a_request_by_purpose_asks_for_the_tool(
     text: str, category: str, keywords: tuple[str, ...]
 ) -> None:
-    plan = plan_from_text([text])
-    assert (plan.category, plan.keywords) == (category, keywords)
+    assert category_and_keywords(text) == (category, keywords)
 
 
 @pytest.mark.parametrize(
@@ -92,8 +96,7 @@ def test_a_request_by_purpose_asks_for_the_tool(
 def test_two_word_names_head_only_together(
     text: str, category: str, keywords: tuple[str, ...]
 ) -> None:
-    plan = plan_from_text([text])
-    assert (plan.category, plan.keywords) == (category, keywords)
+    assert category_and_keywords(text) == (category, keywords)
 
 
 @pytest.mark.parametrize(
@@ -155,8 +158,7 @@ def test_a_number_with_thousands_commas_keeps_its_unit() -> None:
 def test_a_standard_is_one_keyword_however_it_is_spelled(
     text: str, category: str, keywords: tuple[str, ...]
 ) -> None:
-    plan = plan_from_text([text])
-    assert (plan.category, plan.keywords) == (category, keywords)
+    assert category_and_keywords(text) == (category, keywords)
 
 
 @pytest.mark.parametrize(
