@@ -222,10 +222,11 @@ def category_key(category: str) -> frozenset[str]:
     return frozenset(category_words(category))
 
 
-def shelf_key(category: str) -> frozenset[str]:
-    """`category_key` with the generic names of a machine as one ("all-in-one computer" and
-    "All-in-One PC" are one shelf)."""
-    return frozenset("pc" if w in _WEAK_HEADS else w for w in category_words(category))
+def shelf_key(category: str) -> tuple[str, ...]:
+    """A product type's identity: its canonical words in order ("printer label" is no
+    "label printer"), the generic names of a machine as one ("all-in-one computer" and
+    "All-in-One PC" are one type)."""
+    return tuple("pc" if w in _WEAK_HEADS else w for w in category_words(category))
 
 
 def is_generic_head(word: str) -> bool:
@@ -324,6 +325,7 @@ _CATALOG_NAMES = {
     "pen drive": "usb flash drive",
     "jump drive": "usb flash drive",
     "fitness tracker": "activity tracker",
+    "label maker": "label printer",
 }
 
 

@@ -22,7 +22,7 @@ class ShelfLookup:
 
     def __init__(self, items: Mapping[str, Item]) -> None:
         self._items = items
-        self._by_shelf: dict[frozenset[str], list[str]] = {}
+        self._by_shelf: dict[tuple[str, ...], list[str]] = {}
         for item in items.values():
             if item.product_type:
                 key = shelf_key(item.product_type)

@@ -58,6 +58,14 @@ def test_a_shelf_holds_the_items_typed_as_the_product_under_the_filters() -> Non
     assert shelves.shelved("gaming pc", SearchFilters()) == []
 
 
+def test_a_type_is_its_words_in_order_under_the_catalogs_name() -> None:
+    tape = item("icecat:9", "Brother M831 printer label Gold", 9.94, typed="printer label")
+    labeller = item("icecat:10", "DYMO LabelManager 210D QWERTY", 69.45, typed="label printer")
+    assert on_shelf(labeller, "label maker")
+    assert not on_shelf(tape, "label maker")
+    assert not on_shelf(tape, "label printer")
+
+
 def test_a_shop_listings_category_is_a_browse_node_not_a_type() -> None:
     assert not on_shelf(PAPER, "laser printer")
     assert ShelfLookup(ITEMS).shelved("laser printers", SearchFilters()) == []
