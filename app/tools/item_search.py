@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
+from app.catalog.item import Item
 from app.config.params.item_search import (
     ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
     ITEM_SEARCH_MIN_HITS,
@@ -42,10 +43,9 @@ from app.tools._search_relevance import (
     QueryVectors,
     RelevanceScorer,
     ScoredHit,
+    Scoring,
 )
-from app.tools._search_result import (
-    ItemSearchResult,
-)
+from app.tools._search_result import ItemSearchResult
 from app.tools._search_run import Pass, SearchRun, build_result, ms_since, timed
 from app.tools._search_sheets import (
     SHEET_SOURCE,
@@ -240,15 +240,14 @@ class ItemSearchTool:
         if not named:
             return kept
         run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
-        first = {h.item_id for h in named}
-        return named + [h for h in kept if h.item_id not in first]
+        return _ahead(named, kept)
 
     async def _by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """When the product needs it (`needs_shelf`), put first the items whose product type
-        it is, nearest to the query first (none when nearness cannot be measured); the
-        catalog's word is evidence as shared words are, so they face the lexical floor."""
+        it is (`_evidenced`), nearest to the query first; none when nearness cannot be
+        measured."""
         limit = ITEM_SEARCH_SHELF_LIMIT.get()
         shown = [h.item for h in dedupe(kept)[0][: run.scope.top_k]]
         if limit <= 0 or not needs_shelf(shown, product, run.scope.query):
@@ -257,18 +256,15 @@ class ItemSearchTool:
         if not shelf:
             return kept
         with timed(run.steps, "by_shelf"):
-            top = max((h.hit.score for h in kept), default=1.0)
-            hits = lookup_hits(shelf, top, SHELF_SOURCE)
-            scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
+            scoring = await self._score_looked_up(run, kept, shelf, SHELF_SOURCE)
         if scoring.degraded:
             return kept
         nearest = sorted(scoring.hits, key=lambda h: -(h.relevance or 0.0))[:limit]
-        listed, _ = apply_postfilters([replace(h, lexical=True) for h in nearest], matchers)
+        listed = _evidenced(nearest, matchers)
         if not listed:
             return kept
         run.notes.append(f"put first {len(listed)} item(s) the catalog files as {product}")
-        first = {h.item_id for h in listed}
-        return listed + [h for h in kept if h.item_id not in first]
+        return _ahead(listed, kept)
 
     async def _by_sheet(
         self,
@@ -279,8 +275,7 @@ class ItemSearchTool:
         matchers: ItemMatchers,
     ) -> list[ScoredHit]:
         """Put first the items of the product whose spec sheets list the must-haves no hit
-        states, looked up under the same filters; what they list is evidence as shared words
-        are, so they face the lexical relevance floor."""
+        states, looked up under the same filters (`_evidenced`)."""
         filters = run.effective.filters()
         limit = ITEM_SEARCH_SHEET_LIMIT.get()
         found = self.sheets.stating(unmet, product, run.scope.query, filters, limit=limit)
@@ -292,17 +287,22 @@ class ItemSearchTool:
             )
             return kept
         with timed(run.steps, "by_sheet"):
-            top = max((h.hit.score for h in kept), default=1.0)
-            hits = lookup_hits(found, top, SHEET_SOURCE)
-            scoring = await self.scorer.score(run.scope.query, hits, self.index.items)
-        evidenced = [replace(h, lexical=True) for h in scoring.hits]
-        listed, _ = apply_postfilters(evidenced, matchers)
+            scoring = await self._score_looked_up(run, kept, found, SHEET_SOURCE)
+        listed = _evidenced(scoring.hits, matchers)
         if not listed:
             return kept
         said = " or ".join(t.text for t in unmet)
         run.notes.append(f"put first {len(listed)} {product} item(s) whose spec sheet lists {said}")
-        first = {h.item_id for h in listed}
-        return listed + [h for h in kept if h.item_id not in first]
+        return _ahead(listed, kept)
+
+    async def _score_looked_up(
+        self, run: SearchRun, kept: list[ScoredHit], items: Sequence[Item], source: str
+    ) -> Scoring:
+        """Looked-up items scored as hits of their own source, each at the best recalled
+        hit's score, since they go first."""
+        top = max((h.hit.score for h in kept), default=1.0)
+        hits = lookup_hits(items, top, source)
+        return await self.scorer.score(run.scope.query, hits, self.index.items)
 
     async def _probe(
         self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str], product: str | None
@@ -318,6 +318,20 @@ class ItemSearchTool:
             log.warning("item_search: probe recall skipped: %s", exc)
             return None
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _evidenced(hits: Sequence[ScoredHit], matchers: ItemMatchers) -> list[ScoredHit]:
+    """Looked-up hits that pass the post-filters; what the catalog says of them (a sheet
+    feature, a product type) is evidence as shared words are, so they face the lexical
+    relevance floor."""
+    listed, _ = apply_postfilters([replace(h, lexical=True) for h in hits], matchers)
+    return listed
+
+
+def _ahead(first: list[ScoredHit], kept: list[ScoredHit]) -> list[ScoredHit]:
+    """`first`, then the kept hits not among them."""
+    ids = {h.item_id for h in first}
+    return first + [h for h in kept if h.item_id not in ids]
 
 
 def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:
