@@ -234,9 +234,14 @@ def _heads(run: list[Token], k: int) -> bool:
     """Whether the k-th word can head the run: a product noun (an ambiguous one only last),
     or a noun that names a product after the word before it ("power strip")."""
     word = run[k].text
-    if k > 0 and (run[k - 1].text, singular(word)) in _TWO_WORD_NAMES:
+    if _two_word_name(run, k):
         return True
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
+
+
+def _two_word_name(run: list[Token], k: int) -> bool:
+    """Whether the k-th word and the one before it make a `_TWO_WORD_NAMES` name."""
+    return k > 0 and (run[k - 1].text, singular(run[k].text)) in _TWO_WORD_NAMES
 
 
 _TWO_WORD_NAMES = frozenset(
@@ -273,7 +278,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
     first = last
     while first > 0 and last - first < 2:
         word = run[first - 1].text
-        named = first == last and (word, singular(run[last].text)) in _TWO_WORD_NAMES
+        named = first == last and _two_word_name(run, last)
         if (
             not named
             and word not in COMPOUND_MODIFIERS

@@ -138,8 +138,8 @@ def beside_product(term: str, category: str | None) -> str:
     24 inch" -> "24 inch"), a part named by another product's noun by its trait alone
     ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards; "rtx graphics
     card" -> "rtx", the part's own name left out where a trait remains), or by a part noun
-    ("usb ports" -> "usb"); any other
-    term, or one naming the category itself ("16gb ram" for ram), as it is."""
+    ("usb ports" -> "usb"); any other term, or one naming the category itself ("16gb ram"
+    for ram), as it is."""
     term = term.removeprefix(MINIMUM_CUE)
     first, *parts = term.split() or [""]
     product = set((category or "").lower().split())
