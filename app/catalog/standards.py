@@ -1,7 +1,7 @@
 """One name for the connector, cable and network standards that shoppers and catalogs write
 many ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but not "HDMI Type C"; "Cat 6", "Cat.6"
--> cat6; "Wi-Fi 6", "802.11ax" -> wifi6; "USB 3.0", "USB 3.2 Gen 1" -> usb-3.0), so a request
-for one matches every title naming it."""
+-> cat6; "Wi-Fi 6", "802.11ax" -> wifi6; "USB 3.0", "USB 3.2 Gen 1" -> usb-3.0; "DDR4-SDRAM",
+"PC4-19200" -> ddr4), so a request for one matches every title naming it."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ _STANDARDS = re.compile(
     r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"
     r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)"
     r"|(?:usb(?:[\s-]*type[\s-]*a)?|type[\s-]*a)[\s-]*(?P<usbv>2\.0|3\.0"
-    r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])",
+    r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])"
+    r"|ddr[\s-]?(?P<ddr>[2-5])l?|pc(?P<pc>[2-4])l?-\d{4,5}",
 )
 _WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
 _USB_RATES = {
@@ -50,6 +51,8 @@ def _name(match: re.Match[str]) -> str:
         return "cat" + match.group("cat")
     if match.group("usbv"):
         return _USB_RATES[re.sub(r"[\s-]", "", match.group("usbv"))]
+    if match.group("ddr") or match.group("pc"):
+        return "ddr" + (match.group("ddr") or match.group("pc"))
     return "wifi" + (match.group("wifi") or _WIFI_GENERATIONS[match.group("dot11")])
 
 

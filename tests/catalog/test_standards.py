@@ -37,6 +37,10 @@ from app.catalog.standards import (
         ("usb 3.2 gen 2x2 enclosure", "usb-3.2-gen2x2 enclosure"),
         ("type-a 2.0 port", "usb-2.0 port"),
         ("usb 3.0 type-c hub", "usb-3.0 usb-c hub"),
+        ("8 gb ddr4-sdram 3600 mhz", "8 gb ddr4-sdram 3600 mhz"),
+        ("kingston ddr 4 8gb", "kingston ddr4 8gb"),
+        ("hp 2gb pc2-6400 so-dimm", "hp 2gb ddr2 so-dimm"),
+        ("4gb pc3l-12800 ddr3l", "4gb ddr3 ddr3"),
         # not a standard: another connector, a longer word, a number that runs on
         ("hdmi type a (standard) hdmi type c (mini)", "hdmi type a (standard) hdmi type c (mini)"),
         ("usb cable", "usb cable"),
@@ -49,6 +53,9 @@ from app.catalog.standards import (
         ("usb 3.00", "usb 3.00"),
         ("wi-fi 60 ghz", "wi-fi 60 ghz"),
         ("802.11a/b/g", "802.11a/b/g"),
+        ("4 gb lpddr4-sdram", "4 gb lpddr4-sdram"),
+        ("ddr400 memory", "ddr400 memory"),
+        ("pc-6400", "pc-6400"),
     ],
 )
 def test_one_name_per_standard(text: str, expected: str) -> None:
