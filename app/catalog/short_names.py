@@ -1,6 +1,6 @@
 """Short names shoppers use for products that catalogs often spell out ("ssd" for "internal solid
-state drive", "hdd" for "hard disk drive"), so a request in either form finds and credits
-titles in the other."""
+state drive", "hdd" for "hard disk drive", "nas" for "network attached storage"), so a request
+in either form finds and credits titles in the other."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from app.catalog.text import add_once_after, replace_whole_words
 _LONG_FORMS: dict[str, str] = {
     r"solid[\s-]*state[\s-]*(?:drive|disk)": "ssd",
     r"hard[\s-]*disk[\s-]*drive": "hdd",
+    r"network[\s-]*attached[\s-]*storage": "nas",
 }
 _PATTERN = re.compile(
     "|".join(f"(?P<n{i}>{form})" for i, form in enumerate(_LONG_FORMS)),
+    re.IGNORECASE,
 )
 _SHORT = list(_LONG_FORMS.values())
 
@@ -24,8 +26,8 @@ def _short(match: re.Match[str]) -> str:
 
 
 def to_short_names(low: str) -> str:
-    """Lower-case `low` with each long form replaced by its short name ("solid state drive"
-    -> "ssd"): one text for comparing a request with a title."""
+    """`low` with each long form, in any case, replaced by its short name ("solid state
+    drive" -> "ssd"): one text for comparing a request with a title."""
     return replace_whole_words(_PATTERN, low, _short)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from app.catalog.short_names import to_short_names
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
 from app.tools._budget_rules import BudgetMention, FloorMention, find_budget, pick_mention
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
@@ -58,7 +59,7 @@ class MessageReading:
 
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
-    text = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
+    text = to_short_names(normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()]))
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)

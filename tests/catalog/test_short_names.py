@@ -17,6 +17,8 @@ from app.tools._picker_terms import Term, make_term, term_in
         ("hard disk/dvd recorder", "hard disk/dvd recorder"),
         ("solid state drives", "solid state drives"),
         ("ssd", "ssd"),
+        ("buffalo linkstation duo network attached storage", "buffalo linkstation duo nas"),
+        ("a 2TB Hard Disk Drive", "a 2TB hdd"),
     ],
 )
 def test_long_forms_read_as_the_short_name(text: str, expected: str) -> None:

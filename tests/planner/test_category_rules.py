@@ -59,6 +59,9 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("an all-in-one pc under $1000", "all-in-one pc"),
         ("a surge protector", "surge protector"),
         ("a nas for home backups", "nas"),
+        ("a Network Attached Storage for home backups", "nas"),
+        ("a 2tb hard disk drive", "hdd"),
+        ("a solid state drive under $150", "ssd"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
