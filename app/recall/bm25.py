@@ -35,7 +35,7 @@ def bm25_recipe() -> str:
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
         f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
         f"|title-standards={standards_fingerprint()}|short-names={short_names_fingerprint()}"
-        f"|spec-words={spec_words_fingerprint()}|inferred-category"
+        f"|spec-words={spec_words_fingerprint()}|inferred-category-short-names"
     )
 
 
@@ -48,11 +48,12 @@ def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
     names of the standards it names ("usbc"), short names of products it spells out ("ssd")
     and one-word quantities ("1 TB" -> 1000gb), brand, the category a spec sheet gives an
-    untitled Icecat item ("computer monitor") and the whole description. The category read
-    off a title is left out: it only repeats title words and measured worse."""
+    untitled Icecat item ("internal solid state drive ssd") and the whole description. The
+    category read off a title is left out: it only repeats title words and measured worse."""
     title = with_spec_words(with_short_names(with_standard_words(item.title)))
     titles = [title] * BM25_TITLE_REPEAT.get()
-    return " ".join(p for p in (*titles, item.brand, item.inferred_category, item.description) if p)
+    category = with_short_names(item.inferred_category.lower()) if item.inferred_category else None
+    return " ".join(p for p in (*titles, item.brand, category, item.description) if p)
 
 
 def _query_text(query: str) -> str:

@@ -21,7 +21,7 @@ from app.catalog.product_nouns import (
     shelf_key,
     tokens,
 )
-from app.catalog.short_names import with_short_names
+from app.catalog.short_names import to_short_names, with_short_names
 from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
 
@@ -58,7 +58,7 @@ def _names(item: Item, product: str, request: str) -> bool:
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
-    shelf = (item.known_category or "").lower()
+    shelf = to_short_names((item.known_category or "").lower())
     texts = [item.title.lower(), shelf if shelf and head(shelf) == noun else ""]
     texts += [text.replace("-", " ") for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]

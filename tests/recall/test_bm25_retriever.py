@@ -203,3 +203,14 @@ def test_an_untitled_item_is_found_by_the_category_its_spec_sheet_gives() -> Non
     index = Bm25Index.build(sized)
     hits = index.search("monitor", SearchFilters(), top_k=len(sized))
     assert dell.item_id in [h.item_id for h in hits]
+
+
+def test_an_untitled_item_is_found_by_the_short_name_of_its_spec_sheet_category() -> None:
+    """Kingston's KC2500 titles say neither "ssd" nor "solid state drive"; its sheet does."""
+    catalog = load_catalog(Settings().data_dir)
+    sized = [i for i in catalog.items if "500 GB" in i.title or "500GB" in i.title]
+    kingston = next(i for i in sized if "KC2500" in i.title)
+    assert "ssd" not in f"{kingston.title} {kingston.description}".lower()
+    index = Bm25Index.build(sized)
+    hits = index.search("ssd", SearchFilters(), top_k=len(sized))
+    assert kingston.item_id in [h.item_id for h in hits]

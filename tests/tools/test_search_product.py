@@ -87,6 +87,14 @@ def test_a_category_implied_by_the_spec_sheet_names_the_product() -> None:
     assert not names_product(implied, "tv")
 
 
+def test_a_category_that_spells_out_a_short_name_names_it() -> None:
+    kingston = item("Kingston Technology KC2500 M.2 500 GB PCI Express 3.0 3D TLC NVMe")
+    assert not names_product(kingston, "ssd")
+    filed = kingston.model_copy(update={"inferred_category": "internal solid state drive"})
+    assert names_product(filed, "ssd")
+    assert not names_product(filed, "hdd")
+
+
 def test_an_add_on_does_not_name_its_target() -> None:
     protector = item("HP FB019AA screen protector Mobile phone/Smartphone 1 pc(s)")
     described = item("Sony PRS-3SCREENPRO Mobile phone/Smartphone", None, "Screen Protector")
