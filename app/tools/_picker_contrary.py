@@ -6,20 +6,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.tools._picker_terms import Term
+from app.tools._picker_terms import Term, mentions
 
 FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"in ear", "over ear", "on ear"}),
     frozenset({"wired", "wireless"}),
     frozenset({"inkjet", "laser"}),
+    frozenset({"ddr", "ddr2", "ddr3", "ddr4", "ddr5"}),
 )
 """Forms of which a product is one at a time, as normalised terms read them."""
 
 
-def contrary_terms(asked: Iterable[Term]) -> tuple[str, ...]:
-    """The alternatives of every asked form no other asked term also names ("over ear" ->
-    in ear, on ear), in a stable order."""
+def asked_forms(asked: Iterable[Term], *, product: str | None = None) -> tuple[str, ...]:
+    """The forms asked as terms or in the product's name ("inkjet" of "inkjet printer"), in a
+    stable order."""
     said = {term.text for term in asked}
+    return tuple(
+        form
+        for family in FAMILIES
+        for form in sorted(family)
+        if form in said or mentions(product, form)
+    )
+
+
+def contrary_terms(forms: Iterable[str]) -> tuple[str, ...]:
+    """The alternatives of every asked form that no other asked form also names ("over ear"
+    -> in ear, on ear), in a stable order."""
+    said = set(forms)
     out: list[str] = []
     for family in FAMILIES:
         if family & said:

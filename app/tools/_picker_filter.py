@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
 from app.tools._lexicon_rules import beside_product
-from app.tools._picker_contrary import contrary_terms
+from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_terms import (
     Spec,
@@ -53,7 +53,8 @@ def prepare(
     keyword_terms = make_terms(keywords)
     prefer = make_terms([*plan.prefer, *(t.text for t in keyword_terms if t.words)])
     specs = _distinct_specs([*keyword_terms, *must, *prefer])
-    contrary = contrary_terms([*must, *prefer])
+    forms = asked_forms([*must, *prefer, *keyword_terms], product=category)
+    contrary = contrary_terms(forms)
     budget, source = _budget(plan, part, budget_usd)
     entries = _entries(candidates, items)
     request = entries[0].candidate.query if entries else plan.query_text()
@@ -66,6 +67,7 @@ def prepare(
         must=must,
         prefer=prefer,
         avoid=make_terms([*plan.avoid_terms, *contrary]),
+        forms=forms,
         contrary=contrary,
         parts=_parts(must, category),
         exclude=tuple(dict.fromkeys(t for t in map(_clean, plan.exclude_terms) if t)),

@@ -40,6 +40,8 @@ class PickInputs:
     budget_source: BudgetSource | None
     max_picks: int
     entries: tuple[Entry, ...]
+    forms: tuple[str, ...] = ()
+    """The forms a product is one at a time that the shopper asked for ("inkjet", "ddr4")."""
     contrary: tuple[str, ...] = ()
     """The avoid terms that are alternatives of an asked form, not the shopper's words."""
     parts: Mapping[str, Term] = field(default_factory=dict)

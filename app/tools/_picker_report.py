@@ -300,7 +300,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
     if instead:
-        asked = [t.text for t in (*inputs.must, *inputs.prefer) if same_family(t.text, instead)]
+        asked = [form for form in inputs.forms if same_family(form, instead)]
         parts.append(f"says {', '.join(instead)}, not {', '.join(asked)}")
     if avoided:
         parts.append("mentions " + ", ".join(avoided) + " (you would rather avoid it)")

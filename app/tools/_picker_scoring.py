@@ -68,7 +68,8 @@ def semantic_scores(
     strongest avoid term (0 when the title only negates it); spec as the share of asked
     specs (sizes, standards) the title carries, or exceeds where more serves (mAh); for a
     product name of several words, whether it says them all ("Electric Dryer" does not
-    name a hair dryer). A term the spec sheet lists ("hdmi") counts as said."""
+    name a hair dryer). A term or spec the spec sheet lists ("hdmi", "wifi6") counts as
+    said."""
     out: dict[str, Semantics] = {}
     for row, pooled in enumerate(pool):
         title = pooled.item.title
@@ -88,18 +89,26 @@ def semantic_scores(
         stated = find_specs(title)
         specs = [(s.wording, spec_said(s, stated)) for s in inputs.specs]
         specs_said = tuple(said_as for _, said_as in specs if said_as)
+        listed = find_specs(", ".join(pooled.item.features)) if pooled.item.features else ()
+        on_sheet = sum(1 for s in inputs.specs if not spec_said(s, stated) and spec_said(s, listed))
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
-            spec=len(specs_said) / len(inputs.specs) if inputs.specs else 0.0,
+            spec=(len(specs_said) + on_sheet) / len(inputs.specs) if inputs.specs else 0.0,
             must_said=_said_in(said, inputs.must, "title"),
             prefer_said=_said_in(said, inputs.prefer, "title"),
             avoid_said=avoid_said,
             specs_said=specs_said,
-            specs_unsaid=tuple(wording for wording, said_as in specs if not said_as),
+            specs_unsaid=tuple(
+                spec.wording
+                for spec, (_, said_as) in zip(inputs.specs, specs, strict=True)
+                if not said_as
+                and not spec_said(spec, listed)
+                and not _contradicted(spec.wording, avoid_said, inputs)
+            ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, avoid_said),
             named=_named(pooled, inputs),
@@ -139,7 +148,6 @@ def _terms_unsaid(
     """The must-haves without specs and the asked forms neither title nor sheet states; a
     form the title contradicts ("wired" for wireless) is reported as the contrary instead,
     while the other asked forms ("over ear") are still named."""
-    contrary = [t for t in avoid_said if t in inputs.contrary]
     wanted = [
         *(t for t in inputs.must if not t.specs),
         *(t for t in inputs.prefer if is_form(t.text)),
@@ -148,9 +156,14 @@ def _terms_unsaid(
         dict.fromkeys(
             t.text
             for t in wanted
-            if not said[t.text] and not any(same_family(t.text, [c]) for c in contrary)
+            if not said[t.text] and not _contradicted(t.text, avoid_said, inputs)
         )
     )
+
+
+def _contradicted(asked: str, avoid_said: Sequence[str], inputs: PickInputs) -> bool:
+    """Whether the title says an alternative of the asked form ("ddr2" for ddr4)."""
+    return any(same_family(asked, [t]) for t in avoid_said if t in inputs.contrary)
 
 
 def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
@@ -259,7 +272,7 @@ def _avoid_closeness(
 ) -> float:
     if term_in(text, term):
         return 1.0
-    if term.words and negated_only(text, " ".join(term.words)):
+    if not term.words or negated_only(text, " ".join(term.words)):
         return 0.0
     return _cosine(vectors.get(term.text), vector)
 

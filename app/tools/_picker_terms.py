@@ -216,10 +216,30 @@ def _occurrences(text: str | None, phrase: str) -> list[bool]:
 
 
 def has_words(text: str | None, words: tuple[str, ...]) -> bool:
-    """True when every word occurs in `text` as a whole word, singular or plural, not negated."""
+    """True when every word occurs in `text` as a whole word, singular or plural, not negated;
+    a bare number counts the word after it and occurs only beside it ("4 bays" in "4-Bay")."""
     return all(
-        any(mentions(text, form) for form in {w, singular(w), singular(w) + "s"}) for w in words
+        any(mentions(text, f"{count} {form}".strip()) for form in _forms(word))
+        for count, word in _counted(words)
     )
+
+
+def _forms(word: str) -> set[str]:
+    return {word, singular(word), singular(word) + "s"}
+
+
+def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(count, word) pairs: a bare number joins the word after it, other words stand alone."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(words):
+        if words[i].isdigit() and i + 1 < len(words) and not words[i + 1].isdigit():
+            out.append((words[i], words[i + 1]))
+            i += 2
+        else:
+            out.append(("", words[i]))
+            i += 1
+    return out
 
 
 def term_in(text: str | None, term: Term) -> bool:

@@ -88,6 +88,43 @@ def test_a_contrary_form_sets_aside_only_its_own_family() -> None:
     assert "does not say wireless" not in reasons["amazon:1"]
 
 
+def test_a_form_in_the_product_name_sinks_its_alternative() -> None:
+    printers = [
+        item(1, "HP LaserJet M1005 multifunction printer Laser 600 x 600 DPI"),
+        item(2, "HP DeskJet F380 Inkjet printer 4800 x 1200 DPI"),
+        item(3, "Canon PIXMA Inkjet printer"),
+    ]
+    report = report_for(printers, ShoppingPlan(category="inkjet printer"), "inkjet printer")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert report.picks[0].item_id == "amazon:2"
+    assert "says laser, not inkjet" in reasons["amazon:1"]
+
+
+def test_a_memory_generation_is_a_form_and_its_spellings_read_as_one() -> None:
+    memory = [
+        item(1, "Corsair 8 gb 2 x 4 gb pc2-6400 800mhz 200-pin Laptop Memory Kit"),
+        item(2, "HyperX FURY memory module 8 GB DDR4-SDRAM 3600 MHz"),
+    ]
+    plan = ShoppingPlan(category="memory", keywords=("8gb", "ddr4", "laptop"))
+    report = report_for(memory, plan, "memory 8gb ddr4 laptop")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert report.picks[0].item_id == "amazon:2"
+    assert "has 8gb, ddr4" in reasons["amazon:2"]
+    assert "says ddr2, not ddr4" in reasons["amazon:1"]
+    assert "does not say ddr4" not in reasons["amazon:1"]
+
+
+def test_a_counted_must_have_is_said_only_beside_its_count() -> None:
+    nas = [
+        item(1, "Seagate Blackarmor NAS 220 2-bay 4 tb 2 x 2 tb"),
+        item(2, "Seagate Blackarmor NAS 420 4 - Bay 2 tb"),
+    ]
+    report = report_for(nas, ShoppingPlan(category="nas", must_have=("4 bays",)), "nas 4 bays")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "has 4 bays" in reasons["amazon:2"]
+    assert "does not say 4 bays" in reasons["amazon:1"]
+
+
 def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
     monitors = [
         item(1, "DELL SE2719H 68.6 cm (27in) Full HD LCD Black", features=("HDMI", "VGA")),
@@ -104,6 +141,20 @@ def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
     assert "does not say" not in reasons["amazon:1"]
     assert "does not say hdmi" in reasons["amazon:2"]
     assert report.unstated == []
+
+
+def test_a_spec_the_spec_sheet_lists_counts_as_said() -> None:
+    routers = [
+        item(1, "AVM FRITZ!Box 6660 wireless router Dual-band", features=("Wi-Fi 6 (802.11ax)",)),
+        item(2, "Netgear WGR614 Wireless-G Router"),
+    ]
+    plan = ShoppingPlan(category="router", keywords=("wifi 6",))
+    inputs = inputs_for(routers, plan, query="router wifi 6")
+    sem = semantic_scores(inputs, hard_filter(inputs).pool, {}, None)
+    assert (sem["amazon:1"].spec, sem["amazon:2"].spec) == (1.0, 0.0)
+    reasons = {p.item_id: p.reason for p in report_for(routers, plan, "router wifi 6").picks}
+    assert "does not say" not in reasons["amazon:1"], reasons["amazon:1"]
+    assert "does not say wifi6" in reasons["amazon:2"]
 
 
 def test_a_pick_says_the_year_it_came_out() -> None:
