@@ -123,7 +123,7 @@ class ItemSearchTool:
             musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
             unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
             if product and unmet:
-                kept = await self._by_sheet(run, kept, product, unmet, matchers)
+                kept = await self._by_sheet(run, kept, product, musts, unmet, matchers)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
             unnamed = none_named((h.item for h in run.hits), product, scope.query)
@@ -224,23 +224,24 @@ class ItemSearchTool:
         self, run: SearchRun, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """When no hit names the asked product ("monitor macbook": the rarer word took every
-        place), recall the product alone (and the catalogs' other name for it: "laptop" alone
-        finds sleeves) under the same filters and put its hits that name it first."""
+        place), put first the deeper hits that name it, which match the whole query, then
+        those of the product recalled alone (and under the catalogs' other name for it:
+        "laptop" alone finds sleeves) under the same filters."""
         if product.lower() == " ".join(run.scope.query.lower().split()):
             return kept
+        query = run.scope.query
+        deeper = [h for h in kept[run.scope.top_k :] if names_product(h.item, product, query)]
         filters = run.effective.filters()
         alone = " ".join(dict.fromkeys(p for p in (product, catalog_alias(product)) if p))
         with timed(run.steps, "refocus"):
             focused = await self._widening_pass(run, "refocus", alone, filters, pool, matchers)
-        named = (
-            [h for h in focused.kept if names_product(h.item, product, run.scope.query)]
-            if focused
-            else []
-        )
-        if not named:
-            return kept
-        run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
-        return _ahead(named, kept)
+        found = focused.kept if focused else []
+        named = [h for h in found if names_product(h.item, product, query)]
+        if deeper:
+            run.notes.append(f"no shown hit was a {product}; put first {len(deeper)} deeper one(s)")
+        if named:
+            run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
+        return _ahead([*deeper, *named], kept)
 
     async def _by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers
@@ -271,14 +272,16 @@ class ItemSearchTool:
         run: SearchRun,
         kept: list[ScoredHit],
         product: str,
+        musts: Sequence[Term],
         unmet: Sequence[Term],
         matchers: ItemMatchers,
     ) -> list[ScoredHit]:
-        """Put first the items of the product whose spec sheets list the must-haves no hit
-        states, looked up under the same filters (`_evidenced`)."""
+        """When no hit states some must-haves (`unmet`), put first the items of the product
+        whose spec sheets list the most must-haves, looked up under the same filters
+        (`_evidenced`)."""
         filters = run.effective.filters()
         limit = ITEM_SEARCH_SHEET_LIMIT.get()
-        found = self.sheets.stating(unmet, product, run.scope.query, filters, limit=limit)
+        found = self.sheets.stating(musts, product, run.scope.query, filters, limit=limit)
         shown = {h.item_id for h in kept[: run.scope.top_k]}
         found = [item for item in found if item.item_id not in shown]
         if not found:
