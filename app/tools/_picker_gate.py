@@ -116,9 +116,10 @@ def contradiction(inputs: PickInputs) -> str | None:
 
     The category's head noun must be a word of the request the slot was searched with, and
     the request must not be for an accessory that merely names it ("laptop sleeve" when the
-    category is "laptop"): the rule planner's reading of the request decides that. A
-    request built from the plan may read as another product ("monitor macbook" for "a
-    monitor for my macbook"), which is no contradiction.
+    category is "laptop", unless the laptop must have a stylus and the request is "laptop
+    stylus"): the rule planner's reading of the request decides that. A request built from
+    the plan may read as another product ("monitor macbook" for "a monitor for my
+    macbook"), which is no contradiction.
     """
     if not inputs.category or not inputs.request:
         return None
@@ -134,7 +135,13 @@ def contradiction(inputs: PickInputs) -> str | None:
     if read_words:
         read_head = singular(read_words[-1])
         modifiers = {singular(w) for w in read_words[:-1]}
-        if read_head != head and head in modifiers and is_accessory_noun(read_head):
+        featured = {singular(w) for term in inputs.must for w in term.words}
+        if (
+            read_head != head
+            and head in modifiers
+            and is_accessory_noun(read_head)
+            and read_head not in featured
+        ):
             return (
                 f"the request {inputs.request!r} is for a {read_words[-1]}, not a {inputs.category}"
             )

@@ -5,7 +5,7 @@ power cords and toys, while every power bank costs more)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
@@ -26,17 +26,26 @@ from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
 
 
-def asked_product(query: str, planned: str | None = None) -> str | None:
+def asked_product(
+    query: str, planned: str | None = None, features: Sequence[str] = ()
+) -> str | None:
     """The product the query asks for: the plan's category for the slot when the query
     names its noun and is no request for an accessory of it ("monitor macbook" for "a
-    monitor for my macbook", not "laptop sleeve" for a laptop), else the rule planner's
-    reading of the query ("power bank"), or None."""
+    monitor for my macbook", not "laptop sleeve" for a laptop, but "laptop stylus" for a
+    laptop that has the must-have `features` "stylus"), else the rule planner's reading of
+    the query ("power bank"), or None."""
     read = plan_from_text([query]).category or None
     noun = head(planned) if planned else None
     if noun is None or noun not in {canonical(t) for t in tokens(query)}:
         return read
     read_noun = head(read) if read else None
-    if read_noun is not None and read_noun != noun and is_accessory_noun(read_noun):
+    featured = {canonical(t) for feature in features for t in tokens(feature)}
+    if (
+        read_noun is not None
+        and read_noun != noun
+        and is_accessory_noun(read_noun)
+        and read_noun not in featured
+    ):
         return read
     return planned
 

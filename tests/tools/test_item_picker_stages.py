@@ -473,6 +473,14 @@ def test_the_category_contradicts_a_request_for_something_else(
     assert (contradiction(inputs) is not None) is contradicts
 
 
+def test_a_request_naming_a_must_have_part_is_for_the_product() -> None:
+    """ "laptop stylus" is a stylus for a laptop, unless the laptop must have a stylus."""
+    stylus = plan(category="laptop", must_have=("stylus",))
+    assert contradiction(inputs_for([item(1, "x")], stylus, query="laptop stylus")) is None
+    bare = plan(category="laptop")
+    assert contradiction(inputs_for([item(1, "x")], bare, query="laptop stylus")) is not None
+
+
 def test_a_contradiction_switches_the_gate_off_and_says_why() -> None:
     items = [item(1, "Neoprene Laptop Sleeve 13.3")]
     gate = gate_for(items, plan(category="laptop"), "laptop sleeve", [0.9])

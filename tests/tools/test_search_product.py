@@ -40,6 +40,11 @@ def test_the_plans_category_wins_unless_the_query_asks_for_an_accessory_of_it(
     assert asked_product(query, planned) == product
 
 
+def test_a_must_have_part_in_the_query_is_no_accessory_request() -> None:
+    assert asked_product("laptop notebook stylus", "laptop") == "laptop notebook stylus"
+    assert asked_product("laptop notebook stylus", "laptop", ["stylus"]) == "laptop"
+
+
 @pytest.mark.parametrize(
     ("query", "product"),
     [("power bank", "power bank"), ("a gaming keyboard", "gaming keyboard"), ("hello", None)],
