@@ -115,12 +115,16 @@ class ItemSearchTool:
             kept = chosen.kept
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
-            product = asked_product(scope.query, _planned_category(ctx.plan, scope.slot))
+            musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
+            product = asked_product(
+                scope.query,
+                _planned_category(ctx.plan, scope.slot),
+                [t.text for t in musts],
+            )
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             if product:
                 kept = await self._by_shelf(run, kept, product, matchers)
-            musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
             unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
             if product and unmet:
                 kept = await self._by_sheet(run, kept, product, musts, unmet, matchers)
@@ -224,9 +228,9 @@ class ItemSearchTool:
         self, run: SearchRun, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
         """When no hit names the asked product ("monitor macbook": the rarer word took every
-        place), put first the deeper hits that name it, which match the whole query, then
-        those of the product recalled alone (and under the catalogs' other name for it:
-        "laptop" alone finds sleeves) under the same filters."""
+        place), put first, nearest to the query first and at the best recalled score, the
+        deeper hits that name it and those of the product recalled alone (and under the
+        catalogs' other name for it: "laptop" alone finds sleeves) under the same filters."""
         if product.lower() == " ".join(run.scope.query.lower().split()):
             return kept
         query = run.scope.query
@@ -241,7 +245,9 @@ class ItemSearchTool:
             run.notes.append(f"no shown hit was a {product}; put first {len(deeper)} deeper one(s)")
         if named:
             run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
-        return _ahead([*deeper, *named], kept)
+        first = sorted(_ahead(deeper, named), key=lambda h: -(h.relevance or 0.0))
+        top = max((h.hit.score for h in kept), default=1.0)
+        return _ahead([replace(h, hit=replace(h.hit, score=top)) for h in first], kept)
 
     async def _by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers

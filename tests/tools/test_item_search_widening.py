@@ -101,19 +101,42 @@ async def test_a_result_without_the_asked_product_puts_that_product_first(
     assert any(w in alone.hits[0].title.lower() for w in ("laptop", "notebook", "netbook"))
 
 
-async def test_deeper_hits_of_the_product_go_before_those_of_the_product_alone(
+async def test_deeper_hits_of_the_product_go_first_at_the_best_recalled_score(
     runtime: Runtime,
 ) -> None:
-    """ "ssd 500gb" recalls 500 GB hard drives first; the one 500 GB SSD (whose title says
-    neither "ssd" nor "solid state") is deeper, and "ssd" alone would not find it."""
+    """'ssd 500gb' recalls 500 GB hard drives first; the one 500 GB SSD (whose title says
+    neither "ssd" nor "solid state") is deeper, and "ssd" alone would not find it. Put
+    first at the best recalled score, it leads the picker's candidates by recall."""
     plan = ShoppingPlan(category="ssd", keywords=("500gb",))
-    outcome = await invoke_tool(
-        runtime.tool("item_search"), {"query": "ssd 500gb"}, ToolContext("s", "t", plan)
-    )
+    ctx = ToolContext("s", "t", plan)
+    outcome = await invoke_tool(runtime.tool("item_search"), {"query": "ssd 500gb"}, ctx)
     result = outcome.output
     assert isinstance(result, ItemSearchResult)
     assert any("no shown hit was a ssd; put first" in note for note in result.notes)
-    assert any("KC2500 M.2 500 GB" in hit.title for hit in result.hits), result.hits
+    titles = {h.item_id: h.title.lower() for h in result.hits}
+    assert all("ssd" in t or "solid state" in t for t in list(titles.values())[:3]), titles
+    candidates = ctx.candidates.slot()
+    best = max(c.recall_score for c in candidates)
+    kingston = [
+        c for c in candidates if "KC2500 M.2 500 GB" in runtime.index.items[c.item_id].title
+    ]
+    assert kingston, [runtime.index.items[c.item_id].title for c in candidates]
+    assert kingston[0].recall_score == best
+
+
+async def test_a_must_have_part_in_the_query_keeps_the_product_asked(runtime: Runtime) -> None:
+    """'a 2 in 1 laptop with a stylus': "laptop notebook stylus" recalls stylus pens, and
+    is no request for a stylus for a laptop, since the laptop must have one."""
+    plan = ShoppingPlan(category="laptop", must_have=("stylus",))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "laptop notebook stylus"},
+        ToolContext("s", "t", plan),
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    assert any("no hit was a laptop" in note for note in result.notes), result.notes
+    assert "notebook" in result.hits[0].title.lower(), result.hits[0].title
 
 
 async def search_laptops(runtime: Runtime) -> ItemSearchResult:
