@@ -251,6 +251,8 @@ _TWO_WORD_NAMES = frozenset(
         ("light", "strip"),
         ("mini", "pc"),
         ("mini", "computer"),
+        ("docking", "station"),
+        ("charging", "station"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose

@@ -24,7 +24,14 @@ from app.tools._lexicon_rules import is_product_noun
 from app.tools._lift_rules import Lift, find_lifts
 from app.tools._negation_rules import Finding, find_negations
 from app.tools._preference_rules import find_preferences, must_cue_before
-from app.tools._text_rules import SpanMask, Token, lower_same_length, normalize, tokens
+from app.tools._text_rules import (
+    SpanMask,
+    Token,
+    lower_same_length,
+    normalize,
+    screen_setups,
+    tokens,
+)
 
 _FOR = re.compile(r"\bfor\b")
 _M = TypeVar("_M", BudgetMention, FloorMention)
@@ -59,7 +66,7 @@ class MessageReading:
 
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
-    text = to_short_names(normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()]))
+    text = screen_setups(to_short_names(normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])))
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)

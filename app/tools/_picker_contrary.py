@@ -13,6 +13,7 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"wired", "wireless"}),
     frozenset({"inkjet", "laser"}),
     frozenset({"ddr", "ddr2", "ddr3", "ddr4", "ddr5"}),
+    frozenset({"single", "dual", "triple", "quad"}),
 )
 """Forms of which a product is one at a time, as normalised terms read them."""
 

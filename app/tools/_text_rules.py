@@ -47,9 +47,25 @@ STOP_WORDS = word_set(
 """Function words and request filler that never become keywords."""
 
 
+_SCREEN_COUNT = re.compile(r"\b(two|2|three|3|four|4) (monitors|screens|displays)\b", re.IGNORECASE)
+_SCREEN_SETUPS = {"two": "dual", "2": "dual", "three": "triple", "3": "triple"}
+
+
+def screen_setups(text: str) -> str:
+    """`text` with a count of screens in the word catalogs use for such setups ("for two
+    monitors" -> "for dual monitors", "4 screens" -> "quad screens")."""
+    return _SCREEN_COUNT.sub(
+        lambda m: f"{_SCREEN_SETUPS.get(m.group(1).lower(), 'quad')} {m.group(2)}", text
+    )
+
+
+_IN_ONE = re.compile(r"(?<![\w.])(\d) in 1(?![\w.])", re.IGNORECASE)
+
+
 def normalize(text: str) -> str:
-    """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces."""
-    return text.translate(_SAME_LENGTH)
+    """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces,
+    and "2 in 1" as the one word catalogs write, "2-in-1"."""
+    return _IN_ONE.sub(r"\1-in-1", text.translate(_SAME_LENGTH))
 
 
 def lower_same_length(text: str) -> str:

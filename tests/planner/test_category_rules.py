@@ -62,10 +62,27 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a Network Attached Storage for home backups", "nas"),
         ("a 2tb hard disk drive", "hdd"),
         ("a solid state drive under $150", "ssd"),
+        ("a docking station for two monitors", "docking station"),
+        ("a charging station for my phones", "charging station"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
     assert plan_from_text([text]).category == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("a 2 in 1 laptop", "laptop", ("2-in-1",)),
+        ("a 3 in 1 charger", "charger", ("3-in-1",)),
+        ("a monitor arm for two monitors", "monitor arm", ("dual", "monitors")),
+        ("a docking station for 3 screens", "docking station", ("triple", "screens")),
+        ("a desk for two kids", "desk", ("two", "kids")),
+    ],
+)
+def test_catalog_words_for_counts(text: str, category: str, keywords: tuple[str, ...]) -> None:
+    """ "2 in 1" is the one word catalogs write; a count of screens is their setup's name."""
+    assert category_and_keywords(text) == (category, keywords)
 
 
 @pytest.mark.parametrize(

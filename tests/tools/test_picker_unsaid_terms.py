@@ -114,6 +114,16 @@ def test_a_memory_generation_is_a_form_and_its_spellings_read_as_one() -> None:
     assert "does not say ddr4" not in reasons["amazon:1"]
 
 
+def test_a_screen_setup_is_a_form() -> None:
+    arms = [
+        item(1, "Kensington Smartfit Single Monitor Arm"),
+        item(2, "Inland Pro Dual Monitor Arm"),
+    ]
+    plan = ShoppingPlan(category="monitor arm", keywords=("dual", "monitors"))
+    reasons = {p.item_id: p.reason for p in report_for(arms, plan, "monitor arm dual").picks}
+    assert "says single, not dual" in reasons["amazon:1"]
+
+
 def test_a_counted_must_have_is_said_only_beside_its_count() -> None:
     nas = [
         item(1, "Seagate Blackarmor NAS 220 2-bay 4 tb 2 x 2 tb"),
