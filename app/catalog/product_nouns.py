@@ -326,6 +326,9 @@ _CATALOG_NAMES = {
     "jump drive": "usb flash drive",
     "fitness tracker": "activity tracker",
     "label maker": "label printer",
+    "battery backup": "ups",
+    "ups battery backup": "ups",
+    "portable charger": "power bank",
 }
 
 

@@ -13,6 +13,7 @@ _LONG_FORMS: dict[str, str] = {
     r"solid[\s-]*state[\s-]*(?:drive|disk)": "ssd",
     r"hard[\s-]*disk[\s-]*drive": "hdd",
     r"network[\s-]*attached[\s-]*storage": "nas",
+    r"uninterruptible[\s-]*power[\s-]*supply": "ups",
 }
 _PATTERN = re.compile(
     "|".join(f"(?P<n{i}>{form})" for i, form in enumerate(_LONG_FORMS)),

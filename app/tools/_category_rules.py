@@ -236,7 +236,13 @@ def _heads(run: list[Token], k: int) -> bool:
     word = run[k].text
     if _two_word_name(run, k):
         return True
+    if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
+        return False
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
+
+
+_PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
+"""Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
 
 def _two_word_name(run: list[Token], k: int) -> bool:
@@ -253,6 +259,8 @@ _TWO_WORD_NAMES = frozenset(
         ("mini", "computer"),
         ("docking", "station"),
         ("charging", "station"),
+        ("battery", "backup"),
+        ("portable", "charger"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose

@@ -19,6 +19,7 @@ from app.tools._picker_terms import Term, make_term, term_in
         ("ssd", "ssd"),
         ("buffalo linkstation duo network attached storage", "buffalo linkstation duo nas"),
         ("a 2TB Hard Disk Drive", "a 2TB hdd"),
+        ("apc back-ups uninterruptible power supply (ups)", "apc back-ups ups (ups)"),
     ],
 )
 def test_long_forms_read_as_the_short_name(text: str, expected: str) -> None:

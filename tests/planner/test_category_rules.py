@@ -64,6 +64,14 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a solid state drive under $150", "ssd"),
         ("a docking station for two monitors", "docking station"),
         ("a charging station for my phones", "charging station"),
+        ("a ups for my pc under $150", "ups"),
+        ("an Uninterruptible Power Supply", "ups"),
+        ("a ups battery backup for my computer", "ups battery backup"),
+        ("a battery backup for my router", "battery backup"),
+        ("a backup battery for my phone", "battery"),
+        ("an apc ups 1500va", "ups"),
+        ("i want suckers & lollipops of spiderman pop ups flavor", "suckers"),
+        ("a portable charger for my iphone", "portable charger"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
