@@ -38,9 +38,11 @@ _SPELLINGS = {
     "wi-fi": "wifi",
     "wi fi": "wifi",
     "touch screen": "touchscreen",
+    "mic": "microphone",
+    "mics": "microphones",
 }
-"""Spellings shoppers and titles both use (British and American, hyphenated and split), to
-one form."""
+"""Spellings shoppers and titles both use (British and American, hyphenated and split,
+clipped), to one form."""
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
 
 

@@ -18,6 +18,8 @@ from app.tools._picker_terms import make_term, term_in
         ("wifi", "Canon PIXMA Wi-Fi Printer"),
         ("wi-fi", "Netgear WiFi Range Extender"),
         ("touch screen", "Dell Inspiron touchscreen laptop"),
+        ("mic", "Sennheiser PC 166 Gaming Headset with Noise-Canceling Microphone"),
+        ("microphone", "Logitech H390 USB headset with mic"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
