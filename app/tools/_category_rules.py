@@ -261,6 +261,7 @@ _TWO_WORD_NAMES = frozenset(
         ("charging", "station"),
         ("battery", "backup"),
         ("portable", "charger"),
+        ("range", "extender"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose

@@ -59,13 +59,20 @@ def screen_setups(text: str) -> str:
     )
 
 
-_IN_ONE = re.compile(r"(?<![\w.])(\d) in 1(?![\w.])", re.IGNORECASE)
+_SPLIT_HYPHENATED = re.compile(r"(?<![\w.])(\d|built) in( 1)?(?![\w.])", re.IGNORECASE)
 
 
 def normalize(text: str) -> str:
     """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces,
-    and "2 in 1" as the one word catalogs write, "2-in-1"."""
-    return _IN_ONE.sub(r"\1-in-1", text.translate(_SAME_LENGTH))
+    and the hyphenated words catalogs write that shoppers split ("2 in 1", "built in")."""
+    return _SPLIT_HYPHENATED.sub(_hyphenated, text.translate(_SAME_LENGTH))
+
+
+def _hyphenated(match: re.Match[str]) -> str:
+    first, one = match.group(1), match.group(2)
+    if first.isdigit():
+        return f"{first}-in-1" if one else match.group(0)
+    return f"{first}-in{one or ''}"
 
 
 def lower_same_length(text: str) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from app.errors import InvalidRequest
 from app.tools._lexicon_rules import beside_product
+from app.tools._text_rules import normalize
 from app.tools.planner_rules import plan_from_text
 
 
@@ -72,6 +73,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("an apc ups 1500va", "ups"),
         ("i want suckers & lollipops of spiderman pop ups flavor", "suckers"),
         ("a portable charger for my iphone", "portable charger"),
+        ("a wireless presenter for powerpoint", "presenter"),
+        ("a wifi range extender", "wifi range extender"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
@@ -91,6 +94,12 @@ def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
 def test_catalog_words_for_counts(text: str, category: str, keywords: tuple[str, ...]) -> None:
     """ "2 in 1" is the one word catalogs write; a count of screens is their setup's name."""
     assert category_and_keywords(text) == (category, keywords)
+
+
+def test_only_n_in_1_and_built_in_are_joined() -> None:
+    assert normalize("a 2 in 1 laptop, Built In speakers") == "a 2-in-1 laptop, Built-in speakers"
+    kept = "hdmi splitter 1 in 2 out, 4 in 3.5 oz"
+    assert normalize(kept) == kept
 
 
 @pytest.mark.parametrize(

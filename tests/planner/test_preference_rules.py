@@ -47,6 +47,7 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a drill that needs to be easy to use", ("easy to use",)),
         ("a desk chair with lumbar support and a headrest", ("lumbar support", "headrest")),
         ("a laptop with 16gb ram", ("16gb ram",)),
+        ("a monitor with a built in webcam", ("built-in webcam",)),
     ],
 )
 def test_must_have(text: str, must: tuple[str, ...]) -> None:
