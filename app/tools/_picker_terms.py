@@ -164,9 +164,14 @@ def _more_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:
     return [s for s in same if s.key[0] > asked.key[0]]
 
 
+_BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)")
+"""What a must-have part needs not say: a laptop's "built-in speakers" are its speakers."""
+
+
 def make_term(text: str) -> Term | None:
-    """`text` normalised, with its numeric specs split from its words; None when blank."""
-    clean = normalise(text.replace("-", " "))
+    """`text` normalised, with its numeric specs split from its words ("built-in" dropped
+    before a part); None when blank."""
+    clean = _BUILT_IN.sub("", normalise(text.replace("-", " ")))
     if not clean:
         return None
     specs = find_specs(clean)

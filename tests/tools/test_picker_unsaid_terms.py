@@ -153,6 +153,14 @@ def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
     assert report.unstated == []
 
 
+def test_a_built_in_part_is_the_part() -> None:
+    monitors = [item(1, "ViewSonic VX2435wm 24 inch monitor", features=("speakers", "HDMI"))]
+    for asked in ("built-in speakers", "built in speakers", "integrated speakers"):
+        plan = ShoppingPlan(category="monitor", must_have=(asked,))
+        report = report_for(monitors, plan, "monitor speakers")
+        assert "its spec sheet lists speakers" in report.picks[0].reason, asked
+
+
 def test_a_spec_the_spec_sheet_lists_counts_as_said() -> None:
     routers = [
         item(1, "AVM FRITZ!Box 6660 wireless router Dual-band", features=("Wi-Fi 6 (802.11ax)",)),
