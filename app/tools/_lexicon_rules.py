@@ -78,7 +78,7 @@ COMPOUND_MODIFIERS = word_set(
     sandwich pizza cake cookie chocolate fruit vegetable salad soup rice noodle pasta
     remote game video audio sound studio stereo home theater vanity accent end side coffee
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
-    external solid state printer toner cooling heating thumb jump surge all-in-one
+    external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     """
 )

@@ -59,20 +59,20 @@ def screen_setups(text: str) -> str:
     )
 
 
-_SPLIT_HYPHENATED = re.compile(r"(?<![\w.])(\d|built) in( 1)?(?![\w.])", re.IGNORECASE)
+_SPLIT_COMPOUNDS = re.compile(
+    r"(?<![\w.])(?:\d in 1|built in|plug (?:and|n) play"
+    r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core))(?![\w.])",
+    re.IGNORECASE,
+)
 
 
 def normalize(text: str) -> str:
     """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces,
-    and the hyphenated words catalogs write that shoppers split ("2 in 1", "built in")."""
-    return _SPLIT_HYPHENATED.sub(_hyphenated, text.translate(_SAME_LENGTH))
-
-
-def _hyphenated(match: re.Match[str]) -> str:
-    first, one = match.group(1), match.group(2)
-    if first.isdigit():
-        return f"{first}-in-1" if one else match.group(0)
-    return f"{first}-in{one or ''}"
+    and the hyphenated words catalogs write that shoppers split ("2 in 1", "built in",
+    "plug and play", "dual band"), so none of their words reads as a product."""
+    return _SPLIT_COMPOUNDS.sub(
+        lambda m: m.group(0).replace(" ", "-"), text.translate(_SAME_LENGTH)
+    )
 
 
 def lower_same_length(text: str) -> str:

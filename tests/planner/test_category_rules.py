@@ -75,6 +75,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a portable charger for my iphone", "portable charger"),
         ("a wireless presenter for powerpoint", "presenter"),
         ("a wifi range extender", "wifi range extender"),
+        ("a high speed plug and play external optical drive with usb", "external optical drive"),
+        ("dual band and quad core smart streaming media tv box", "tv box"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
@@ -96,8 +98,9 @@ def test_catalog_words_for_counts(text: str, category: str, keywords: tuple[str,
     assert category_and_keywords(text) == (category, keywords)
 
 
-def test_only_n_in_1_and_built_in_are_joined() -> None:
-    assert normalize("a 2 in 1 laptop, Built In speakers") == "a 2-in-1 laptop, Built-in speakers"
+def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
+    assert normalize("a 2 in 1 laptop, Built In speakers") == "a 2-in-1 laptop, Built-In speakers"
+    assert normalize("plug and play, dual band") == "plug-and-play, dual-band"
     kept = "hdmi splitter 1 in 2 out, 4 in 3.5 oz"
     assert normalize(kept) == kept
 
