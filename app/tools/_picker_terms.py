@@ -224,11 +224,20 @@ def _occurrences(text: str | None, phrase: str) -> list[bool]:
 
 def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     """True when every word occurs in `text` as a whole word, singular or plural, not negated;
-    a bare number counts the word after it and occurs only beside it ("4 bays" in "4-Bay")."""
+    a bare number counts the word after it and occurs only beside it, a unit between them
+    allowed ("4 bays" in "4-Bay", "512 ssd" in "512 GB SSD", not in "2-bay 4 tb")."""
     return all(
-        any(mentions(text, f"{count} {form}".strip()) for form in _forms(word))
+        any(_counted_in(text, count, form) for form in _forms(word))
+        if count
+        else any(mentions(text, form) for form in _forms(word))
         for count, word in _counted(words)
     )
+
+
+def _counted_in(text: str | None, count: str, word: str) -> bool:
+    unit = r"(?:[a-z]{1,3}[\s-]+)?"
+    pattern = rf"(?<![0-9a-z.]){re.escape(count)}[\s-]*{unit}{re.escape(word)}(?![0-9a-z])"
+    return re.search(pattern, normalise(text)) is not None
 
 
 def _forms(word: str) -> set[str]:

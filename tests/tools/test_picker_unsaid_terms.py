@@ -11,6 +11,7 @@ from app.tools._picker_model import Gate, Weights
 from app.tools._picker_report import SlotPicks, slot_report
 from app.tools._picker_scoring import semantic_scores, weigh
 from app.tools._picker_select import select
+from app.tools._picker_terms import make_term, term_in
 from app.tools._summary_facts import unstated
 from app.tools.shopping_plan import ShoppingPlan
 from tests.tools.picker_fixtures import inputs_for, item
@@ -133,6 +134,10 @@ def test_a_counted_must_have_is_said_only_beside_its_count() -> None:
     reasons = {p.item_id: p.reason for p in report.picks}
     assert "has 4 bays" in reasons["amazon:2"]
     assert "does not say 4 bays" in reasons["amazon:1"]
+    ssd = make_term("512 ssd")
+    assert ssd is not None
+    assert term_in("DELL Precision 16 GB DDR4-SDRAM 512 GB SSD Tower", ssd)
+    assert not term_in("ASUS ROG 16 GB DDR4-SDRAM 1512 GB HDD+SSD Tower", ssd)
 
 
 def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
