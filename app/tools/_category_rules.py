@@ -262,6 +262,7 @@ _TWO_WORD_NAMES = frozenset(
         ("battery", "backup"),
         ("portable", "charger"),
         ("range", "extender"),
+        ("ball", "head"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose

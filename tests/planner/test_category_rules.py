@@ -75,6 +75,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a portable charger for my iphone", "portable charger"),
         ("a wireless presenter for powerpoint", "presenter"),
         ("a wifi range extender", "wifi range extender"),
+        ("aluminum alloy ball head, camera tripod ball head", "ball head"),
         ("a high speed plug and play external optical drive with usb", "external optical drive"),
         ("dual band and quad core smart streaming media tv box", "tv box"),
     ],
