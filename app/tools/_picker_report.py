@@ -13,6 +13,7 @@ from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
 from app.tools._picker_contrary import same_family
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
+from app.tools._picker_terms import find_specs, spec_said, where_stated
 from app.tools._search_product import none_named
 from app.tools.base import ToolResult
 from app.tools.price_compare import PriceCompareResult
@@ -93,6 +94,10 @@ class SlotPicks(BaseModel):
     unstated: list[str] = Field(
         default_factory=list,
         description="Asked specs (sizes, standards), must-haves and forms no pick states.",
+    )
+    stated_elsewhere: list[str] = Field(
+        default_factory=list,
+        description="Of the unstated, those a candidate the gate kept states, ranked lower.",
     )
     unnamed: str | None = Field(None, description="The slot's product, when no pick names it.")
 
@@ -201,7 +206,8 @@ def slot_report(
         ranked=selection.ranked,
         merged=selection.merged,
         held_back=selection.below_ratio + selection.over_cap,
-        unstated=_unstated(inputs, selection),
+        unstated=(unsaid := _unstated(inputs, selection)),
+        stated_elsewhere=_stated_elsewhere(inputs, filtered, gate, unsaid),
         unnamed=_unnamed(inputs, selection),
     )
 
@@ -228,6 +234,23 @@ def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
     first = selection.picks[0].scored.semantics
     asked = [*(s.wording for s in inputs.specs), *first.terms_unsaid]
     return [a for a in dict.fromkeys(asked) if all(a in u for u in unsaid)]
+
+
+def _stated_elsewhere(
+    inputs: PickInputs, filtered: Filtered, gate: Gate, unsaid: list[str]
+) -> list[str]:
+    """The unstated specs and terms that a candidate the gate kept does state: the picks
+    outranked it on the rest of the request, so the catalog is not short of them."""
+    kept = [p.item for p in filtered.pool if not gate.penalised(p.item.item_id)]
+    specs = {s.wording: s for s in inputs.specs}
+    terms = {t.text: t for t in (*inputs.must, *inputs.prefer)}
+
+    def stated(item: Item, asked: str) -> bool:
+        if asked in specs:
+            return spec_said(specs[asked], find_specs(item.title)) is not None
+        return asked in terms and where_stated(item, terms[asked]) is not None
+
+    return [a for a in unsaid if any(stated(item, a) for item in kept)]
 
 
 def _pick(

@@ -98,15 +98,24 @@ def priced_out(search: ItemSearchResult | None) -> str | None:
 def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> str | None:
     """The caveat for picks of which none states an asked spec ("wifi6" when the catalog has
     no such router) or, unless `named` is off, none says the product's name ("desk lamp"
-    beside projector lamps): they are the closest matches, not what was asked. Specs the
-    `told` caveat already names are left out."""
+    beside projector lamps): they are the closest matches, not what was asked; a spec that
+    lower-ranked items state is told apart. Specs the `told` caveat already names are
+    left out."""
     if part is None:
         return None
     asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
     asked += [spec for spec in part.unstated if spec not in told.split()]
     if not asked:
         return None
-    return f"None of the items I found says {' or '.join(asked)}; these come closest"
+    lower = [a for a in asked if a in part.stated_elsewhere]
+    nowhere = [a for a in asked if a not in lower]
+    said = [f"None of the items I found says {' or '.join(nowhere)}"] if nowhere else []
+    if lower:
+        said.append(
+            f"{'none' if said else 'None'} of my picks says {' or '.join(lower)}, which "
+            "items ranked lower on the rest of your request do"
+        )
+    return "; ".join([*said, "these come closest"])
 
 
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:

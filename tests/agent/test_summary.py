@@ -193,6 +193,21 @@ async def test_picks_of_which_none_states_an_asked_spec_say_so_first() -> None:
     ]
 
 
+async def test_a_spec_lower_ranked_items_state_is_not_said_to_be_missing() -> None:
+    ctx = ToolContext("s", "t")
+    ctx.last_results["item_search"] = search("main", "cable usb-c 3.3ft")
+    result = picker_result("main", "cable usb-c", pick().model_copy(update={"slot": "main"}))
+    part = result.slots[0].model_copy(
+        update={"unstated": ["3.3ft", "usb-c"], "stated_elsewhere": ["usb-c"]}
+    )
+    ctx.last_results["item_picker"] = result.model_copy(update={"slots": [part]})
+    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
+    assert lines[0] == (
+        "None of the items I found says 3.3ft; none of my picks says usb-c, which items "
+        "ranked lower on the rest of your request do; these come closest."
+    )
+
+
 @pytest.mark.parametrize(
     ("verdict", "first", "caveat"),
     [

@@ -63,6 +63,23 @@ def test_an_asked_form_no_pick_states_is_named_and_a_contrary_one_is_said_instea
     assert report.unstated == []
 
 
+def test_the_report_tells_a_must_have_lower_ranked_items_state() -> None:
+    hubs = [
+        item(1, "Kensington interface hub USB Type-C Black"),
+        item(2, "C2G interface hub Gray"),
+        item(3, "Anker USB-C hub with HDMI 4K"),
+    ]
+    inputs = inputs_for(hubs, ShoppingPlan(category="hub", must_have=("hdmi",)), query="hub")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    others = tuple(r for r in ranked if r.item.item_id != "amazon:3")
+    selection = select(others, max_picks=1, show_ratio=0.0, dup_threshold=0.9)
+    report = slot_report(inputs, filtered, NO_GATE, selection, {})
+    assert report.unstated == ["hdmi"]
+    assert report.stated_elsewhere == ["hdmi"]
+
+
 def test_plain_keywords_are_preferences_not_claims() -> None:
     earbuds = [item(1, "Maxell Timbers Earbud"), item(2, "Koss Earbud Stereophone")]
     plan = ShoppingPlan(category="earbuds", keywords=("running",))
