@@ -234,9 +234,15 @@ def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     )
 
 
+_COUNT_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8"}
+_SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
+
+
 def _counted_in(text: str | None, count: str, word: str) -> bool:
-    unit = r"(?:[a-z]{1,3}[\s-]+)?"
-    pattern = rf"(?<![0-9a-z.]){re.escape(count)}[\s-]*{unit}{re.escape(word)}(?![0-9a-z])"
+    """Whether the text counts the word: "2 usb", "2-port usb", "2 x usb" or "dual usb"."""
+    unit = r"(?:(?:[a-z]{1,3}|port)[\s-]+)?"
+    counts = "|".join(re.escape(c) for c in (count, _SETUP_WORDS.get(count)) if c)
+    pattern = rf"(?<![0-9a-z.])(?:{counts})[\s-]*{unit}{re.escape(word)}(?![0-9a-z])"
     return re.search(pattern, normalise(text)) is not None
 
 
@@ -245,13 +251,17 @@ def _forms(word: str) -> set[str]:
 
 
 def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(count, word) pairs: a bare number joins the word after it, other words stand alone."""
+    """(count, word) pairs: a number (in digits or words) joins the word after it, and the
+    ports of "two usb ports" go with the count; other words stand alone."""
     out: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
-        if words[i].isdigit() and i + 1 < len(words) and not words[i + 1].isdigit():
-            out.append((words[i], words[i + 1]))
+        count = _COUNT_WORDS.get(words[i], words[i])
+        if count.isdigit() and i + 1 < len(words) and not words[i + 1].isdigit():
+            out.append((count, words[i + 1]))
             i += 2
+            if i < len(words) and singular(words[i]) == "port" and singular(out[-1][1]) != "port":
+                i += 1
         else:
             out.append(("", words[i]))
             i += 1

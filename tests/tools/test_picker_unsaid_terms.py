@@ -37,6 +37,8 @@ def report_for(items: Sequence[Item], plan: ShoppingPlan, query: str) -> SlotPic
         ("hub", "hdmi", "Kensington interface hub USB Type-C Black", "Anker USB-C hub with HDMI"),
         # a bare count is said only beside what it counts: "4 tb" is no fourth bay
         ("nas", "4 bays", "Seagate NAS 220 2-bay 4 tb 2 x 2 tb", "Seagate NAS 420 4 - Bay 2 tb"),
+        # a count in words, and the word catalogs use for two of a thing
+        ("car charger", "two usb ports", "Philips USB Car Charger", "Scosche Dual USB Car Charger"),
     ],
 )
 def test_a_pick_without_a_must_have_says_it_does_not_say_it(
