@@ -87,10 +87,11 @@ def semantic_scores(
             return _cosine(term_vectors.get(term.text), vector)
 
         stated = find_specs(title)
-        specs = [(s.wording, spec_said(s, stated)) for s in inputs.specs]
-        specs_said = tuple(said_as for _, said_as in specs if said_as)
         listed = find_specs(", ".join(pooled.item.features)) if pooled.item.features else ()
-        on_sheet = sum(1 for s in inputs.specs if not spec_said(s, stated) and spec_said(s, listed))
+        specs = [(s, spec_said(s, stated)) for s in inputs.specs]
+        specs_said = tuple(said_as for _, said_as in specs if said_as)
+        unsaid = [(s, spec_said(s, listed) is not None) for s, said_as in specs if not said_as]
+        on_sheet = sum(1 for _, listed_there in unsaid if listed_there)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         out[pooled.item.item_id] = Semantics(
@@ -104,10 +105,8 @@ def semantic_scores(
             specs_said=specs_said,
             specs_unsaid=tuple(
                 spec.wording
-                for spec, (_, said_as) in zip(inputs.specs, specs, strict=True)
-                if not said_as
-                and not spec_said(spec, listed)
-                and not _contradicted(spec.wording, avoid_said, inputs)
+                for spec, listed_there in unsaid
+                if not listed_there and not _contradicted(spec.wording, avoid_said, inputs)
             ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, avoid_said),

@@ -226,8 +226,9 @@ def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     """True when every word occurs in `text` as a whole word, singular or plural, not negated;
     a bare number counts the word after it and occurs only beside it, a unit between them
     allowed ("4 bays" in "4-Bay", "512 ssd" in "512 GB SSD", not in "2-bay 4 tb")."""
+    low = normalise(text)
     return all(
-        any(_counted_in(text, count, form) for form in _forms(word))
+        any(_counted_in(low, count, form) for form in _forms(word))
         if count
         else any(mentions(text, form) for form in _forms(word))
         for count, word in _counted(words)
@@ -238,12 +239,13 @@ _COUNT_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", 
 _SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
 
 
-def _counted_in(text: str | None, count: str, word: str) -> bool:
-    """Whether the text counts the word: "2 usb", "2-port usb", "2 x usb" or "dual usb"."""
+def _counted_in(low: str, count: str, word: str) -> bool:
+    """Whether normalised `low` counts the word: "2 usb", "2-port usb", "2 x usb" or "dual
+    usb"."""
     unit = r"(?:(?:[a-z]{1,3}|port)[\s-]+)?"
     counts = "|".join(re.escape(c) for c in (count, _SETUP_WORDS.get(count)) if c)
     pattern = rf"(?<![0-9a-z.])(?:{counts})[\s-]*{unit}{re.escape(word)}(?![0-9a-z])"
-    return re.search(pattern, normalise(text)) is not None
+    return re.search(pattern, low) is not None
 
 
 def _forms(word: str) -> set[str]:
