@@ -246,7 +246,7 @@ class ItemSearchTool:
         if named:
             run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
         first = sorted(_ahead(deeper, named), key=lambda h: -(h.relevance or 0.0))
-        top = max((h.hit.score for h in kept), default=1.0)
+        top = _best_score(kept)
         return _ahead([replace(h, hit=replace(h.hit, score=top)) for h in first], kept)
 
     async def _by_shelf(
@@ -309,8 +309,7 @@ class ItemSearchTool:
     ) -> Scoring:
         """Looked-up items scored as hits of their own source, each at the best recalled
         hit's score, since they go first."""
-        top = max((h.hit.score for h in kept), default=1.0)
-        hits = lookup_hits(items, top, source)
+        hits = lookup_hits(items, _best_score(kept), source)
         return await self.scorer.score(run.scope.query, hits, self.index.items)
 
     async def _probe(
@@ -335,6 +334,11 @@ def _evidenced(hits: Sequence[ScoredHit], matchers: ItemMatchers) -> list[Scored
     relevance floor."""
     listed, _ = apply_postfilters([replace(h, lexical=True) for h in hits], matchers)
     return listed
+
+
+def _best_score(hits: Sequence[ScoredHit]) -> float:
+    """The best recalled score, which the hits put first are given (1 when none)."""
+    return max((h.hit.score for h in hits), default=1.0)
 
 
 def _ahead(first: list[ScoredHit], kept: list[ScoredHit]) -> list[ScoredHit]:
