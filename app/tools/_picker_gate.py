@@ -44,8 +44,7 @@ from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_terms import find_specs, singular, spec_said, tokens
-from app.tools._search_product import names_only_as_feature, on_shelf
-from app.tools.planner_rules import plan_from_text
+from app.tools._search_product import accessory_asked, names_only_as_feature, on_shelf
 
 log = logging.getLogger(__name__)
 
@@ -130,21 +129,10 @@ def contradiction(inputs: PickInputs) -> str | None:
     asked = {singular(w) for w in tokens(inputs.request)}
     if head not in asked:
         return f"the request {inputs.request!r} does not mention {words[-1]!r}"
-    read = plan_from_text([inputs.request]).category
-    read_words = tokens(read)
-    if read_words:
-        read_head = singular(read_words[-1])
-        modifiers = {singular(w) for w in read_words[:-1]}
-        featured = {singular(w) for term in inputs.must for w in term.words}
-        if (
-            read_head != head
-            and head in modifiers
-            and is_accessory_noun(read_head)
-            and read_head not in featured
-        ):
-            return (
-                f"the request {inputs.request!r} is for a {read_words[-1]}, not a {inputs.category}"
-            )
+    read = accessory_asked(inputs.category, inputs.request, (t.text for t in inputs.must))
+    if read:
+        noun = tokens(read)[-1]
+        return f"the request {inputs.request!r} is for a {noun}, not a {inputs.category}"
     return None
 
 

@@ -30,24 +30,30 @@ def asked_product(
     query: str, planned: str | None = None, features: Sequence[str] = ()
 ) -> str | None:
     """The product the query asks for: the plan's category for the slot when the query
-    names its noun and is no request for an accessory of it ("monitor macbook" for "a
-    monitor for my macbook", not "laptop sleeve" for a laptop, but "laptop stylus" for a
-    laptop that has the must-have `features` "stylus"), else the rule planner's reading of
-    the query ("power bank"), or None."""
+    names its noun and is no request for an accessory of it (`accessory_asked`; "monitor
+    macbook" for "a monitor for my macbook"), else the rule planner's reading of the query
+    ("power bank"), or None."""
     read = plan_from_text([query]).category or None
     noun = head(planned) if planned else None
     if noun is None or noun not in {canonical(t) for t in tokens(query)}:
         return read
+    return accessory_asked(planned or "", query, features) or planned
+
+
+def accessory_asked(product: str, request: str, features: Iterable[str] = ()) -> str | None:
+    """The accessory the rule planner reads in a request that names `product` only as what
+    the accessory is for ("laptop sleeve" for a laptop), else None; an accessory among the
+    product's must-have `features` is a part of it ("laptop stylus" for a laptop with a
+    stylus)."""
+    noun = head(product)
+    read = plan_from_text([request]).category
     read_noun = head(read) if read else None
+    if noun is None or read_noun is None or read_noun == noun:
+        return None
+    if not is_accessory_noun(read_noun):
+        return None
     featured = {canonical(t) for feature in features for t in tokens(feature)}
-    if (
-        read_noun is not None
-        and read_noun != noun
-        and is_accessory_noun(read_noun)
-        and read_noun not in featured
-    ):
-        return read
-    return planned
+    return None if read_noun in featured else read
 
 
 def names_product(item: Item, product: str, request: str = "") -> bool:

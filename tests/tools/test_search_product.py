@@ -7,6 +7,7 @@ import pytest
 
 from app.catalog.item import Item
 from app.tools._search_product import (
+    accessory_asked,
     asked_product,
     names_only_as_feature,
     names_product,
@@ -43,6 +44,25 @@ def test_the_plans_category_wins_unless_the_query_asks_for_an_accessory_of_it(
 def test_a_must_have_part_in_the_query_is_no_accessory_request() -> None:
     assert asked_product("laptop notebook stylus", "laptop") == "laptop notebook stylus"
     assert asked_product("laptop notebook stylus", "laptop", ["stylus"]) == "laptop"
+
+
+@pytest.mark.parametrize(
+    ("product", "request_text", "features", "accessory"),
+    [
+        ("laptop", "laptop sleeve", (), "laptop sleeve"),
+        ("laptop", "laptop stylus", (), "laptop stylus"),
+        ("laptop", "laptop stylus", ("stylus",), None),
+        ("laptop", "cheap laptop", (), None),
+        ("monitor", "monitor macbook", (), None),
+        ("keyboard", "gaming keyboard", (), None),
+    ],
+)
+def test_an_accessory_request_names_the_product_only_as_its_target(
+    product: str, request_text: str, features: tuple[str, ...], accessory: str | None
+) -> None:
+    """One reading serves item_search (which product to refocus on) and the picker's gate
+    (whether the category contradicts the request)."""
+    assert accessory_asked(product, request_text, features) == accessory
 
 
 @pytest.mark.parametrize(
