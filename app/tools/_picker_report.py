@@ -13,7 +13,7 @@ from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
 from app.tools._picker_contrary import same_family
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
-from app.tools._picker_terms import find_specs, spec_said, where_stated
+from app.tools._picker_terms import spec_where, where_stated
 from app.tools._search_product import none_named
 from app.tools.base import ToolResult
 from app.tools.price_compare import PriceCompareResult
@@ -239,15 +239,16 @@ def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
 def _stated_elsewhere(
     inputs: PickInputs, filtered: Filtered, gate: Gate, unsaid: list[str]
 ) -> list[str]:
-    """The unstated specs and terms that a candidate the gate kept does state: the picks
-    outranked it on the rest of the request, so the catalog is not short of them."""
+    """The unstated specs and terms that a candidate the gate kept states in its title or
+    on its spec sheet: the picks outranked it on the rest of the request, so the catalog is
+    not short of them."""
     kept = [p.item for p in filtered.pool if not gate.penalised(p.item.item_id)]
     specs = {s.wording: s for s in inputs.specs}
     terms = {t.text: t for t in (*inputs.must, *inputs.prefer)}
 
     def stated(item: Item, asked: str) -> bool:
         if asked in specs:
-            return spec_said(specs[asked], find_specs(item.title)) is not None
+            return spec_where(item, specs[asked]) is not None
         return asked in terms and where_stated(item, terms[asked]) is not None
 
     return [a for a in unsaid if any(stated(item, a) for item in kept)]

@@ -32,6 +32,7 @@ from app.tools._picker_terms import (
     find_specs,
     negated_only,
     spec_said,
+    spec_where,
     term_in,
     where_stated,
 )
@@ -87,10 +88,9 @@ def semantic_scores(
             return _cosine(term_vectors.get(term.text), vector)
 
         stated = find_specs(title)
-        listed = find_specs(", ".join(pooled.item.features)) if pooled.item.features else ()
         specs = [(s, spec_said(s, stated)) for s in inputs.specs]
         specs_said = tuple(said_as for _, said_as in specs if said_as)
-        unsaid = [(s, spec_said(s, listed) is not None) for s, said_as in specs if not said_as]
+        unsaid = [(s, spec_where(pooled.item, s) == "sheet") for s, said_as in specs if not said_as]
         on_sheet = sum(1 for _, listed_there in unsaid if listed_there)
         avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)

@@ -292,6 +292,16 @@ def where_stated(item: Item, term: Term) -> Stated | None:
     return None
 
 
+def spec_where(item: Item, asked: Spec) -> Stated | None:
+    """Where the item states an asked spec: its title first, else the features its spec
+    sheet lists ("wifi6" on a router's sheet), else nowhere."""
+    if spec_said(asked, find_specs(item.title)):
+        return "title"
+    if item.features and spec_said(asked, find_specs(", ".join(item.features))):
+        return "sheet"
+    return None
+
+
 def jaccard(a: str, b: str) -> float:
     """Jaccard similarity of the two titles' token sets (0 when both are empty)."""
     sa, sb = set(tokens(a)), set(tokens(b))
