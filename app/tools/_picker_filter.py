@@ -51,7 +51,7 @@ def prepare(
     bundle = bundle_call or (part is not None and len(plan.bundle) > 1)
     must = make_terms(plan.must_have)
     keyword_terms = make_terms(keywords)
-    prefer = make_terms([*plan.prefer, *(t.text for t in keyword_terms if t.words)])
+    prefer = make_terms([*plan.prefer, *(t.wording for t in keyword_terms if t.words)])
     specs = _distinct_specs([*keyword_terms, *must, *prefer])
     forms = asked_forms([*must, *prefer, *keyword_terms], product=category)
     contrary = contrary_terms(forms)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
@@ -47,6 +47,12 @@ class PickInputs:
     parts: Mapping[str, Term] = field(default_factory=dict)
     """Must-haves as they read beside the product ("rtx graphics card" -> "rtx", "16gb ram"
     -> "16gb"): a title that says that says the must-have."""
+
+    def shown(self, names: Iterable[str]) -> list[str]:
+        """The terms named, as the shopper wrote them ("mic" for microphone); specs and other
+        names as they are."""
+        wording = {t.text: t.wording for t in (*self.must, *self.prefer, *self.avoid)}
+        return [wording.get(name) or name for name in names]
 
 
 class Pooled(NamedTuple):

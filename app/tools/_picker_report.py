@@ -206,8 +206,8 @@ def slot_report(
         ranked=selection.ranked,
         merged=selection.merged,
         held_back=selection.below_ratio + selection.over_cap,
-        unstated=(unsaid := _unstated(inputs, selection)),
-        stated_elsewhere=_stated_elsewhere(inputs, filtered, gate, unsaid),
+        unstated=inputs.shown(unsaid := _unstated(inputs, selection)),
+        stated_elsewhere=inputs.shown(_stated_elsewhere(inputs, filtered, gate, unsaid)),
         unnamed=_unnamed(inputs, selection),
     )
 
@@ -313,21 +313,22 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         )
     said = [*sem.must_said, *(s for s in sem.specs_said if s not in " ".join(sem.must_said))]
     if said:
-        parts.append("has " + ", ".join(said))
+        parts.append("has " + ", ".join(inputs.shown(said)))
     if sem.prefer_said:
-        parts.append("also " + ", ".join(sem.prefer_said))
+        parts.append("also " + ", ".join(inputs.shown(sem.prefer_said)))
     if sem.sheet_said:
-        parts.append("its spec sheet lists " + ", ".join(sem.sheet_said))
+        parts.append("its spec sheet lists " + ", ".join(inputs.shown(sem.sheet_said)))
     unsaid = [*sem.specs_unsaid, *sem.terms_unsaid]
     if unsaid:
-        parts.append("does not say " + ", ".join(unsaid))
+        parts.append("does not say " + ", ".join(inputs.shown(unsaid)))
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
     if instead:
-        asked = [form for form in inputs.forms if same_family(form, instead)]
+        asked = inputs.shown(form for form in inputs.forms if same_family(form, instead))
         parts.append(f"says {', '.join(instead)}, not {', '.join(asked)}")
     if avoided:
-        parts.append("mentions " + ", ".join(avoided) + " (you would rather avoid it)")
+        mentioned = ", ".join(inputs.shown(avoided))
+        parts.append(f"mentions {mentioned} (you would rather avoid it)")
     parts.append(_price_words(item.price_usd, inputs.budget_usd))
     if item.released is not None:
         parts.append(f"released {item.released}")

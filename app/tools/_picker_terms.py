@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from app.catalog.item import Item
@@ -105,6 +105,8 @@ class Term:
     text: str
     words: tuple[str, ...]
     specs: tuple[Spec, ...]
+    wording: str = field(default="", compare=False)
+    """The shopper's words for it ("mic" where `text` says microphone), for reasons."""
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -177,7 +179,7 @@ def make_term(text: str) -> Term | None:
     specs = find_specs(clean)
     rest = without_standards(without_quantities(clean))
     words = tuple(w for w in tokens(rest) if w)
-    return Term(clean, words, specs)
+    return Term(clean, words, specs, " ".join(text.lower().split()))
 
 
 def make_terms(texts: tuple[str, ...] | list[str]) -> tuple[Term, ...]:

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from app.tools._picker_report import ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools._picker_terms import tokens
 from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext
 
@@ -99,12 +100,13 @@ def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> s
     """The caveat for picks of which none states an asked spec ("wifi6" when the catalog has
     no such router) or, unless `named` is off, none says the product's name ("desk lamp"
     beside projector lamps): they are the closest matches, not what was asked; a spec that
-    lower-ranked items state is told apart. Specs the `told` caveat already names are
-    left out."""
+    lower-ranked items state is told apart. Specs the `told` caveat already names, in any
+    spelling ("wifi 6" for wifi6), are left out."""
     if part is None:
         return None
     asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
-    asked += [spec for spec in part.unstated if spec not in told.split()]
+    told_words = set(tokens(told))
+    asked += [spec for spec in part.unstated if not set(tokens(spec)) <= told_words]
     if not asked:
         return None
     lower = [a for a in asked if a in part.stated_elsewhere]

@@ -174,11 +174,11 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     events = await turn(agent, "a router with wifi 6 under $120")
     picks = picks_of(events)
     assert picks
-    assert all("does not say wifi6" in p.reason for p in picks)
+    assert all("does not say wifi 6" in p.reason for p in picks)
     answer = events[-1].data["answer"]
     # the catalog's Wi-Fi 6 routers say so on their spec sheets, and cost more
     assert answer.startswith("I found no router with wifi6 within your budget: "), answer
-    assert "None of the items I found says wifi6" not in answer
+    assert "None of the items I found says wifi" not in answer
     lamps = await turn(agent, "a desk lamp")
     assert picks_of(lamps)
     assert lamps[-1].data["answer"].startswith('None of the items I found says "desk lamp"')

@@ -764,7 +764,7 @@ def test_an_asked_form_sinks_its_alternatives_and_says_so() -> None:
     sem = semantic_scores(inputs, filtered.pool, {}, None)
     ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
     assert [r.item.item_id for r in ranked] == ["amazon:2", "amazon:1"]
-    assert "says in ear, not over ear" in reason(inputs, NO_GATE, Chosen(ranked[1]), None)
+    assert "says in ear, not over-ear" in reason(inputs, NO_GATE, Chosen(ranked[1]), None)
     wired = inputs_for(items, plan(category="mouse", keywords=("wireless",)), query="mouse")
     assert wired.contrary == ("wired",)
     both = inputs_for(items, plan(category="mouse", keywords=("wired", "wireless")), query="m")
