@@ -116,6 +116,8 @@ class Semantics:
     prefer: float = 0.0
     avoid: float = 0.0
     spec: float = 0.0
+    form: float = 0.0
+    """The share of the asked forms ("wireless", "dual") that title or spec sheet states."""
     must_said: tuple[str, ...] = ()
     prefer_said: tuple[str, ...] = ()
     avoid_said: tuple[str, ...] = ()
@@ -145,6 +147,7 @@ class Weights:
     cheap: float
     spec: float
     unnamed: float = 0.0
+    form: float = 0.0
 
 
 @dataclass(frozen=True)

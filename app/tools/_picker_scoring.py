@@ -16,6 +16,7 @@ from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_CHEAP,
+    PICK_W_FORM,
     PICK_W_GATE,
     PICK_W_MUST,
     PICK_W_PREFER,
@@ -30,6 +31,7 @@ from app.tools._picker_terms import (
     Stated,
     Term,
     find_specs,
+    make_term,
     negated_only,
     spec_said,
     spec_where,
@@ -49,6 +51,7 @@ def current_weights() -> Weights:
         avoid=PICK_W_AVOID.get(),
         cheap=PICK_W_CHEAP.get(),
         spec=PICK_W_SPEC.get(),
+        form=PICK_W_FORM.get(),
         unnamed=PICK_W_UNNAMED.get(),
     )
 
@@ -72,6 +75,7 @@ def semantic_scores(
     name a hair dryer). A term or spec the spec sheet lists ("hdmi", "wifi6") counts as
     said."""
     out: dict[str, Semantics] = {}
+    forms = [t for form in inputs.forms if (t := make_term(form)) and not t.specs]
     for row, pooled in enumerate(pool):
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"
@@ -92,13 +96,17 @@ def semantic_scores(
         specs_said = tuple(said_as for _, said_as in specs if said_as)
         unsaid = [(s, spec_where(pooled.item, s) == "sheet") for s, said_as in specs if not said_as]
         on_sheet = sum(1 for _, listed_there in unsaid if listed_there)
-        avoid = [(_avoid_closeness(t, text, term_vectors, vector), t.text) for t in inputs.avoid]
+        avoid = [
+            (_avoid_closeness(t, text, term_vectors, vector, inputs.contrary), t.text)
+            for t in inputs.avoid
+        ]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
             spec=(len(specs_said) + on_sheet) / len(inputs.specs) if inputs.specs else 0.0,
+            form=_mean([1.0 if where_stated(pooled.item, t) else 0.0 for t in forms]),
             must_said=_said_in(said, inputs.must, "title"),
             prefer_said=_said_in(said, inputs.prefer, "title"),
             avoid_said=avoid_said,
@@ -241,6 +249,7 @@ def weigh(
             "must": weights.must * sem.must,
             "prefer": weights.prefer * sem.prefer,
             "spec": weights.spec * sem.spec,
+            "form": weights.form * sem.form,
             "unnamed": -weights.unnamed
             if named and sem.named is False and not sem.specs_said
             else 0.0,
@@ -267,11 +276,17 @@ def weigh(
 
 
 def _avoid_closeness(
-    term: Term, text: str, vectors: Mapping[str, np.ndarray], vector: np.ndarray | None
+    term: Term,
+    text: str,
+    vectors: Mapping[str, np.ndarray],
+    vector: np.ndarray | None,
+    contrary: Sequence[str],
 ) -> float:
+    """1 when the title says the avoid term, else its cosine to the title; an alternative of
+    an asked form ("triple" beside "dual") or a spec only counts when said."""
     if term_in(text, term):
         return 1.0
-    if not term.words or negated_only(text, " ".join(term.words)):
+    if not term.words or term.text in contrary or negated_only(text, " ".join(term.words)):
         return 0.0
     return _cosine(vectors.get(term.text), vector)
 

@@ -225,9 +225,10 @@ def _occurrences(text: str | None, phrase: str) -> list[bool]:
 
 
 def has_words(text: str | None, words: tuple[str, ...]) -> bool:
-    """True when every word occurs in `text` as a whole word, singular or plural, not negated;
-    a bare number counts the word after it and occurs only beside it, a unit between them
-    allowed ("4 bays" in "4-Bay", "512 ssd" in "512 GB SSD", not in "2-bay 4 tb")."""
+    """True when every word occurs in `text` as a whole word, singular or plural, or as a
+    word that implies it ("bluetooth" says wireless), not negated; a bare number counts the
+    word after it and occurs only beside it, a unit between them allowed ("4 bays" in
+    "4-Bay", "512 ssd" in "512 GB SSD", not in "2-bay 4 tb")."""
     low = normalise(text)
     return all(
         any(_counted_in(low, count, form) for form in _forms(word))
@@ -250,8 +251,14 @@ def _counted_in(low: str, count: str, word: str) -> bool:
     return re.search(pattern, low) is not None
 
 
+_IMPLIED_BY = {
+    "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
+}
+"""Words a title says a word with: a Bluetooth speaker or a Wi-Fi camera is wireless."""
+
+
 def _forms(word: str) -> set[str]:
-    return {word, singular(word), singular(word) + "s"}
+    return {word, singular(word), singular(word) + "s", *_IMPLIED_BY.get(word, ())}
 
 
 def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:

@@ -844,8 +844,9 @@ def test_weights_scale_each_part() -> None:
     items = [item(1, "a", 5.0), item(2, "b", 10.0)]
     filtered = filtered_for(items, plan(budget_usd=10))
     gate = Gate(True, None, "q", 0.3, {"amazon:1": 0.5, "amazon:2": 0.9})
-    sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0)}
-    ranked = weigh(filtered, gate, sem, WEIGHTS, penalty=0.5)
+    sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0, form=0.5)}
+    weights = dataclasses.replace(WEIGHTS, form=1.0)
+    ranked = weigh(filtered, gate, sem, weights, penalty=0.5)
     first = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert first.parts == {
         "recall": 1.0,
@@ -853,11 +854,12 @@ def test_weights_scale_each_part() -> None:
         "must": 0.75,
         "prefer": 0.75,
         "spec": 1.0,
+        "form": 0.5,
         "cheap": 0.15,
         "avoid": -0.0,
         "unnamed": 0.0,
     }
-    assert first.score == pytest.approx(4.65)
+    assert first.score == pytest.approx(5.15)
     assert first.gate_score == 0.5
 
 

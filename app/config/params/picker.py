@@ -113,6 +113,16 @@ PICK_W_SPEC = REGISTRY.declare(
     description="Weight of the numeric-spec match ('16 inch', '1tb'): the share of asked "
     "specs the title carries.",
 )
+PICK_W_FORM = REGISTRY.declare(
+    "PICK_W_FORM",
+    float,
+    1.0,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of the asked forms a product is one at a time ('wireless', 'dual', "
+    "'inkjet', 'over-ear'): the share of them the title or spec sheet states.",
+)
 PICK_W_UNNAMED = REGISTRY.declare(
     "PICK_W_UNNAMED",
     float,
