@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from app.catalog.specs import quantities
+from app.catalog.specs import UNITS, quantities
 from app.catalog.standards import standard_at
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
@@ -20,7 +20,15 @@ from app.tools._lexicon_rules import (
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import STOP_WORDS, SpanMask, Token, singular, tokens, word_set
+from app.tools._text_rules import (
+    NUMBER_WORDS,
+    STOP_WORDS,
+    SpanMask,
+    Token,
+    singular,
+    tokens,
+    word_set,
+)
 
 Allowed = Callable[[Token], bool]
 
@@ -187,6 +195,11 @@ def keywords(
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
+        spelled = _spelled_amount(low, words, i)
+        if spelled is not None:
+            out.append((tok.start, spelled[0]))
+            i += spelled[1]
+            continue
         if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
@@ -195,6 +208,32 @@ def keywords(
             out.append((tok.start, tok.text))
         i += 1
     return list(dict.fromkeys(word for _, word in sorted(out)))
+
+
+_LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
+"""Words after which a spelled count is part of a longer number ("one point seventy-six")."""
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+
+
+def _spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """A count spelled out before its unit, in digits with the unit ("three foot" -> "3 foot",
+    "twenty four inch" or "twenty-four inch" -> "24 inch"), and how many words it took."""
+    if i > 0 and words[i - 1].text in _LARGER_NUMBER:
+        return None
+    end = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].text in UNITS), None)
+    if end is None or any(
+        low[words[k - 1].end : words[k].start].strip() for k in range(i + 1, end + 1)
+    ):
+        return None
+    value = _spelled_number([part for w in words[i:end] for part in w.text.split("-")])
+    return None if value is None else (f"{value} {words[end].text}", end + 1 - i)
+
+
+def _spelled_number(parts: list[str]) -> int | None:
+    if len(parts) == 1:
+        return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else _TENS.get(parts[0])
+    ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0
+    return _TENS[parts[0]] + ones if parts[0] in _TENS and 0 < ones < 10 else None
 
 
 def _keeps_next(word: str, nxt: str) -> bool:
@@ -263,6 +302,8 @@ _TWO_WORD_NAMES = frozenset(
         ("portable", "charger"),
         ("range", "extender"),
         ("ball", "head"),
+        ("watch", "band"),
+        ("watch", "strap"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose
@@ -295,12 +336,21 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
             not named
             and word not in COMPOUND_MODIFIERS
             and not (is_product_noun(word) and word not in AMBIGUOUS_HEADS)
-        ):
+        ) or _counted_unit(run, first - 1):
             break
         first -= 1
     noun = joined or run[head].text
     words = [t.text for t in run[first:last]] + [noun]
     return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end)
+
+
+def _counted_unit(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
+    foot"), not a modifier of the product ("foot massager")."""
+    if k == 0 or run[k].text not in UNITS:
+        return False
+    count = run[k - 1].text
+    return count.isdigit() or count in NUMBER_WORDS or count in _TENS or count == "one"
 
 
 def _joined_head(run: list[Token], head: int) -> str | None:

@@ -16,7 +16,7 @@ PRODUCT_NOUNS = word_set(
     docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
     nas ups presenter
     card reader cartridge ink pad mousepad
-    earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable
+    earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable player
     microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker
     console controller joystick gamepad ssd hdd drive harddrive memory ram processor cpu gpu
     motherboard stylus pen case cover sleeve skin protector stand mount holder bracket riser
@@ -80,6 +80,7 @@ COMPOUND_MODIFIERS = word_set(
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
+    dvd cd mp3 mp4 media blu-ray streaming record
     """
 )
 """Words that, just before a product noun, belong to the product's name ("GAMING keyboard")."""

@@ -47,6 +47,22 @@ STOP_WORDS = word_set(
 """Function words and request filler that never become keywords."""
 
 
+NUMBER_WORDS = {
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "twelve": "12",
+}
+"""Counts shoppers spell out ("three foot", "two usb ports"); "one" is left out, being as
+often a pronoun."""
+
+
 _SCREEN_COUNT = re.compile(r"\b(two|2|three|3|four|4) (monitors|screens|displays)\b", re.IGNORECASE)
 _SCREEN_SETUPS = {"two": "dual", "2": "dual", "three": "triple", "3": "triple"}
 
@@ -60,8 +76,11 @@ def screen_setups(text: str) -> str:
 
 
 _SPLIT_COMPOUNDS = re.compile(
-    r"(?<![\w.])(?:\d in 1|built in|plug (?:and|n) play"
-    r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core))(?![\w.])",
+    r"(?<![\w.])(?:\d in 1|built in|plug (?:and|n) play|(?:over|in|on) ear|blu ray"
+    r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core)"
+    r"|flat screen(?= (?:(?:smart|led|lcd|hd|4k) )*(?:tv|tvs|television|televisions|hdtv)\b)"
+    r"|(?<=\btv )flat screen)"
+    r"(?![\w.])",
     re.IGNORECASE,
 )
 
@@ -69,7 +88,8 @@ _SPLIT_COMPOUNDS = re.compile(
 def normalize(text: str) -> str:
     """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces,
     and the hyphenated words catalogs write that shoppers split ("2 in 1", "built in",
-    "plug and play", "dual band"), so none of their words reads as a product."""
+    "plug and play", "dual band", "over ear", "flat screen tv"), so none of their words
+    reads as a product or is dropped as a function word."""
     return _SPLIT_COMPOUNDS.sub(
         lambda m: m.group(0).replace(" ", "-"), text.translate(_SAME_LENGTH)
     )

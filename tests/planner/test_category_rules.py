@@ -77,7 +77,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a wifi range extender", "wifi range extender"),
         ("aluminum alloy ball head, camera tripod ball head", "ball head"),
         ("a high speed plug and play external optical drive with usb", "external optical drive"),
-        ("dual band and quad core smart streaming media tv box", "tv box"),
+        ("dual band and quad core smart streaming media tv box", "media tv box"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
@@ -102,8 +102,48 @@ def test_catalog_words_for_counts(text: str, category: str, keywords: tuple[str,
 def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
     assert normalize("a 2 in 1 laptop, Built In speakers") == "a 2-in-1 laptop, Built-In speakers"
     assert normalize("plug and play, dual band") == "plug-and-play, dual-band"
-    kept = "hdmi splitter 1 in 2 out, 4 in 3.5 oz"
+    assert (
+        normalize("over ear or on ear, a blu ray player") == "over-ear or on-ear, a blu-ray player"
+    )
+    assert (
+        normalize("a flat screen tv; smart tv flat screen")
+        == "a flat-screen tv; smart tv flat-screen"
+    )
+    kept = "hdmi splitter 1 in 2 out, 4 in 3.5 oz, a flat screen for my projector"
     assert normalize(kept) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        # "over" and "in" are function words: split, the form was lost ("ear")
+        ("im looking for a over ear bluetooth headphones", "bluetooth headphones", ("over-ear",)),
+        ("in ear headphones", "headphones", ("in-ear",)),
+        ("smart tv flat screen stereo sound", "tv", ("smart", "flat-screen", "stereo", "sound")),
+        # a counted unit is no modifier of the product ("foot hdmi cables")
+        ("3 foot hdmi cables", "hdmi cables", ("3 foot",)),
+        ("a five pack of three foot hdmi cables", "hdmi cables", ("five", "pack", "3 foot")),
+        ("twenty-four inch hair extensions", "hair extensions", ("24 inch",)),
+        ("get me some twenty four inch curtains", "curtains", ("24 inch",)),
+        (
+            "three pack of one point seventy-six ounce seasonings",
+            "seasonings",
+            ("three", "pack", "point", "seventy-six", "ounce"),
+        ),
+        # players and watch bands are products
+        ("a blu ray player", "blu-ray player", ()),
+        ("find me a hdmi media players with aaa batteries", "hdmi media players", ()),
+        (
+            "stainless steel watch bands for my smart watch",
+            "watch bands",
+            ("stainless", "steel", "smart", "watch"),
+        ),
+    ],
+)
+def test_forms_counts_and_names_shoppers_split(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    assert category_and_keywords(text) == (category, keywords)
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a desk chair with lumbar support and a headrest", ("lumbar support", "headrest")),
         ("a laptop with 16gb ram", ("16gb ram",)),
         ("a monitor with a built in webcam", ("built-in webcam",)),
+        ("a wifi router. it should be of black color", ("black color",)),
     ],
 )
 def test_must_have(text: str, must: tuple[str, ...]) -> None:
