@@ -19,6 +19,7 @@ from app.catalog.standards import (
     standards_in,
     without_standards,
 )
+from app.tools._text_rules import NUMBER_WORDS
 
 Stated = Literal["title", "sheet"]
 """Where an item states a term: its title (with the brand) or its spec sheet."""
@@ -238,7 +239,6 @@ def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     )
 
 
-_COUNT_WORDS = {"two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "eight": "8"}
 _SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
 
 
@@ -267,7 +267,7 @@ def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     i = 0
     while i < len(words):
-        count = _COUNT_WORDS.get(words[i], words[i])
+        count = NUMBER_WORDS.get(words[i], words[i])
         if count.isdigit() and i + 1 < len(words) and not words[i + 1].isdigit():
             out.append((count, words[i + 1]))
             i += 2
