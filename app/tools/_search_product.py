@@ -42,15 +42,16 @@ def asked_product(
 
 def accessory_asked(product: str, request: str, features: Iterable[str] = ()) -> str | None:
     """The accessory the rule planner reads in a request that names `product` only as what
-    the accessory is for ("laptop sleeve" for a laptop), else None; an accessory among the
+    the accessory is for ("laptop sleeve" for a laptop; not "camera 1080p carrying case",
+    where the case is asked beside the camera), else None; an accessory among the
     product's must-have `features` is a part of it ("laptop stylus" for a laptop with a
     stylus)."""
     noun = head(product)
     read = plan_from_text([request]).category
     read_noun = head(read) if read else None
-    if noun is None or read_noun is None or read_noun == noun:
+    if noun is None or read is None or read_noun is None or read_noun == noun:
         return None
-    if not is_accessory_noun(read_noun):
+    if not is_accessory_noun(read_noun) or noun not in category_words(read):
         return None
     featured = {canonical(t) for feature in features for t in tokens(feature)}
     return None if read_noun in featured else read

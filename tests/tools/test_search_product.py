@@ -55,6 +55,7 @@ def test_a_must_have_part_in_the_query_is_no_accessory_request() -> None:
         ("laptop", "cheap laptop", (), None),
         ("monitor", "monitor macbook", (), None),
         ("keyboard", "gaming keyboard", (), None),
+        ("camera", "camera 1080p hd carrying case", (), None),
     ],
 )
 def test_an_accessory_request_names_the_product_only_as_its_target(
