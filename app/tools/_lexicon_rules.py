@@ -12,7 +12,7 @@ PRODUCT_NOUNS = word_set(
     """
     laptop notebook computer desktop pc chromebook macbook tablet ipad kindle ereader monitor
     display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
-    camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
+    cam camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
     docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
     nas ups presenter
     card reader cartridge ink pad mousepad
@@ -80,7 +80,8 @@ COMPOUND_MODIFIERS = word_set(
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
-    dvd cd mp3 mp4 media blu-ray streaming record
+    dvd cd mp3 mp4 media blu-ray streaming record coaxial coax patch surveillance security
+    dash ip web
     """
 )
 """Words that, just before a product noun, belong to the product's name ("GAMING keyboard")."""

@@ -130,6 +130,13 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
             "seasonings",
             ("three", "pack", "point", "seventy-six", "ounce"),
         ),
+        (
+            "a high speed coaxial cable that is 5 feet long",
+            "coaxial cable",
+            ("high", "speed", "5 feet", "long"),
+        ),
+        ("a wifi ip surveillance camera", "ip surveillance camera", ("wifi",)),
+        ("a dash cam", "dash cam", ()),
         # players and watch bands are products
         ("a blu ray player", "blu-ray player", ()),
         ("find me a hdmi media players with aaa batteries", "hdmi media players", ()),
