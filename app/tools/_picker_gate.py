@@ -327,6 +327,25 @@ async def run_gate(
     return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
 
 
+async def judge_more(
+    gate: Gate, inputs: PickInputs, items: Sequence[Pooled], model: Reranker | None, *, shelf: float
+) -> Gate:
+    """The gate with `items` it had not scored judged too (the weighted score can raise an
+    item from beyond its budget into the picks); as it was when off or when scoring fails."""
+    if not gate.on or not items:
+        return gate
+    plan = GatePlan(gate.query, tuple(items), None, noun=head(inputs.category or ""))
+    product = inputs.category if shelf > 0 else None
+    more = await _score(plan, model, floor=gate.floor, shelf=shelf, product=product)
+    sunk = frozenset(i for i, score in more.scores.items() if score < gate.floor)
+    return dataclasses.replace(
+        gate,
+        scores={**gate.scores, **more.scores},
+        sunk=gate.sunk | sunk,
+        shelved=gate.shelved | more.shelved,
+    )
+
+
 async def _score(
     plan: GatePlan, model: Reranker | None, *, floor: float, shelf: float, product: str | None
 ) -> Gate:

@@ -1,6 +1,7 @@
 """item_picker: at most a few items per slot, each right for the request and with a reason the
 shopper can check, picked from the slot's candidates in seven stages (prepare, hard filter,
-relevance gate, semantic scores, weighted score, selection, report)."""
+relevance gate, semantic scores, weighted score, selection, report); a pick the gate had not
+scored is judged and the slot weighed again, so no pick escapes the gate."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from app.recall.embedder import Embedder
 from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
 from app.tools._picker_filter import hard_filter, prepare
-from app.tools._picker_gate import run_gate
+from app.tools._picker_gate import judge_more, run_gate
 from app.tools._picker_report import (
     ItemPickerResult,
     OfferView,
@@ -43,6 +44,8 @@ from app.tools.price_compare import PriceCompareResult
 
 __all__ = ["STAGES", "ItemPickerArgs", "ItemPickerResult", "ItemPickerTool", "Pick", "SlotPicks"]
 
+_JUDGING_ROUNDS = 3
+"""Weighing rounds: after each but the last, the gate judges the picks it had not scored."""
 STAGES = ("prepare", "hard_filter", "relevance_gate", "semantic", "weigh", "select", "report")
 
 DESCRIPTION = (
@@ -170,18 +173,31 @@ class ItemPickerTool:
         with _stage(stats, "semantic", len(pool)) as out:
             scores = await semantics(self.vectors, inputs, pool, embed=gate.budget)
             out.append(len(scores))
-        with _stage(stats, "weigh", len(pool)) as out:
-            penalty = PICK_GATE_PENALTY.get()
-            ranked = weigh(filtered, gate, scores, current_weights(), penalty=penalty)
-            out.append(len(ranked))
-        with _stage(stats, "select", len(ranked)) as out:
-            selection = select(
-                ranked,
-                max_picks=inputs.max_picks,
-                show_ratio=PICK_REL_SHOW_RATIO.get(),
-                dup_threshold=PICK_DUP_JACCARD.get(),
-            )
-            out.append(len(selection.picks))
+        for judging in range(_JUDGING_ROUNDS, 0, -1):
+            with _stage(stats, "weigh", len(pool)) as out:
+                penalty = PICK_GATE_PENALTY.get()
+                ranked = weigh(filtered, gate, scores, current_weights(), penalty=penalty)
+                out.append(len(ranked))
+            with _stage(stats, "select", len(ranked)) as out:
+                selection = select(
+                    ranked,
+                    max_picks=inputs.max_picks,
+                    show_ratio=PICK_REL_SHOW_RATIO.get(),
+                    dup_threshold=PICK_DUP_JACCARD.get(),
+                )
+                out.append(len(selection.picks))
+            unjudged = [
+                c.scored.pooled
+                for c in selection.picks
+                if c.scored.gate_score is None and not c.scored.accessory
+            ]
+            if not gate.on or not unjudged or judging == 1:
+                break
+            with _stage(stats, "relevance_gate", len(unjudged)) as out:
+                gate = await judge_more(
+                    gate, inputs, unjudged, self.reranker, shelf=PICK_SHELF_GATE.get()
+                )
+                out.append(sum(not gate.penalised(p.item.item_id) for p in unjudged))
         with _stage(stats, "report", len(selection.picks)) as out:
             part = slot_report(inputs, filtered, gate, selection, offers)
             out.append(len(part.picks))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,6 +16,7 @@ import pytest_asyncio
 
 from app.catalog.standards import canonical_standards
 from app.config.params.search import DEFAULT_TOP_K
+from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.recall._reranker_remote import RemoteReranker
 from app.recall.breakers import BREAKERS
@@ -361,6 +362,41 @@ async def test_a_remote_reranker_that_is_down_turns_the_gate_off(runtime: Runtim
     assert gate.reason is not None
     assert gate.reason.startswith("reranker failed: reranker is unavailable")
     assert outcome.output.picks
+
+
+class _MouseReranker:
+    """Scores 0.9 a title that names a mouse, 0.1 any other; counts the titles it scored."""
+
+    model_id = "mouse-words"
+    remote = False
+
+    def __init__(self) -> None:
+        self.scored = 0
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        self.scored += len(documents)
+        return [0.9 if "mouse" in d.lower() else 0.1 for d in documents]
+
+    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
+        return self.score(query, documents)
+
+
+async def test_every_pick_is_judged_by_the_gate_even_beyond_its_budget(runtime: Runtime) -> None:
+    """With a budget of one title, and every pick shown however far below the first, the
+    weighted score picks items the gate never scored; the gate judges them and the slot
+    is weighed again, so none escapes it."""
+    model = _MouseReranker()
+    picker = ItemPickerTool(runtime.index, runtime.index.embedder, model)
+    ctx = ToolContext("s", "t", plan=plan_from_text(["wireless mouse"]))
+    await invoke_tool(runtime.tool("item_search"), {"query": "wireless mouse", "top_k": 30}, ctx)
+    with REGISTRY.overridden(PICK_RERANK_K=1, PICK_REL_SHOW_RATIO=0.0):
+        outcome = await invoke_tool(picker, {}, ctx)
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    assert part.gate.on
+    assert len(part.picks) == 3
+    assert all(p.gate_score is not None for p in part.picks), [p.title for p in part.picks]
+    assert 1 < model.scored == part.gate.scored
 
 
 async def test_a_budget_argument_overrides_the_plan(runtime: Runtime) -> None:
