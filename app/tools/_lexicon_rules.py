@@ -81,7 +81,7 @@ COMPOUND_MODIFIERS = word_set(
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     dvd cd mp3 mp4 media blu-ray streaming record coaxial coax patch surveillance security
-    dash ip web
+    dash ip web ac dc
     """
 )
 """Words that, just before a product noun, belong to the product's name ("GAMING keyboard")."""
