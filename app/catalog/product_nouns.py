@@ -343,6 +343,19 @@ def catalog_name(phrase: str) -> str:
     return phrase
 
 
+_KIND_SHELVES = {"desktop": ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")}
+"""Product types under which catalogs file a kind of product that shoppers name otherwise:
+Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
+
+
+def shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
+    """The `shelf_key` of every product type that files the product: its own name, the
+    catalogs' name for it, and the types of its kind ("desktop computer" -> pc, workstation,
+    all-in-one pc, mini pc, pc barebone)."""
+    names = [product, catalog_name(product), *_KIND_SHELVES.get(head(product) or "", ())]
+    return frozenset(shelf_key(name) for name in names)
+
+
 def normalise_query(text: str) -> str:
     """Lower-case, single-spaced form used to compare query strings."""
     return " ".join(text.lower().split())

@@ -19,6 +19,7 @@ from app.catalog.product_nouns import (
     is_generic_head,
     names_as_product,
     shelf_key,
+    shelf_keys,
     tokens,
 )
 from app.catalog.short_names import to_short_names, with_short_names
@@ -127,10 +128,7 @@ def none_named(items: Iterable[Item], product: str | None, request: str = "") ->
 
 def on_shelf(item: Item, product: str) -> bool:
     """Whether the catalog files the item as the product: its product type (Icecat's, from
-    the title or the spec sheet) is the product's name ("Mini PC" for a mini pc) or the
-    catalogs' name for it."""
+    the title or the spec sheet) is the product's name ("Mini PC" for a mini pc), the
+    catalogs' name for it, or a type of its kind ("PC" for a desktop)."""
     shelf = item.product_type
-    if not shelf:
-        return False
-    key = shelf_key(shelf)
-    return key in {shelf_key(product), shelf_key(catalog_name(product))}
+    return shelf is not None and shelf_key(shelf) in shelf_keys(product)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
-from app.catalog.product_nouns import catalog_name, category_words, shelf_key
+from app.catalog.product_nouns import category_words, shelf_key, shelf_keys
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import item_payload
 from app.tools._search_product import none_named, on_shelf
@@ -29,10 +29,9 @@ class ShelfLookup:
                 self._by_shelf.setdefault(key, []).append(item.item_id)
 
     def shelved(self, product: str, filters: SearchFilters) -> list[Item]:
-        """The items filed as the product (or under its catalog name) that pass the filters,
-        in item-id order."""
-        keys = dict.fromkeys((shelf_key(product), shelf_key(catalog_name(product))))
-        ids = sorted({i for key in keys for i in self._by_shelf.get(key, ())})
+        """The items filed as the product (under its name, its catalog name or a type of its
+        kind) that pass the filters, in item-id order."""
+        ids = sorted({i for key in shelf_keys(product) for i in self._by_shelf.get(key, ())})
         items = (self._items[i] for i in ids)
         return [item for item in items if filters.matches(item_payload(item))]
 

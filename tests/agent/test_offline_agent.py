@@ -184,6 +184,17 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     assert lamps[-1].data["answer"].startswith('None of the items I found says "desk lamp"')
 
 
+async def test_a_desktop_is_found_under_the_types_the_catalog_files_desktops_as(
+    agent: ShoppingAgent,
+) -> None:
+    """Icecat types desktops as PC or workstation, and the cross-encoder scored notebooks
+    above them for "desktop"."""
+    picks = picks_of(await turn(agent, "a desktop that is a core i7"))
+    assert picks
+    assert all("i7" in p.title and "notebook" not in p.title.lower() for p in picks), picks
+    assert all("the catalog files it as" in p.reason for p in picks)
+
+
 async def test_a_product_named_in_full_outranks_titles_short_of_its_name(
     agent: ShoppingAgent,
 ) -> None:

@@ -66,6 +66,16 @@ def test_a_type_is_its_words_in_order_under_the_catalogs_name() -> None:
     assert not on_shelf(tape, "label printer")
 
 
+def test_a_desktop_is_filed_under_the_types_of_its_kind() -> None:
+    """Icecat never types a desktop as one: PC, all-in-one PC and mini PC are desktops."""
+    desktops = ShelfLookup(ITEMS).shelved("desktop computer", SearchFilters())
+    assert ids(desktops) == ["icecat:1", "icecat:2", "icecat:3", "icecat:4"]
+    assert on_shelf(TOWER, "gaming desktop")
+    notebook = item("icecat:11", "HP ProBook 450 G7 Notebook", 780.95, typed="notebook")
+    assert not on_shelf(notebook, "desktop")
+    assert not on_shelf(TOWER, "laptop")
+
+
 def test_a_shop_listings_category_is_a_browse_node_not_a_type() -> None:
     assert not on_shelf(PAPER, "laser printer")
     assert ShelfLookup(ITEMS).shelved("laser printers", SearchFilters()) == []
