@@ -253,12 +253,17 @@ def _counted_in(low: str, count: str, word: str) -> bool:
 
 _IMPLIED_BY = {
     "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
+    "laptop": ("notebook", "notebooks", "so-dimm", "sodimm"),
+    "notebook": ("laptop", "laptops"),
+    "tv": ("television", "televisions"),
+    "television": ("tv", "tvs"),
 }
-"""Words a title says a word with: a Bluetooth speaker or a Wi-Fi camera is wireless."""
+"""Words a title says a word with: a Bluetooth speaker or a Wi-Fi camera is wireless, a
+notebook is a laptop (and SO-DIMM is laptop memory), a television a tv."""
 
 
 def _forms(word: str) -> set[str]:
-    return {word, singular(word), singular(word) + "s", *_IMPLIED_BY.get(word, ())}
+    return {word, singular(word), singular(word) + "s", *_IMPLIED_BY.get(singular(word), ())}
 
 
 def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:
