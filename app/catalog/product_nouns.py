@@ -21,8 +21,14 @@ _IRREGULAR = {
     "series": "series",
     "glasses": "glasses",
     "electronics": "electronics",
+    "lenses": "lens",
+    "buses": "bus",
+    "canvases": "canvas",
 }
 _NO_PLURAL = frozenset({"gps", "ups", "ios", "sms", "abs"})
+_NO_S_END = ("ss", "us", "is")
+_F_STEMS = frozenset({"shel", "lea", "hal", "scar", "kni", "wol"})
+"""Stems whose plural ends in -ves ("shelves", "knives")."""
 SYNONYMS = {
     "notebook": "laptop",
     "netbook": "laptop",
@@ -192,13 +198,16 @@ def tokens(text: str) -> list[str]:
 
 
 def singular(word: str) -> str:
-    """A plain English singular, good enough for product nouns ("batteries", "mice", "cases")."""
+    """A plain English singular, good enough for product nouns ("batteries", "mice", "cases",
+    "shelves", "lenses"); words with digits or hyphens stay as they are."""
     if word in _IRREGULAR:
         return _IRREGULAR[word]
-    if len(word) <= 2 or word in _NO_PLURAL or word.endswith(("ss", "us", "is")):
+    if len(word) <= 2 or not word.isalpha() or word in _NO_PLURAL or word.endswith(_NO_S_END):
         return word
     if word.endswith("ies"):
         return word[:-3] + "y"
+    if word.endswith("ves") and word[:-3] in _F_STEMS:
+        return word[:-3] + ("fe" if word.startswith("kni") else "f")
     if word.endswith(("ches", "shes", "xes", "sses", "zes")):
         return word[:-2]
     if word.endswith("s"):

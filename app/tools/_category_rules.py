@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, quantities
 from app.catalog.standards import standard_at
 from app.tools._lexicon_rules import (
@@ -25,7 +26,6 @@ from app.tools._text_rules import (
     STOP_WORDS,
     SpanMask,
     Token,
-    singular,
     tokens,
     word_set,
 )
@@ -275,11 +275,15 @@ def _heads(run: list[Token], k: int) -> bool:
     word = run[k].text
     if _two_word_name(run, k):
         return True
+    if word in _PIECES:
+        return False
     if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
         return False
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
 
 
+_PIECES = frozenset({"pcs"})
+"""Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
 _PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
 """Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
@@ -347,7 +351,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
 def _counted_unit(run: list[Token], k: int) -> bool:
     """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
     foot"), not a modifier of the product ("foot massager")."""
-    if k == 0 or run[k].text not in UNITS:
+    if k == 0 or (run[k].text not in UNITS and run[k].text not in _PIECES):
         return False
     count = run[k - 1].text
     return count.isdigit() or count in NUMBER_WORDS or count in _TENS or count == "one"

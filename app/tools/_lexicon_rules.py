@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from app.tools._text_rules import singular, word_set
+from app.catalog.product_nouns import singular
+from app.tools._text_rules import word_set
 
 PRODUCT_NOUNS = word_set(
     """

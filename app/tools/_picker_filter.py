@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
+from app.catalog.product_nouns import singular
 from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
@@ -20,7 +21,6 @@ from app.tools._picker_terms import (
     make_terms,
     mentions,
     normalise,
-    singular,
 )
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan

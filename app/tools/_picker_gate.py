@@ -35,6 +35,7 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     is_generic_head,
     names_as_product,
+    singular,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
 from app.catalog.short_names import with_short_names
@@ -43,7 +44,7 @@ from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
-from app.tools._picker_terms import find_specs, singular, spec_said, tokens
+from app.tools._picker_terms import find_specs, spec_said, tokens
 from app.tools._search_product import accessory_asked, names_only_as_feature, on_shelf
 
 log = logging.getLogger(__name__)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.catalog.item import Item
+from app.catalog.product_nouns import singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import comparable, quantities, without_quantities
 from app.catalog.standards import (
@@ -62,17 +63,6 @@ def normalise(text: str | None) -> str:
 def tokens(text: str | None) -> tuple[str, ...]:
     """Letter-and-digit tokens of the normalised text ("15.6" stays one token)."""
     return tuple(_TOKEN.findall(normalise(text)))
-
-
-def singular(word: str) -> str:
-    """A crude singular for comparing nouns ("headphones" ~ "headphone", "boxes" ~ "box")."""
-    if len(word) > 4 and word.endswith(("ches", "shes", "xes", "sses")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 @dataclass(frozen=True, order=True)

@@ -139,21 +139,6 @@ class SpanMask:
         return min(starts) if starts else None
 
 
-def singular(word: str) -> str:
-    """A rough English singular, good enough to compare product nouns."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("ves") and word[:-3] in {"shel", "lea", "hal", "scar", "kni", "wol"}:
-        return word[:-3] + ("fe" if word.startswith("kni") else "f")
-    if word.endswith(("ches", "shes", "sses", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
 def clause_end(low: str, pos: int) -> int:
     """Offset of the next sentence or clause break (. ; : ! ? newline) at or after `pos`."""
     m = re.compile(r"[.;:!?\n]\s|[;!?\n]|\.$").search(low, pos)

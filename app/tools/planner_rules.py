@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from app.catalog.product_nouns import singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
 from app.tools._budget_rules import BudgetMention
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
-from app.tools._text_rules import singular
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
 __all__ = ["plan_from_text"]

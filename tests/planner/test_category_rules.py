@@ -137,6 +137,8 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ),
         ("a wifi ip surveillance camera", "ip surveillance camera", ("wifi",)),
         ("a dash cam", "dash cam", ()),
+        ("a high performance dslr camera lenses", "camera lenses", ("high", "performance", "dslr")),
+        ("2 pcs of sensitive toothpaste", "toothpaste", ("2 pcs", "sensitive")),
         # players and watch bands are products
         ("a blu ray player", "blu-ray player", ()),
         ("find me a hdmi media players with aaa batteries", "hdmi media players", ()),
