@@ -231,13 +231,6 @@ def category_key(category: str) -> frozenset[str]:
     return frozenset(category_words(category))
 
 
-def shelf_key(category: str) -> tuple[str, ...]:
-    """A product type's identity: its canonical words in order ("printer label" is no
-    "label printer"), the generic names of a machine as one ("all-in-one computer" and
-    "All-in-One PC" are one type)."""
-    return tuple("pc" if w in _WEAK_HEADS else w for w in category_words(category))
-
-
 def is_generic_head(word: str) -> bool:
     """Whether a canonical word names a machine only generically ("computer", "pc", "system"),
     so one such word may stand for another ("desktop pc" is a desktop computer)."""
@@ -350,19 +343,6 @@ def catalog_name(phrase: str) -> str:
     if key.endswith("s") and key[:-1] in _CATALOG_NAMES:
         return _CATALOG_NAMES[key[:-1]] + "s"
     return phrase
-
-
-_KIND_SHELVES = {"desktop": ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")}
-"""Product types under which catalogs file a kind of product that shoppers name otherwise:
-Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
-
-
-def shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
-    """The `shelf_key` of every product type that files the product: its own name, the
-    catalogs' name for it, and the types of its kind ("desktop computer" -> pc, workstation,
-    all-in-one pc, mini pc, pc barebone)."""
-    names = [product, catalog_name(product), *_KIND_SHELVES.get(head(product) or "", ())]
-    return frozenset(shelf_key(name) for name in names)
 
 
 def normalise_query(text: str) -> str:

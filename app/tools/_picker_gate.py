@@ -44,8 +44,9 @@ from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
+from app.tools._picker_shelves import misfile, shelf_floor
 from app.tools._picker_terms import find_specs, spec_said, tokens
-from app.tools._search_product import accessory_asked, names_only_as_feature, on_shelf
+from app.tools._search_product import accessory_asked, names_only_as_feature
 
 log = logging.getLogger(__name__)
 
@@ -325,6 +326,7 @@ async def run_gate(
             shelved = gate.shelved | second.shelved
             gate = finish_gate(plan, [known[p.item.item_id] for p in plan.targets], floor=floor)
             gate = dataclasses.replace(gate, shelved=shelved)
+    gate = misfile(gate, inputs, filtered.pool)
     return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
 
 
@@ -339,12 +341,13 @@ async def judge_more(
     product = inputs.category if shelf > 0 else None
     more = await _score(plan, model, floor=gate.floor, shelf=shelf, product=product)
     sunk = frozenset(i for i, score in more.scores.items() if score < gate.floor)
-    return dataclasses.replace(
+    judged = dataclasses.replace(
         gate,
         scores={**gate.scores, **more.scores},
         sunk=gate.sunk | sunk,
         shelved=gate.shelved | more.shelved,
     )
+    return misfile(judged, inputs, items)
 
 
 async def _score(
@@ -358,28 +361,6 @@ async def _score(
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))
-    floored, saved = _shelf_floor(plan.targets, scores, product, shelf=shelf, floor=floor)
+    floored, saved = shelf_floor(plan.targets, scores, product, shelf=shelf, floor=floor)
     gate = finish_gate(plan, floored, floor=floor)
     return dataclasses.replace(gate, shelved=saved) if saved else gate
-
-
-def _shelf_floor(
-    targets: Sequence[Pooled],
-    scores: Sequence[float],
-    product: str | None,
-    *,
-    shelf: float,
-    floor: float,
-) -> tuple[list[float], frozenset[str]]:
-    """The scores with every item of the asked product type at least `shelf`, and the ids
-    that this saved from sinking below `floor`."""
-    if product is None or len(scores) != len(targets):
-        return list(scores), frozenset()
-    out, saved = [], set()
-    for pooled, score in zip(targets, scores, strict=True):
-        if score < shelf and on_shelf(pooled.item, product):
-            if score < floor:
-                saved.add(pooled.item.item_id)
-            score = shelf
-        out.append(float(score))
-    return out, frozenset(saved)

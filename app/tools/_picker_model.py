@@ -84,7 +84,8 @@ class Gate:
     are the ids that name the category only as what they are for or whose own category is
     an accessory type, penalised even when off;
     `budget` are the ids inside PICK_RERANK_K in scoring order, whose titles stage 4 embeds;
-    `shelved` are the ids the catalog files as the asked product that would have sunk.
+    `shelved` are the ids the catalog files as the asked product that would have sunk;
+    `misfiled` those it files as another kind of the asked machine, sunk whatever their score.
     """
 
     on: bool
@@ -96,6 +97,7 @@ class Gate:
     accessories: frozenset[str] = frozenset()
     budget: frozenset[str] = frozenset()
     shelved: frozenset[str] = frozenset()
+    misfiled: frozenset[str] = frozenset()
 
     @property
     def none_relevant(self) -> bool:

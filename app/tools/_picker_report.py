@@ -296,7 +296,12 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
             else f"closest match only: an accessory for a {what}, not one"
         )
     if gate.on and scored.gate_score is not None:
-        if scored.sunk:
+        if item.item_id in gate.misfiled:
+            parts.append(
+                f"closest match only: the catalog files it as "
+                f"{(item.product_type or '').lower()}, not a {what}"
+            )
+        elif scored.sunk:
             parts.append(
                 f"closest match only: relevance {scored.gate_score:.2f} for {what!r} is below "
                 f"{gate.floor:.2f}"

@@ -18,10 +18,9 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     is_generic_head,
     names_as_product,
-    shelf_key,
-    shelf_keys,
     tokens,
 )
+from app.catalog.shelves import rival_shelf_keys, shelf_key, shelf_keys
 from app.catalog.short_names import to_short_names, with_short_names
 from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
@@ -60,9 +59,12 @@ def accessory_asked(product: str, request: str, features: Iterable[str] = ()) ->
 
 def names_product(item: Item, product: str, request: str = "") -> bool:
     """`_names` for the product as asked or by its catalog name ("usb stick" is named by a
-    "USB flash drive")."""
+    "USB flash drive"), or an item the catalog files as it (a "Tower Black PC" typed PC is
+    a desktop pc)."""
     alias = catalog_name(product)
-    return _names(item, product, request) or (alias != product and _names(item, alias, request))
+    if _names(item, product, request) or (alias != product and _names(item, alias, request)):
+        return True
+    return on_shelf(item, product)
 
 
 def _names(item: Item, product: str, request: str) -> bool:
@@ -124,6 +126,13 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
 def none_named(items: Iterable[Item], product: str | None, request: str = "") -> bool:
     """True when a product is asked and no item names it."""
     return product is not None and not any(names_product(item, product, request) for item in items)
+
+
+def on_rival_shelf(item: Item, product: str) -> bool:
+    """Whether the catalog files the item as another kind of the product's machine (a
+    notebook, when a desktop is asked)."""
+    shelf = item.product_type
+    return shelf is not None and shelf_key(shelf) in rival_shelf_keys(product)
 
 
 def on_shelf(item: Item, product: str) -> bool:

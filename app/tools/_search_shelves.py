@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
-from app.catalog.product_nouns import category_words, shelf_key, shelf_keys
+from app.catalog.product_nouns import category_words
+from app.catalog.shelves import shelf_key, shelf_keys
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import item_payload
 from app.tools._search_product import none_named, on_shelf

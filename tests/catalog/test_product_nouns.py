@@ -1,11 +1,10 @@
-"""The one singular the planner, the search and the picker compare product nouns with, and
-the product types that file a product."""
+"""The one singular the planner, the search and the picker compare product nouns with."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.catalog.product_nouns import shelf_key, shelf_keys, singular
+from app.catalog.product_nouns import singular
 
 
 @pytest.mark.parametrize(
@@ -30,10 +29,3 @@ from app.catalog.product_nouns import shelf_key, shelf_keys, singular
 )
 def test_singular(word: str, one: str) -> None:
     assert singular(word) == one
-
-
-def test_a_product_is_filed_under_its_name_its_catalog_name_and_its_kinds_types() -> None:
-    assert shelf_keys("usb stick") == {shelf_key("usb stick"), shelf_key("usb flash drive")}
-    assert shelf_key("pc") in shelf_keys("desktop computer")
-    assert shelf_key("workstation") in shelf_keys("gaming desktop")
-    assert shelf_key("pc") not in shelf_keys("laptop")

@@ -1,0 +1,35 @@
+"""Product types as shelves: which types file a product (its name, the catalogs' name for
+it, the types of its kind: Icecat files desktops as PC or workstation) and which file a
+rival kind of the same machine (a notebook is never a desktop)."""
+
+from __future__ import annotations
+
+from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
+
+_KIND_SHELVES = {"desktop": ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")}
+"""Product types under which catalogs file a kind of product that shoppers name otherwise:
+Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
+
+_KIND_RIVALS = {"desktop": ("notebook", "tablet", "mobile workstation")}
+"""Product types of another kind of the same machine: a notebook is never a desktop."""
+
+
+def shelf_key(category: str) -> tuple[str, ...]:
+    """A product type's identity: its canonical words in order ("printer label" is no
+    "label printer"), the generic names of a machine as one ("all-in-one computer" and
+    "All-in-One PC" are one type)."""
+    return tuple("pc" if is_generic_head(w) else w for w in category_words(category))
+
+
+def shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
+    """The `shelf_key` of every product type that files the product: its own name, the
+    catalogs' name for it, and the types of its kind ("desktop computer" -> pc, workstation,
+    all-in-one pc, mini pc, pc barebone)."""
+    names = [product, catalog_name(product), *_KIND_SHELVES.get(head(product) or "", ())]
+    return frozenset(shelf_key(name) for name in names)
+
+
+def rival_shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
+    """The `shelf_key` of every product type that files another kind of the product's machine
+    ("desktop computer" -> notebook, tablet, mobile workstation); empty for most products."""
+    return frozenset(shelf_key(name) for name in _KIND_RIVALS.get(head(product) or "", ()))

@@ -1,0 +1,18 @@
+"""The product types that file a product, and those that file a rival kind of it."""
+
+from __future__ import annotations
+
+from app.catalog.shelves import rival_shelf_keys, shelf_key, shelf_keys
+
+
+def test_a_product_is_filed_under_its_name_its_catalog_name_and_its_kinds_types() -> None:
+    assert shelf_keys("usb stick") == {shelf_key("usb stick"), shelf_key("usb flash drive")}
+    assert shelf_key("pc") in shelf_keys("desktop computer")
+    assert shelf_key("workstation") in shelf_keys("gaming desktop")
+    assert shelf_key("pc") not in shelf_keys("laptop")
+
+
+def test_a_desktop_has_rival_kinds_and_most_products_none() -> None:
+    assert shelf_key("notebook") in rival_shelf_keys("desktop pc")
+    assert rival_shelf_keys("laptop") == frozenset()
+    assert rival_shelf_keys("usb flash drive") == frozenset()
