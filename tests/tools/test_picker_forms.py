@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pytest
 
 from app.catalog.item import Item
 from app.tools._picker_filter import hard_filter
@@ -57,23 +56,6 @@ def test_bluetooth_and_wifi_say_wireless() -> None:
     assert term_in("Arlo Wi-Fi 6 Security Camera", wireless)
     assert not term_in("Koss Wired Headphones", wireless)
     assert not term_in("Non-Bluetooth USB Speaker", wireless)
-
-
-@pytest.mark.parametrize(
-    ("word", "title"),
-    [
-        ("laptop", "HP ProBook 450 G7 Notebook"),
-        ("laptops", "Targus sleeve for 15.6in notebooks"),
-        ("laptop", "Kingston 8GB DDR4 2666MHz SO-DIMM"),
-        ("notebook", "Dell Latitude 5400 Laptop"),
-        ("tv", "Philips 32in LCD television"),
-    ],
-)
-def test_a_title_says_a_word_in_the_name_catalogs_give_it(word: str, title: str) -> None:
-    term = make_term(word)
-    assert term is not None
-    assert term_in(title, term)
-    assert not term_in("Corsair 8GB DDR4 DIMM", term)
 
 
 def test_a_bluetooth_title_is_wireless_for_an_asked_and_for_a_contrary_form() -> None:

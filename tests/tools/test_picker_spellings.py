@@ -1,5 +1,6 @@
 """A shopper's British spelling finds a title's American one and back ("noise cancelling"
-headphones that say "Noise Canceling"), so the pick reports the term as said."""
+headphones that say "Noise Canceling"), and a word the name catalogs give a thing ("a
+notebook" for a laptop), so the pick reports the term as said."""
 
 from __future__ import annotations
 
@@ -20,6 +21,11 @@ from app.tools._picker_terms import make_term, term_in
         ("touch screen", "Dell Inspiron touchscreen laptop"),
         ("mic", "Sennheiser PC 166 Gaming Headset with Noise-Canceling Microphone"),
         ("microphone", "Logitech H390 USB headset with mic"),
+        ("laptop", "HP ProBook 450 G7 Notebook"),
+        ("laptops", "Targus sleeve for 15.6in notebooks"),
+        ("laptop", "Kingston 8GB DDR4 2666MHz SO-DIMM"),
+        ("notebook", "Dell Latitude 5400 Laptop"),
+        ("tv", "Philips 32in LCD television"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
@@ -32,3 +38,6 @@ def test_a_different_word_is_not_a_spelling() -> None:
     term = make_term("cancelled")
     assert term is not None
     assert not term_in("Noise Canceling Headphones", term)
+    laptop = make_term("laptop")
+    assert laptop is not None
+    assert not term_in("Corsair 8GB DDR4 DIMM", laptop)
