@@ -103,7 +103,8 @@ class SlotPicks(BaseModel):
 
 
 class StageReport(BaseModel):
-    """One stage's wall time and how many items went in and came out (summed over slots)."""
+    """One stage's wall time and how many items went in and came out, summed over slots and
+    over the rounds in which the gate judges picks it had not scored."""
 
     model_config = ConfigDict(frozen=True, populate_by_name=True)
 
