@@ -1,7 +1,9 @@
-"""One name for the connector, cable and network standards that shoppers and catalogs write
-many ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but not "HDMI Type C"; "Cat 6", "Cat.6"
--> cat6; "Wi-Fi 6", "802.11ax" -> wifi6; "USB 3.0", "USB 3.2 Gen 1" -> usb-3.0; "DDR4-SDRAM",
-"PC4-19200" -> ddr4), so a request for one matches every title naming it."""
+"""One name for the connector, cable, network and memory standards and the processor tiers
+that shoppers and catalogs write many ways ("USB Type-C", "usb c", "Type-C" -> usb-c, but
+not "HDMI Type C"; "Cat 6", "Cat.6" -> cat6; "Wi-Fi 6", "802.11ax" -> wifi6; "USB 3.0", "USB
+3.2 Gen 1" -> usb-3.0; "DDR4-SDRAM", "PC4-19200" -> ddr4; "Intel Core i7-9700", "i7" ->
+core-i7; "AMD Ryzen 5 3500U" -> ryzen-5), so a request for one matches every title naming
+it."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ _STANDARDS = re.compile(
     r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)"
     r"|(?:usb(?:[\s-]*type[\s-]*a)?|type[\s-]*a)[\s-]*(?P<usbv>2\.0|3\.0"
     r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])"
-    r"|ddr[\s-]?(?P<ddr>[2-5])l?|pc(?P<pc>[2-4])l?-\d{4,5}",
+    r"|ddr[\s-]?(?P<ddr>[2-5])l?|pc(?P<pc>[2-4])l?-\d{4,5}"
+    r"|(?:intel[\s-]*)?(?:core[\s-]*)?i(?P<core>[3579])(?![0-9])"
+    r"|(?:amd[\s-]*)?ryzen[\s-]*(?P<ryzen>[3579])(?![0-9])",
 )
 _WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
 _USB_RATES = {
@@ -53,6 +57,10 @@ def _name(match: re.Match[str]) -> str:
         return _USB_RATES[re.sub(r"[\s-]", "", match.group("usbv"))]
     if match.group("ddr") or match.group("pc"):
         return "ddr" + (match.group("ddr") or match.group("pc"))
+    if match.group("core"):
+        return "core-i" + match.group("core")
+    if match.group("ryzen"):
+        return "ryzen-" + match.group("ryzen")
     return "wifi" + (match.group("wifi") or _WIFI_GENERATIONS[match.group("dot11")])
 
 

@@ -41,6 +41,10 @@ from app.catalog.standards import (
         ("kingston ddr 4 8gb", "kingston ddr4 8gb"),
         ("hp 2gb pc2-6400 so-dimm", "hp 2gb ddr2 so-dimm"),
         ("4gb pc3l-12800 ddr3l", "4gb ddr3 ddr3"),
+        ("hp elitebook intel core i7 4 gb", "hp elitebook core-i7 4 gb"),
+        ("9th gen intel core i7 i7-9700", "9th gen core-i7 core-i7-9700"),
+        ("an i5 laptop", "an core-i5 laptop"),
+        ("amd ryzen 5 3500u", "ryzen-5 3500u"),
         # not a standard: another connector, a longer word, a number that runs on
         ("hdmi type a (standard) hdmi type c (mini)", "hdmi type a (standard) hdmi type c (mini)"),
         ("usb cable", "usb cable"),
@@ -56,6 +60,9 @@ from app.catalog.standards import (
         ("4 gb lpddr4-sdram", "4 gb lpddr4-sdram"),
         ("ddr400 memory", "ddr400 memory"),
         ("pc-6400", "pc-6400"),
+        ("galaxy s5 i9000", "galaxy s5 i9000"),
+        ("hi7 speaker", "hi7 speaker"),
+        ("ryzen threadripper 3970x", "ryzen threadripper 3970x"),
     ],
 )
 def test_one_name_per_standard(text: str, expected: str) -> None:
