@@ -20,7 +20,7 @@ from app.catalog.standards import (
     standards_in,
     without_standards,
 )
-from app.tools._text_rules import NUMBER_WORDS
+from app.tools._text_rules import NUMBER_WORDS, SETUP_WORDS
 
 Stated = Literal["title", "sheet"]
 """Where an item states a term: its title (with the brand) or its spec sheet."""
@@ -229,14 +229,11 @@ def has_words(text: str | None, words: tuple[str, ...]) -> bool:
     )
 
 
-_SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
-
-
 def _counted_in(low: str, count: str, word: str) -> bool:
     """Whether normalised `low` counts the word: "2 usb", "2-port usb", "2 x usb" or "dual
     usb"."""
     unit = r"(?:(?:[a-z]{1,3}|port)[\s-]+)?"
-    counts = "|".join(re.escape(c) for c in (count, _SETUP_WORDS.get(count)) if c)
+    counts = "|".join(re.escape(c) for c in (count, SETUP_WORDS.get(count)) if c)
     pattern = rf"(?<![0-9a-z.])(?:{counts})[\s-]*{unit}{re.escape(word)}(?![0-9a-z])"
     return re.search(pattern, low) is not None
 

@@ -63,15 +63,18 @@ NUMBER_WORDS = {
 often a pronoun."""
 
 
+SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
+"""The words catalogs use for two, three or four of a thing ("dual monitors", "Dual USB")."""
+
 _SCREEN_COUNT = re.compile(r"\b(two|2|three|3|four|4) (monitors|screens|displays)\b", re.IGNORECASE)
-_SCREEN_SETUPS = {"two": "dual", "2": "dual", "three": "triple", "3": "triple"}
 
 
 def screen_setups(text: str) -> str:
     """`text` with a count of screens in the word catalogs use for such setups ("for two
     monitors" -> "for dual monitors", "4 screens" -> "quad screens")."""
     return _SCREEN_COUNT.sub(
-        lambda m: f"{_SCREEN_SETUPS.get(m.group(1).lower(), 'quad')} {m.group(2)}", text
+        lambda m: f"{SETUP_WORDS[NUMBER_WORDS.get(m.group(1).lower(), m.group(1))]} {m.group(2)}",
+        text,
     )
 
 
