@@ -45,6 +45,11 @@ _GENERATION = {
     name: (line, rank) for line, names in enumerate(_GENERATIONS) for rank, name in enumerate(names)
 }
 _NOT_WORD = re.compile(r"[^a-z0-9]")
+_ONE_NAME = re.compile(
+    r"(?<![\w.-])(?:usb-c|cat(?P<cat>5e|6a|6e|7a|[5-8])|wifi(?P<wifi>6e|[4-7])"
+    r"|usb-(?P<usb>2\.0|3\.0|3\.2-gen2x2|3\.2-gen2)|ddr(?P<ddr>[2-5])"
+    r"|core-i(?P<core>[3579])|ryzen-(?P<ryzen>[3579]))(?![\w-]|\.\d)"
+)
 _DOCUMENT_FORM = "each name once, after its first spelling"
 
 
@@ -113,6 +118,28 @@ def newer_than(name: str, asked: str) -> int | None:
     if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] <= theirs[1]:
         return None
     return mine[1] - theirs[1]
+
+
+def standard_labels(text: str) -> str:
+    """`text` with each standard's one name written as people write it ("usb-c" -> USB-C,
+    "wifi6e" -> Wi-Fi 6E, "core-i7" -> Core i7), for what the shopper reads."""
+    return _ONE_NAME.sub(_label, text)
+
+
+def _label(match: re.Match[str]) -> str:
+    if match.group("cat"):
+        return "Cat " + match.group("cat")
+    if match.group("wifi"):
+        return "Wi-Fi " + match.group("wifi").upper()
+    if match.group("usb"):
+        return "USB " + match.group("usb").replace("-gen", " Gen ")
+    if match.group("ddr"):
+        return "DDR" + match.group("ddr")
+    if match.group("core"):
+        return "Core i" + match.group("core")
+    if match.group("ryzen"):
+        return "Ryzen " + match.group("ryzen")
+    return "USB-C"
 
 
 def standards_fingerprint() -> str:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 from app.catalog.item import Item
+from app.catalog.standards import standard_labels
 from app.tools._picker_terms import Spec, Term
 from app.tools.candidates import Candidate
 
@@ -49,10 +50,10 @@ class PickInputs:
     -> "16gb"): a title that says that says the must-have."""
 
     def shown(self, names: Iterable[str]) -> list[str]:
-        """The terms named, as the shopper wrote them ("mic" for microphone); specs and other
-        names as they are."""
+        """The terms named, as the shopper wrote them ("mic" for microphone), standards as
+        people write them ("USB-C", "Wi-Fi 6"); specs and other names as they are."""
         wording = {t.text: t.wording for t in (*self.must, *self.prefer, *self.avoid)}
-        return [wording.get(name) or name for name in names]
+        return [standard_labels(wording.get(name) or name) for name in names]
 
 
 class Pooled(NamedTuple):

@@ -331,7 +331,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]
     if instead:
         asked = inputs.shown(form for form in inputs.forms if same_family(form, instead))
-        parts.append(f"says {', '.join(instead)}, not {', '.join(asked)}")
+        parts.append(f"says {', '.join(inputs.shown(instead))}, not {', '.join(asked)}")
     if avoided:
         mentioned = ", ".join(inputs.shown(avoided))
         parts.append(f"mentions {mentioned} (you would rather avoid it)")

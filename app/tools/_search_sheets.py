@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from app.catalog.item import Item
+from app.catalog.standards import standard_labels
 from app.recall.filters import SearchFilters
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
@@ -75,7 +76,7 @@ def sheet_price_verdict(
     limit: int,
 ) -> PriceVerdict | None:
     """When the product's items whose sheets list the terms are all kept out by the budget
-    alone ("router with wifi6": two, from $282.95, over $150), the verdict that says so."""
+    alone ("router with Wi-Fi 6": two, from $282.95, over $150), the verdict that says so."""
     if scope.price_max is None and scope.price_min is None:
         return None
     filters = scope.filters().without("price_min", "price_max")
@@ -84,7 +85,7 @@ def sheet_price_verdict(
     blocks = [b for b in blocks if b.reasons]
     if not blocks or len(blocks) < len(priced):
         return None
-    asked = " and ".join(t.text for t in terms)
+    asked = standard_labels(" and ".join(t.wording or t.text for t in terms))
     return price_verdict(blocks, scope, f"{product} with {asked}")
 
 

@@ -8,6 +8,7 @@ from app.catalog.standards import (
     canonical_standards,
     newer_than,
     standard_at,
+    standard_labels,
     standard_words,
     with_standard_words,
 )
@@ -109,3 +110,26 @@ def test_a_newer_standard_of_the_same_line_is_ahead(
     name: str, asked: str, ahead: int | None
 ) -> None:
     assert newer_than(name, asked) == ahead
+
+
+@pytest.mark.parametrize(
+    ("names", "shown"),
+    [
+        ("usb-c", "USB-C"),
+        ("has usb-c, cat6", "has USB-C, Cat 6"),
+        ("wifi6e", "Wi-Fi 6E"),
+        ("usb-3.2-gen2, newer than usb-3.0", "USB 3.2 Gen 2, newer than USB 3.0"),
+        ("usb-3.2-gen2x2", "USB 3.2 Gen 2x2"),
+        ("ddr4", "DDR4"),
+        ("core-i7, ryzen-5", "Core i7, Ryzen 5"),
+        ("usb-3.0.", "USB 3.0."),
+        ("core-i75 xusb-c usb-3.0.1", "core-i75 xusb-c usb-3.0.1"),
+    ],
+)
+def test_standards_are_shown_as_people_write_them(names: str, shown: str) -> None:
+    assert standard_labels(names) == shown
+
+
+@pytest.mark.parametrize("name", ["usb-c", "cat5e", "wifi6e", "usb-3.2-gen2x2", "ddr3", "core-i9"])
+def test_a_shown_standard_reads_back_as_its_one_name(name: str) -> None:
+    assert canonical_standards(standard_labels(name).lower()) == name

@@ -220,9 +220,9 @@ async def test_a_pick_without_the_asked_standard_says_so(
     assert result.picks
     for pick in result.picks:
         if "usb-c" in canonical_standards(pick.title.lower()):
-            assert "has usb-c" in pick.reason
+            assert "has USB-C" in pick.reason
         else:
-            assert "does not say usb-c" in pick.reason, pick.reason
+            assert "does not say USB-C" in pick.reason, pick.reason
 
 
 async def test_the_product_asked_for_beats_another_product_in_the_asked_size(

@@ -700,7 +700,7 @@ def test_the_report_names_the_asked_specs_no_pick_states() -> None:
     selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     report = slot_report(inputs, filtered, NO_GATE, selection, {})
     assert len(report.picks) == 2
-    assert report.unstated == ["wifi6"]
+    assert report.unstated == ["Wi-Fi 6"]
     assert report.unnamed is None
     empty = select((), max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
@@ -1019,10 +1019,10 @@ def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
         dup_threshold=0.9,
     ).picks
     reasons = {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
-    assert "has usb-c" in reasons["amazon:1"]
+    assert "has USB-C" in reasons["amazon:1"]
     assert "does not say 3 ft" in reasons["amazon:1"]
     assert "has 3 ft" in reasons["amazon:2"]
-    assert "does not say usb-c" in reasons["amazon:2"]
+    assert "does not say USB-C" in reasons["amazon:2"]
 
 
 def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -> None:
