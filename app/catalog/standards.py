@@ -45,6 +45,10 @@ _GENERATION = {
     name: (line, rank) for line, names in enumerate(_GENERATIONS) for rank, name in enumerate(names)
 }
 _NOT_WORD = re.compile(r"[^a-z0-9]")
+_MODEL_NUMBER = re.compile(
+    r"[\s-]?(?P<model>\d{3,5}[a-z]{0,2}\d?)(?![\w-])(?!\s+(?:xtx?|ti|super)\b)"
+)
+"""A processor's model number; one a graphics suffix follows is a card's ("6700 xt")."""
 _ONE_NAME = re.compile(
     r"(?<![\w.-])(?:usb-c|cat(?P<cat>5e|6a|6e|7a|[5-8])|wifi(?P<wifi>6e|[4-7])"
     r"|usb-(?P<usb>2\.0|3\.0|3\.2-gen2x2|3\.2-gen2)|ddr(?P<ddr>[2-5])"
@@ -109,6 +113,22 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
     if match is None or not is_whole_words(low, match):
         return None
     return _name(match), match.end()
+
+
+def model_after(low: str, name: str, end: int) -> tuple[str, int] | None:
+    """The model number right after processor tier `name` ending at `end` of lower-case `low`
+    ("i7-1165g7" -> 1165g7, "core i5 4200u" -> 4200u), and where it ends; None after other
+    standards or where none follows (a year after a space is none: "core i7 2020 laptop", nor
+    a graphics card's number: "core i5 6700 xt")."""
+    if not name.startswith(("core-i", "ryzen-")):
+        return None
+    match = _MODEL_NUMBER.match(low, end)
+    if match is None:
+        return None
+    model = match.group("model")
+    if not match.group(0).startswith("-") and model.isdigit() and 1990 <= int(model) < 2040:
+        return None
+    return model, match.end()
 
 
 def newer_than(name: str, asked: str) -> int | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, quantities
-from app.catalog.standards import standard_at
+from app.catalog.standards import model_after, standard_at
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
     ATTRIBUTE_NOUNS,
@@ -176,7 +176,7 @@ def keywords(
     """Content words of `low[start:end]` no rule claimed, in text order with the asked
     minimums there; a number keeps the word it measures (`_keeps_next`: "4 ounce", "1tb
     ssd", but "8gb ddr4" is two) and a standard its one name ("usb type c" -> usb-c, "cat
-    6" -> cat6)."""
+    6" -> cat6), a processor tier with its model number ("core-i7 1165g7")."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
     out = [(m.start, m.term) for m in minimums if start <= m.start < end]
     i = 0
@@ -184,9 +184,13 @@ def keywords(
         tok = words[i]
         standard = standard_at(low, tok.start)
         if standard is not None and standard[1] <= end:
-            out.append((tok.start, standard[0]))
+            name, stop = standard
+            model = model_after(low, name, stop)
+            if model is not None and model[1] <= end:
+                name, stop = f"{name} {model[0]}", model[1]
+            out.append((tok.start, name))
             i += 1
-            while i < len(words) and words[i].start < standard[1]:
+            while i < len(words) and words[i].start < stop:
                 i += 1
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None

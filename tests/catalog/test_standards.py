@@ -6,6 +6,7 @@ import pytest
 
 from app.catalog.standards import (
     canonical_standards,
+    model_after,
     newer_than,
     standard_at,
     standard_labels,
@@ -133,3 +134,21 @@ def test_standards_are_shown_as_people_write_them(names: str, shown: str) -> Non
 @pytest.mark.parametrize("name", ["usb-c", "cat5e", "wifi6e", "usb-3.2-gen2x2", "ddr3", "core-i9"])
 def test_a_shown_standard_reads_back_as_its_one_name(name: str) -> None:
     assert canonical_standards(standard_labels(name).lower()) == name
+
+
+@pytest.mark.parametrize(
+    ("low", "name", "end", "model"),
+    [
+        ("i7-1165g7 laptop", "core-i7", 2, ("1165g7", 9)),
+        ("core i5 4200u", "core-i5", 7, ("4200u", 13)),
+        ("ryzen 5 3600 pc", "ryzen-5", 7, ("3600", 12)),
+        ("core i7 2020 laptop", "core-i7", 7, None),
+        ("core i5 6700 xt gaming desktop", "core-i5", 7, None),
+        ("core i7 laptop", "core-i7", 7, None),
+        ("usb-c 3000 mah", "usb-c", 5, None),
+    ],
+)
+def test_a_processor_tier_keeps_the_model_number_after_it(
+    low: str, name: str, end: int, model: tuple[str, int] | None
+) -> None:
+    assert model_after(low, name, end) == model

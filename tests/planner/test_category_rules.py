@@ -243,6 +243,10 @@ def test_a_number_with_thousands_commas_keeps_its_unit() -> None:
         ("a wifi 6 router", "router", ("wifi6",)),
         ("a thunderbolt 3 dock", "dock", ("thunderbolt 3",)),
         ("bluetooth 5.0 headphones", "headphones", ("bluetooth 5.0",)),
+        ("an i5 laptop", "laptop", ("core-i5",)),
+        ("laptop core i7-1165g7", "laptop", ("core-i7 1165g7",)),
+        ("ryzen 5 3600 gaming pc", "gaming pc", ("ryzen-5 3600",)),
+        ("core i7 2020 laptop", "laptop", ("core-i7", "2020")),
     ],
 )
 def test_a_standard_is_one_keyword_however_it_is_spelled(
