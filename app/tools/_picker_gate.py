@@ -35,7 +35,6 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     is_generic_head,
     names_as_product,
-    singular,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
 from app.catalog.short_names import with_short_names
@@ -46,7 +45,7 @@ from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_shelves import misfile, shelf_floor
 from app.tools._picker_terms import find_specs, spec_said, tokens
-from app.tools._search_product import accessory_asked, names_only_as_feature
+from app.tools._search_product import accessory_asked, names_noun, names_only_as_feature
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +114,7 @@ def _with_category(title: str, model: str | None, category: str) -> str:
 def contradiction(inputs: PickInputs) -> str | None:
     """Why the category cannot anchor the gate for this request, or None when it can.
 
-    The category's head noun must be a word of the request the slot was searched with, and
+    The category's noun must be a word of the request the slot was searched with, and
     the request must not be for an accessory that merely names it ("laptop sleeve" when the
     category is "laptop", unless the laptop must have a stylus and the request is "laptop
     stylus"): the rule planner's reading of the request decides that. A request built from
@@ -124,13 +123,11 @@ def contradiction(inputs: PickInputs) -> str | None:
     """
     if not inputs.category or not inputs.request:
         return None
-    words = tokens(inputs.category)
-    if not words:
+    noun = head(inputs.category)
+    if noun is None:
         return None
-    head = singular(words[-1])
-    asked = {singular(w) for w in tokens(inputs.request)}
-    if head not in asked:
-        return f"the request {inputs.request!r} does not mention {words[-1]!r}"
+    if not names_noun(inputs.request, inputs.category):
+        return f"the request {inputs.request!r} does not mention {noun!r}"
     read = accessory_asked(inputs.category, inputs.request, (t.text for t in inputs.must))
     if read:
         noun = tokens(read)[-1]

@@ -33,11 +33,16 @@ def asked_product(
     names its noun and is no request for an accessory of it (`accessory_asked`; "monitor
     macbook" for "a monitor for my macbook"), else the rule planner's reading of the query
     ("power bank"), or None."""
-    read = plan_from_text([query]).category or None
-    noun = head(planned) if planned else None
-    if noun is None or noun not in {canonical(t) for t in tokens(query)}:
-        return read
-    return accessory_asked(planned or "", query, features) or planned
+    if not planned or not names_noun(query, planned):
+        return plan_from_text([query]).category or None
+    return accessory_asked(planned, query, features) or planned
+
+
+def names_noun(request: str, product: str) -> bool:
+    """Whether the request says the product's noun, in any number or a near-synonym
+    ("laptops" or "notebook" for laptop)."""
+    noun = head(product)
+    return noun is not None and noun in {canonical(t) for t in tokens(request)}
 
 
 def accessory_asked(product: str, request: str, features: Iterable[str] = ()) -> str | None:

@@ -464,6 +464,9 @@ async def test_the_gate_looks_past_a_first_batch_of_another_product_once() -> No
         ("tv", "55 inch 4k tv", False),
         ("monitor", "monitor macbook", False),
         ("phone", "phone case", True),
+        ("laptop", "notebook 15 inch", False),
+        ("laptop computers", "lightweight laptop", False),
+        ("tv", "television 4k", False),
     ],
 )
 def test_the_category_contradicts_a_request_for_something_else(
