@@ -29,11 +29,13 @@ _NO_PLURAL = frozenset({"gps", "ups", "ios", "sms", "abs"})
 _NO_S_END = ("ss", "us", "is")
 _F_STEMS = frozenset({"shel", "lea", "hal", "scar", "kni", "wol"})
 """Stems whose plural ends in -ves ("shelves", "knives")."""
-SYNONYMS = {
-    "notebook": "laptop",
-    "netbook": "laptop",
-    "television": "tv",
-    "telephone": "phone",
+ONE_PRODUCT_NAMES = (
+    ("laptop", "notebook", "netbook"),
+    ("tv", "television"),
+    ("phone", "telephone"),
+)
+"""Names of one product, the one used as canonical first: a title that says one says all."""
+SYNONYMS = {name: names[0] for names in ONE_PRODUCT_NAMES for name in names[1:]} | {
     "earphone": "headphone",
     "earbud": "headphone",
     "headset": "headphone",
@@ -213,6 +215,14 @@ def singular(word: str) -> str:
     if word.endswith("s"):
         return word[:-1]
     return word
+
+
+def other_names(word: str) -> tuple[str, ...]:
+    """The other names of the product a singular noun names ("laptop" -> notebook,
+    netbook), none for a noun with one name."""
+    return next(
+        (tuple(n for n in names if n != word) for names in ONE_PRODUCT_NAMES if word in names), ()
+    )
 
 
 def canonical(word: str) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from app.catalog.item import Item
-from app.catalog.product_nouns import singular
+from app.catalog.product_nouns import other_names, singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import comparable, quantities, without_quantities
 from app.catalog.standards import (
@@ -240,17 +240,16 @@ def _counted_in(low: str, count: str, word: str) -> bool:
 
 _IMPLIED_BY = {
     "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
-    "laptop": ("notebook", "notebooks", "so-dimm", "sodimm"),
-    "notebook": ("laptop", "laptops"),
-    "tv": ("television", "televisions"),
-    "television": ("tv", "tvs"),
+    "laptop": ("so-dimm", "sodimm"),
 }
-"""Words a title says a word with: a Bluetooth speaker or a Wi-Fi camera is wireless, a
-notebook is a laptop (and SO-DIMM is laptop memory), a television a tv."""
+"""Words a title says a word with beside its other names (a notebook is a laptop): a
+Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory."""
 
 
 def _forms(word: str) -> set[str]:
-    return {word, singular(word), singular(word) + "s", *_IMPLIED_BY.get(singular(word), ())}
+    one = singular(word)
+    names = (one, *other_names(one))
+    return {word, *names, *(n + "s" for n in names), *_IMPLIED_BY.get(one, ())}
 
 
 def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:

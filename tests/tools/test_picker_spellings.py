@@ -26,6 +26,9 @@ from app.tools._picker_terms import make_term, term_in
         ("laptop", "Kingston 8GB DDR4 2666MHz SO-DIMM"),
         ("notebook", "Dell Latitude 5400 Laptop"),
         ("tv", "Philips 32in LCD television"),
+        ("televisions", "Samsung 55in 4K Smart TV"),
+        ("laptop", "Acer Aspire One 10.1in Netbook"),
+        ("phone", "Panasonic KX-TG Cordless Telephone"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
@@ -41,3 +44,6 @@ def test_a_different_word_is_not_a_spelling() -> None:
     laptop = make_term("laptop")
     assert laptop is not None
     assert not term_in("Corsair 8GB DDR4 DIMM", laptop)
+    headphones = make_term("headphones")
+    assert headphones is not None
+    assert not term_in("Logitech H390 USB Headset", headphones)
