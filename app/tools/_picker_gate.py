@@ -257,7 +257,13 @@ def _plan_gate(
         return GatePlan(None, (), "nothing to anchor it: no category and no request")
     if why is not None:
         return GatePlan(None, (), f"category contradicts the request: {why}")
-    return GatePlan(gate_query(inputs), budget, None, noun=head(inputs.category or ""))
+    return _judging(inputs, gate_query(inputs), budget)
+
+
+def _judging(inputs: PickInputs, query: str, items: Sequence[Pooled]) -> GatePlan:
+    """A plan that scores `items` for `query`, each document read against the category's
+    noun."""
+    return GatePlan(query, tuple(items), None, noun=head(inputs.category or ""))
 
 
 def _scoring_order(
@@ -312,7 +318,7 @@ async def run_gate(
     if model is None and unavailable is None:
         unavailable = "none configured"
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
-    product = inputs.category if shelf > 0 else None
+    product = inputs.category
     gate = await _score(plan, model, floor=floor, shelf=shelf, product=product)
     if gate.none_relevant and plan.spare:
         spare = plan._replace(targets=plan.spare)
@@ -334,9 +340,8 @@ async def judge_more(
     item from beyond its budget into the picks); as it was when off or when scoring fails."""
     if not gate.on or not items:
         return gate
-    plan = GatePlan(gate.query, tuple(items), None, noun=head(inputs.category or ""))
-    product = inputs.category if shelf > 0 else None
-    more = await _score(plan, model, floor=gate.floor, shelf=shelf, product=product)
+    plan = _judging(inputs, gate.query or inputs.request, items)
+    more = await _score(plan, model, floor=gate.floor, shelf=shelf, product=inputs.category)
     sunk = frozenset(i for i, score in more.scores.items() if score < gate.floor)
     judged = dataclasses.replace(
         gate,

@@ -22,7 +22,7 @@ def shelf_floor(
 ) -> tuple[list[float], frozenset[str]]:
     """The scores with every item of the asked product type at least `shelf`, and the ids
     that this saved from sinking below `floor`."""
-    if product is None or len(scores) != len(targets):
+    if product is None or shelf <= 0 or len(scores) != len(targets):
         return list(scores), frozenset()
     out, saved = [], set()
     for pooled, score in zip(targets, scores, strict=True):
