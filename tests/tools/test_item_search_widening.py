@@ -289,10 +289,10 @@ async def test_a_must_have_only_pricier_sheets_list_is_explained_by_the_budget(
     assert isinstance(result, ItemSearchResult)
     verdict = result.price_only
     assert verdict is not None
-    assert verdict.product == "router with wifi6"
+    assert verdict.product == "router with wifi 6"
     assert verdict.cheapest_usd is not None
     assert verdict.cheapest_usd > 150
-    assert "router with wifi6 matches are above your $150.00 budget" in result.render()
+    assert "router with wifi 6 matches are above your $150.00 budget" in result.render()
 
 
 async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:

@@ -88,7 +88,7 @@ def test_a_must_have_only_pricier_sheets_list_is_blocked_by_the_budget() -> None
     verdict = verdict_for(150)
     assert verdict is not None
     assert (verdict.product, verdict.blocked, verdict.cheapest_usd) == (
-        "router with wifi6",
+        "router with wifi 6",
         2,
         282.95,
     )
