@@ -177,7 +177,7 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     assert all("does not say wifi 6" in p.reason for p in picks)
     answer = events[-1].data["answer"]
     # the catalog's Wi-Fi 6 routers say so on their spec sheets, and cost more
-    assert answer.startswith("I found no router with Wi-Fi 6 within your budget: "), answer
+    assert answer.startswith("I found no router with wifi 6 within your budget: "), answer
     assert "None of the items I found says wifi" not in answer
     lamps = await turn(agent, "a desk lamp")
     assert picks_of(lamps)
