@@ -199,7 +199,7 @@ def keywords(
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
-        spelled = _spelled_amount(low, words, i)
+        spelled = _spelled_amount(low, words, i) or _pack_of(low, words, i)
         if spelled is not None:
             out.append((tok.start, spelled[0]))
             i += spelled[1]
@@ -224,13 +224,31 @@ def _spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | N
     "twenty four inch" or "twenty-four inch" -> "24 inch"), and how many words it took."""
     if i > 0 and words[i - 1].text in _LARGER_NUMBER:
         return None
-    end = next((k for k in range(i + 1, min(i + 3, len(words))) if words[k].text in UNITS), None)
+    end = next((k for k in range(i + 1, min(i + 3, len(words))) if _is_unit(words[k].text)), None)
     if end is None or any(
         low[words[k - 1].end : words[k].start].strip() for k in range(i + 1, end + 1)
     ):
         return None
     value = _spelled_number([part for w in words[i:end] for part in w.text.split("-")])
     return None if value is None else (f"{value} {words[end].text}", end + 1 - i)
+
+
+def _pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """A pack's count after it as catalogs write it before ("pack of three" -> "3 pack"),
+    and how many words it took."""
+    if words[i].text != "pack":
+        return None
+    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
+    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
+        return None
+    count = words[at].text
+    value = int(count) if count.isdigit() else _spelled_number(count.split("-"))
+    return None if value is None else (f"{value} pack", at + 1 - i)
+
+
+def _is_unit(word: str) -> bool:
+    """A unit a count goes with: a measure ("foot") or what counts pieces ("pack", "pcs")."""
+    return word in UNITS or word in _COUNTED
 
 
 def _spelled_number(parts: list[str]) -> int | None:
@@ -288,6 +306,8 @@ def _heads(run: list[Token], k: int) -> bool:
 
 _PIECES = frozenset({"pcs"})
 """Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
+_COUNTED = frozenset({*_PIECES, "pack", "pieces", "count"})
+"""Words that count pieces after a number ("three pack", "2 pcs")."""
 _PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
 """Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
@@ -355,7 +375,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
 def _counted_unit(run: list[Token], k: int) -> bool:
     """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
     foot"), not a modifier of the product ("foot massager")."""
-    if k == 0 or (run[k].text not in UNITS and run[k].text not in _PIECES):
+    if k == 0 or not _is_unit(run[k].text):
         return False
     count = run[k - 1].text
     return count.isdigit() or count in NUMBER_WORDS or count in _TENS or count == "one"

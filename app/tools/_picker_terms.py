@@ -46,16 +46,20 @@ _SPELLINGS = {
 """Spellings shoppers and titles both use (British and American, hyphenated and split,
 clipped), to one form."""
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
+_PACK_COUNT = re.compile(r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:pk|pcs|pieces)\b")
+"""How many a pack holds, written after it or in pieces ("Pack of 3", "3PK", "3 pcs")."""
 
 
 def normalise(text: str | None) -> str:
     """Lower case, typographic dashes and quotes to ASCII, one space between words, one
     name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6), short product names
-    ("solid state drive" -> ssd), one spelling ("cancelling" -> canceling)."""
+    ("solid state drive" -> ssd), one spelling ("cancelling" -> canceling), pack counts
+    before the word ("pack of 3", "3 pcs" -> 3 pack)."""
     if not text:
         return ""
     low = _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
     low = _SPELLING.sub(lambda m: _SPELLINGS[m.group(1)], low)
+    low = _PACK_COUNT.sub(lambda m: f"{m.group('after') or m.group('before')} pack", low)
     return to_short_names(canonical_standards(low))
 
 

@@ -122,13 +122,16 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("smart tv flat screen stereo sound", "tv", ("smart", "flat-screen", "stereo", "sound")),
         # a counted unit is no modifier of the product ("foot hdmi cables")
         ("3 foot hdmi cables", "hdmi cables", ("3 foot",)),
-        ("a five pack of three foot hdmi cables", "hdmi cables", ("five", "pack", "3 foot")),
+        ("a five pack of three foot hdmi cables", "hdmi cables", ("5 pack", "3 foot")),
+        ("a pack of three hdmi cables", "hdmi cables", ("3 pack",)),
+        ("pack of 2 aa batteries", "batteries", ("2 pack", "aa")),
+        ("a pack of cards", "cards", ("pack",)),
         ("twenty-four inch hair extensions", "hair extensions", ("24 inch",)),
         ("get me some twenty four inch curtains", "curtains", ("24 inch",)),
         (
             "three pack of one point seventy-six ounce seasonings",
             "seasonings",
-            ("three", "pack", "point", "seventy-six", "ounce"),
+            ("3 pack", "point", "seventy-six", "ounce"),
         ),
         (
             "a high speed coaxial cable that is 5 feet long",

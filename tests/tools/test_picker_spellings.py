@@ -29,6 +29,9 @@ from app.tools._picker_terms import make_term, term_in
         ("televisions", "Samsung 55in 4K Smart TV"),
         ("laptop", "Acer Aspire One 10.1in Netbook"),
         ("phone", "Panasonic KX-TG Cordless Telephone"),
+        ("3 pack", "Cable Matters HDMI Cable (Pack of 3)"),
+        ("3 pack", "Belkin HDMI Cable 3PK"),
+        ("3 pcs", "AmazonBasics 3-Pack HDMI Cable"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
@@ -44,6 +47,9 @@ def test_a_different_word_is_not_a_spelling() -> None:
     laptop = make_term("laptop")
     assert laptop is not None
     assert not term_in("Corsair 8GB DDR4 DIMM", laptop)
+    three = make_term("3 pack")
+    assert three is not None
+    assert not term_in("HDMI Cable 3ft 2 Pack", three)
     headphones = make_term("headphones")
     assert headphones is not None
     assert not term_in("Logitech H390 USB Headset", headphones)
