@@ -115,7 +115,7 @@ def _can_start(word: str, stops: frozenset[str], allow_digit_start: bool) -> boo
 
 def _gap_breaks(low: str, left: Token, right: Token) -> bool:
     gap = low[left.end : right.start]
-    return any(ch in _HARD_BREAK or ch in ",&/" for ch in gap)
+    return any(ch in _HARD_BREAK or ch in ",&/+" for ch in gap)
 
 
 def _phrase(toks: list[Token], cut_at_product: bool) -> Phrase:
@@ -142,7 +142,7 @@ def _next_item(
         return -1
     word = toks[j].text
     conj = word in {"and", "or", "nor", "and/or"}
-    if "," in gap:
+    if "," in gap or "+" in gap:
         return j + 1 if conj else j
     if word in {"or", "nor", "and/or"}:
         return j + 1

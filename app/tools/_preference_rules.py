@@ -51,7 +51,7 @@ _LEAD_WORDS = word_set(
     "i we want like them these those this"
 )
 _MODALS = word_set("will would should could can itll theyll it'll they'll to")
-_ADVERBS = word_set("very really quite more pretty super fairly in with")
+_ADVERBS = word_set("very really quite more pretty super fairly in with of")
 _CLAUSE_WORDS = word_set("with that which in for of having has have is are be")
 _BACKWARD_FILLERS = word_set("and also i the but an a in so then please or")
 

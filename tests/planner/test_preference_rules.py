@@ -49,6 +49,8 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a laptop with 16gb ram", ("16gb ram",)),
         ("a monitor with a built in webcam", ("built-in webcam",)),
         ("a wifi router. it should be of black color", ("black color",)),
+        ("a desktop which includes of 8gb ram", ("8gb ram",)),
+        ("a desktop with 8gb ram + 512gb ssd", ("8gb ram", "512gb ssd")),
     ],
 )
 def test_must_have(text: str, must: tuple[str, ...]) -> None:
