@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from app.tools._picker_terms import Term, mentions
+from app.tools._picker_terms import Term, make_term, term_in
 
 FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"in ear", "over ear", "on ear"}),
@@ -19,15 +19,21 @@ FAMILIES: tuple[frozenset[str], ...] = (
 
 
 def asked_forms(asked: Iterable[Term], *, product: str | None = None) -> tuple[str, ...]:
-    """The forms asked as terms or in the product's name ("inkjet" of "inkjet printer"), in a
+    """The forms asked as terms or in the product's name, in its words or in words that
+    imply them ("inkjet" of "inkjet printer", wireless of "bluetooth headphones"), in a
     stable order."""
     said = {term.text for term in asked}
     return tuple(
         form
         for family in FAMILIES
         for form in sorted(family)
-        if form in said or mentions(product, form)
+        if form in said or _names(product, form)
     )
+
+
+def _names(product: str | None, form: str) -> bool:
+    term = make_term(form)
+    return bool(product) and term is not None and term_in(product, term)
 
 
 def contrary_terms(forms: Iterable[str]) -> tuple[str, ...]:

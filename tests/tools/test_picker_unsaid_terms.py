@@ -3,6 +3,7 @@ so, and when no pick does the slot report names it for the answer's caveat."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
@@ -22,11 +23,13 @@ WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=
 NO_GATE = Gate(False, "off", None, 0.3)
 
 
-def report_for(items: Sequence[Item], plan: ShoppingPlan, query: str) -> SlotPicks:
+def report_for(
+    items: Sequence[Item], plan: ShoppingPlan, query: str, weights: Weights = WEIGHTS
+) -> SlotPicks:
     inputs = inputs_for(items, plan, query=query)
     filtered = hard_filter(inputs)
     sem = semantic_scores(inputs, filtered.pool, {}, None)
-    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    ranked = weigh(filtered, NO_GATE, sem, weights, penalty=0.5)
     selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     return slot_report(inputs, filtered, NO_GATE, selection, {})
 
@@ -127,6 +130,21 @@ def test_a_form_in_the_product_name_sinks_its_alternative() -> None:
     reasons = {p.item_id: p.reason for p in report.picks}
     assert report.picks[0].item_id == "amazon:2"
     assert "says laser, not inkjet" in reasons["amazon:1"]
+
+
+def test_a_word_in_the_product_name_that_implies_a_form_asks_for_it() -> None:
+    """"bluetooth headphones" are wireless ones: a title saying wired sinks, one saying
+    Bluetooth states the form."""
+    headphones = [
+        item(1, "Sony MDR-ZX110 Wired Over-Ear Headphones"),
+        item(2, "JBL Tune 500BT Bluetooth Headphones"),
+    ]
+    plan = ShoppingPlan(category="bluetooth headphones")
+    weights = dataclasses.replace(WEIGHTS, form=1.0)
+    report = report_for(headphones, plan, "bluetooth headphones", weights)
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert report.picks[0].item_id == "amazon:2"
+    assert "says wired, not wireless" in reasons["amazon:1"]
 
 
 def test_a_memory_generation_is_a_form_and_its_spellings_read_as_one() -> None:
