@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.catalog.product_nouns import head_positions, singular, tokens
+from app.catalog.standards import canonical_standards
 
 OTHER_KINDS: dict[str, frozenset[str]] = {
     "tablet": frozenset({"graphic", "drawing", "pen", "digitizer", "writing", "signature"}),
@@ -23,10 +24,31 @@ KINDS_AFTER: dict[str, frozenset[str]] = {
 a speakerphone, not a speaker)."""
 
 
+RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
+    "cable": (
+        frozenset({"coaxial", "coax", "bnc", "rg6", "rg59"}),
+        frozenset({"hdmi"}),
+        frozenset({"ethernet", "network", "networking", "patch", "rj45", "cat5", "cat5e", "cat6"}),
+        frozenset({"vga"}),
+        frozenset({"dvi"}),
+        frozenset({"displayport"}),
+        frozenset({"optical", "toslink"}),
+        frozenset({"serial", "db9", "db25", "rs232", "rs-232"}),
+    ),
+}
+"""Per product noun, kinds of which one item is one, each by the words that name it: an
+HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one."""
+
+
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
     """The other kind every mention of `noun` in `text` names ("graphics tablet"), or None
     when one mention is the product itself or the asked words name a kind of that family
-    ("a pen tablet" accepts a "Graphics Tablet")."""
+    ("a pen tablet" accepts a "Graphics Tablet"); or the rival kind the text names when the
+    asked words name one it does not ("hdmi cable" for a coaxial cable)."""
+    asked = tuple(asked)
+    rival = rival_kind(text, noun, asked)
+    if rival is not None:
+        return rival
     before, after = OTHER_KINDS.get(noun, frozenset()), KINDS_AFTER.get(noun, frozenset())
     if any(singular(w) in before | after for w in asked):
         return None
@@ -36,6 +58,21 @@ def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
     if not kinds or any(k is None for k in kinds):
         return None
     return kinds[0]
+
+
+def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
+    """The kind of `noun` the text names ("hdmi cable") when the asked words name a rival
+    kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
+    Cable with Ethernet")."""
+    kinds = RIVAL_KINDS.get(noun, ())
+    wanted = [kind for kind in kinds if kind & set(asked)]
+    if not wanted:
+        return None
+    toks = tokens(canonical_standards(text.lower()))
+    named = [t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"]
+    if any(kind & set(named) for kind in wanted):
+        return None
+    return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
 
 
 def _kind_at(toks: list[str], i: int, before: frozenset[str], after: frozenset[str]) -> str | None:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
+from app.catalog.standards import standard_labels
 from app.tools._picker_contrary import same_family
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._picker_terms import spec_where, where_stated
@@ -346,12 +347,14 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
 
 
 def _kind_of(item: Item, category: str | None, request: str) -> str | None:
-    """The other kind of product an item is ("pen tablet" for a tablet), if it is one."""
+    """The other kind of product an item is ("pen tablet" for a tablet, "Cat 6 cable" for a
+    coaxial cable), if it is one."""
     noun = head(category) if category else None
     if noun is None:
         return None
     asked = [*tokens(category or ""), *tokens(request)]
-    return other_kind_in((item.title, item.category), noun, asked)
+    kind = other_kind_in((item.title, item.category), noun, asked)
+    return standard_labels(kind) if kind else None
 
 
 def _price_words(price: float | None, budget: float | None) -> str:

@@ -38,3 +38,25 @@ def test_any_text_of_an_item_may_name_the_other_kind() -> None:
         "graphics tablets"
     )
     assert other_kind_in(("Samsung Galaxy Tab S6", None), "tablet") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "kind"),
+    [
+        ("Cables Unlimited 3 High-Speed HDMI Cable Black", ("coaxial", "cable"), "hdmi cable"),
+        ("C2G 3ft Snagless Patch Cable networking cable", ("coax", "cable"), "patch cable"),
+        ("Philips Cat 6 cable", ("coaxial", "cable"), "cat6 cable"),
+        ("C2G 3m 75Ohm BNC Cable coaxial cable Black", ("coaxial", "cable"), None),
+        ("Startech Coaxial High Resolution Monitor VGA Cable", ("coaxial", "cable"), None),
+        ("Belkin USB cable", ("coaxial", "cable"), None),
+        ("C2G 3ft DB9 M/M Cable - Black DB9M", ("coaxial", "cable"), "db9 cable"),
+        ("GE High-Speed HDMI Cables with Ethernet", ("ethernet", "cable"), "hdmi cable"),
+        ("GE High-Speed HDMI Cables with Ethernet", ("hdmi", "cable"), None),
+        ("Cables Unlimited HDMI Cable", ("cable",), None),
+    ],
+)
+def test_a_cable_of_a_rival_kind_is_another_kind(
+    text: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    """An HDMI cable is no coaxial cable: the asked kind must be named, outside a feature."""
+    assert other_kind(text, "cable", asked) == kind
