@@ -199,7 +199,9 @@ def keywords(
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
-        spelled = _spelled_amount(low, words, i) or _pack_of(low, words, i)
+        spelled = (
+            _spelled_amount(low, words, i) or _pack_of(low, words, i) or _amount_of(low, words, i)
+        )
         if spelled is not None:
             out.append((tok.start, spelled[0]))
             i += spelled[1]
@@ -244,6 +246,18 @@ def _pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     count = words[at].text
     value = int(count) if count.isdigit() else _spelled_number(count.split("-"))
     return None if value is None else (f"{value} pack", at + 1 - i)
+
+
+def _amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """An amount with the part it sizes after an "of" ("64gb of ram" -> "64gb ram"), and how
+    many words it took."""
+    if not _MEASURED.fullmatch(words[i].text) or _ORDINAL.fullmatch(words[i].text):
+        return None
+    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
+    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
+        return None
+    part = words[at].text
+    return (f"{words[i].text} {part}", at + 1 - i) if _keeps_next(words[i].text, part) else None
 
 
 def _is_unit(word: str) -> bool:
@@ -329,6 +343,7 @@ _TWO_WORD_NAMES = frozenset(
         ("battery", "backup"),
         ("portable", "charger"),
         ("range", "extender"),
+        ("signal", "booster"),
         ("ball", "head"),
         ("watch", "band"),
         ("watch", "strap"),

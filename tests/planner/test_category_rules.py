@@ -126,6 +126,9 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("a pack of three hdmi cables", "hdmi cables", ("3 pack",)),
         ("pack of 2 aa batteries", "batteries", ("2 pack", "aa")),
         ("a pack of cards", "cards", ("pack",)),
+        ("a desktop pc that is a core i5 and has 8gb of ram", "desktop pc", ("core-i5", "8gb ram")),
+        ("a cell phone signal booster for 4g lte", "phone signal booster", ("cell", "4g", "lte")),
+        ("a power inverter with usb for my car", "power inverter", ("car",)),
         ("twenty-four inch hair extensions", "hair extensions", ("24 inch",)),
         ("get me some twenty four inch curtains", "curtains", ("24 inch",)),
         (
