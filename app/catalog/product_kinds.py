@@ -29,7 +29,7 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"coaxial", "coax", "bnc", "rg6", "rg59"}),
         frozenset({"hdmi"}),
         frozenset({"ethernet", "network", "networking", "patch", "rj45", "cat5", "cat5e", "cat6"}),
-        frozenset({"vga"}),
+        frozenset({"vga", "svga", "hdb15", "d-sub"}),
         frozenset({"dvi"}),
         frozenset({"displayport"}),
         frozenset({"optical", "toslink"}),

@@ -50,6 +50,11 @@ def test_any_text_of_an_item_may_name_the_other_kind() -> None:
         ("Startech Coaxial High Resolution Monitor VGA Cable", ("coaxial", "cable"), None),
         ("Belkin USB cable", ("coaxial", "cable"), None),
         ("C2G 3ft DB9 M/M Cable - Black DB9M", ("coaxial", "cable"), "db9 cable"),
+        (
+            "Cables Unlimited hdb15 Male to Female Svga Cable 100 Feet",
+            ("hdmi", "cable"),
+            "hdb15 cable",
+        ),
         ("GE High-Speed HDMI Cables with Ethernet", ("ethernet", "cable"), "hdmi cable"),
         ("GE High-Speed HDMI Cables with Ethernet", ("hdmi", "cable"), None),
         ("Cables Unlimited HDMI Cable", ("cable",), None),
