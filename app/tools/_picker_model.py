@@ -136,6 +136,8 @@ class Semantics:
     named: bool | None = None
     """Whether the title or category names the slot's product with every word of a name of
     two or more ("hair dryer", not "Electric Dryer"); None for other slots."""
+    noun_said: bool = False
+    """Whether the title says the product's noun ("card" of a memory card), if not its name."""
 
 
 @dataclass(frozen=True)

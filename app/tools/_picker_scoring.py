@@ -38,7 +38,7 @@ from app.tools._picker_terms import (
     term_in,
     where_stated,
 )
-from app.tools._search_product import names_product
+from app.tools._search_product import names_noun, names_product
 
 
 def current_weights() -> Weights:
@@ -119,6 +119,7 @@ def semantic_scores(
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, avoid_said),
             named=_named(pooled, inputs),
+            noun_said=bool(inputs.category) and names_noun(title, inputs.category or ""),
         )
     return out
 
@@ -234,9 +235,9 @@ def weigh(
 ) -> tuple[Scored, ...]:
     """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank or marked
     as an accessory keeps (1 - penalty) of it; one that says neither every word of the
-    product's name nor an asked spec ("64gb" serves a memory card that never says "memory")
-    loses the `unnamed` weight when another says the name. Best first, ties by recall rank;
-    every survivor stays in."""
+    product's name nor its noun with an asked spec ("64gb" serves a memory card that never
+    says "memory", not a memory card for a phone) loses the `unnamed` weight when another
+    says the name. Best first, ties by recall rank; every survivor stays in."""
     ranked: list[Scored] = []
     named = any(s.named for s in scores.values())
     for pooled in filtered.pool:
@@ -251,7 +252,7 @@ def weigh(
             "spec": weights.spec * sem.spec,
             "form": weights.form * sem.form,
             "unnamed": -weights.unnamed
-            if named and sem.named is False and not sem.specs_said
+            if named and sem.named is False and not (sem.specs_said and sem.noun_said)
             else 0.0,
             "cheap": weights.cheap * pooled.cheapness,
             "avoid": -weights.avoid * sem.avoid,

@@ -131,8 +131,8 @@ PICK_W_UNNAMED = REGISTRY.declare(
     minimum=0.0,
     maximum=10.0,
     description="Weight taken off a title that says neither every word of a product name "
-    "of two or more ('Electric Dryer' for a hair dryer) nor an asked spec, when another "
-    "candidate says the name: the cross-encoder overlooks the modifier.",
+    "of two or more ('Electric Dryer' for a hair dryer) nor its noun with an asked spec, "
+    "when another candidate says the name: the cross-encoder overlooks the modifier.",
 )
 PICK_REL_SHOW_RATIO = REGISTRY.declare(
     "PICK_REL_SHOW_RATIO",
