@@ -6,12 +6,18 @@ from __future__ import annotations
 
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
 
-_KIND_SHELVES = {"desktop": ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")}
+_DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
+_KIND_SHELVES = {"desktop": _DESKTOP_TYPES}
 """Product types under which catalogs file a kind of product that shoppers name otherwise:
 Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
 
-_KIND_RIVALS = {"desktop": ("notebook", "tablet", "mobile workstation")}
-"""Product types of another kind of the same machine: a notebook is never a desktop."""
+_KIND_RIVALS = {
+    "desktop": ("notebook", "tablet", "mobile workstation"),
+    "tablet": ("notebook", "mobile workstation", *_DESKTOP_TYPES),
+    "laptop": _DESKTOP_TYPES,
+}
+"""Product types of another kind of computer, by the asked product's noun: a notebook is
+never a desktop nor a tablet, a PC never a laptop (2-in-1s are typed hybrid, neither)."""
 
 
 def shelf_key(category: str) -> tuple[str, ...]:

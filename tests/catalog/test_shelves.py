@@ -12,7 +12,11 @@ def test_a_product_is_filed_under_its_name_its_catalog_name_and_its_kinds_types(
     assert shelf_key("pc") not in shelf_keys("laptop")
 
 
-def test_a_desktop_has_rival_kinds_and_most_products_none() -> None:
+def test_computers_have_rival_kinds_and_most_products_none() -> None:
     assert shelf_key("notebook") in rival_shelf_keys("desktop pc")
-    assert rival_shelf_keys("laptop") == frozenset()
+    assert shelf_key("notebook") in rival_shelf_keys("tablet pc")
+    assert shelf_key("pc") in rival_shelf_keys("tablet")
+    assert shelf_key("workstation") in rival_shelf_keys("gaming laptop")
+    assert shelf_key("notebook") not in rival_shelf_keys("notebook")
+    assert shelf_key("hybrid 2-in-1") not in rival_shelf_keys("laptop")
     assert rival_shelf_keys("usb flash drive") == frozenset()
