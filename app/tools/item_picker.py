@@ -1,12 +1,13 @@
 """item_picker: at most a few items per slot, each right for the request and with a reason the
 shopper can check, picked from the slot's candidates in seven stages (prepare, hard filter,
-relevance gate, semantic scores, weighted score, selection, report); a pick the gate had not
-scored is judged and the slot weighed again, so no pick escapes the gate."""
+relevance gate, semantic scores, weighted score, selection, report); items the gate had not
+scored that rank with the picks are judged and the slot weighed again, so no pick escapes
+the gate."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import ClassVar
 
@@ -27,6 +28,7 @@ from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
 from app.tools._picker_filter import hard_filter, prepare
 from app.tools._picker_gate import judge_more, run_gate
+from app.tools._picker_model import Pooled, Scored, Selection
 from app.tools._picker_report import (
     ItemPickerResult,
     OfferView,
@@ -45,6 +47,7 @@ from app.tools.price_compare import PriceCompareResult
 __all__ = ["STAGES", "ItemPickerArgs", "ItemPickerResult", "ItemPickerTool", "Pick", "SlotPicks"]
 
 _JUDGING_ROUNDS = 3
+_JUDGED_PER_PICK = 4
 """Weighing rounds: after each but the last, the gate judges the picks it had not scored."""
 STAGES = ("prepare", "hard_filter", "relevance_gate", "semantic", "weigh", "select", "report")
 
@@ -186,11 +189,7 @@ class ItemPickerTool:
                     dup_threshold=PICK_DUP_JACCARD.get(),
                 )
                 out.append(len(selection.picks))
-            unjudged = [
-                c.scored.pooled
-                for c in selection.picks
-                if c.scored.gate_score is None and not c.scored.accessory
-            ]
+            unjudged = to_judge(ranked, selection, limit=_JUDGED_PER_PICK * inputs.max_picks)
             if not gate.on or not unjudged or judging == 1:
                 break
             with _stage(stats, "relevance_gate", len(unjudged)) as out:
@@ -202,6 +201,15 @@ class ItemPickerTool:
             part = slot_report(inputs, filtered, gate, selection, offers)
             out.append(len(part.picks))
         return part
+
+
+def to_judge(ranked: Sequence[Scored], selection: Selection, *, limit: int) -> list[Pooled]:
+    """When a pick is one the gate has not scored, the first `limit` such items in rank
+    order: judging only the picks let the next unjudged one (often a near-identical
+    listing of the one just sunk) rise into its place round after round."""
+    if all(c.scored.gate_score is not None or c.scored.accessory for c in selection.picks):
+        return []
+    return [s.pooled for s in ranked if s.gate_score is None and not s.accessory][:limit]
 
 
 def _slots(asked: str | list[str], ctx: ToolContext) -> list[str]:

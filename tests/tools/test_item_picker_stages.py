@@ -39,6 +39,7 @@ from app.tools._picker_terms import (
     spec_said,
     term_in,
 )
+from app.tools.item_picker import to_judge
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
 
@@ -742,6 +743,13 @@ def test_the_report_names_the_product_no_pick_names() -> None:
             ["V7 64GB SDXC card", "Sandisk 8gb SD card", "Sony Memory Card 8MB"],
             [0.0, -1.0, 0.0],
         ),
+        # an asked spec keeps the doubt only for a title that says the product's noun
+        (
+            "cell phone",
+            ("128 gb",),
+            ["Samsung EVO Plus memory card 128 GB", "LG gs170 Prepaid Cell Phone"],
+            [-1.0, 0.0],
+        ),
     ],
 )
 def test_titles_short_of_a_product_name_another_title_says_lose_weight(
@@ -1049,3 +1057,31 @@ def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -
         )
     unavailable = Gate(False, "no reranker", "ssd", 0.3)
     assert not unavailable.none_relevant
+
+
+def test_each_judging_round_takes_the_unjudged_items_that_rank_first() -> None:
+    """Judging only the unjudged picks let near-identical listings of a sunk one take its
+    place round after round; a round judges the first unjudged items in rank order."""
+    items = [
+        item(1, "Acme Slate tablet", 50.0),
+        item(2, "Zen Notebook S15 Red", 60.0),
+        item(3, "Zen Notebook S15 Blue", 61.0),
+        item(4, "Zen Notebook S15 Green", 62.0),
+        item(5, "Orbit tablet 8", 70.0),
+    ]
+    inputs = inputs_for(items, plan(category="tablet"), query="tablet")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "tablet", 0.3, {"amazon:1": 0.9})
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, gate, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=2, show_ratio=0.0, dup_threshold=0.5)
+    unjudged_picks = [c for c in selection.picks if c.scored.gate_score is None]
+    assert len(unjudged_picks) == 1
+    chosen = to_judge(ranked, selection, limit=3)
+    expected = [s.pooled for s in ranked if s.gate_score is None][:3]
+    assert [p.item.item_id for p in chosen] == [p.item.item_id for p in expected]
+    assert len(chosen) == 3
+    judged = dataclasses.replace(gate, scores={i.item_id: 0.9 for i in items})
+    rejudged = weigh(filtered, judged, sem, WEIGHTS, penalty=0.5)
+    again = select(rejudged, max_picks=2, show_ratio=0.0, dup_threshold=0.5)
+    assert to_judge(rejudged, again, limit=3) == []
