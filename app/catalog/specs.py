@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "inch": ("inch", "inches", '"', "''"),
-    "tb": ("tb",),
-    "gb": ("gb",),
-    "mb": ("mb",),
+    "tb": ("tb", "terabyte", "terabytes"),
+    "gb": ("gb", "gigabyte", "gigabytes"),
+    "mb": ("mb", "megabyte", "megabytes"),
     "ghz": ("ghz",),
     "mhz": ("mhz",),
     "hz": ("hz",),

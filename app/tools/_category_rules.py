@@ -192,12 +192,16 @@ def keywords(
             i += 1
             while i < len(words) and words[i].start < stop:
                 i += 1
+            if name.startswith(_TIERS) and i < len(words) and words[i].text in _TIER_WORDS:
+                i += 1
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
         if adjacent and nxt is not None and _keeps_next(tok.text, nxt.text):
-            out.append((tok.start, f"{tok.text} {nxt.text}"))
-            i += 2
+            amount = f"{tok.text} {nxt.text}"
+            part = _part_of(low, words, i + 1) if nxt.text in UNITS else None
+            out.append((tok.start, f"{amount} {part[0]}" if part else amount))
+            i += 2 + (part[1] if part else 0)
             continue
         spelled = (
             _spelled_amount(low, words, i) or _pack_of(low, words, i) or _amount_of(low, words, i)
@@ -216,6 +220,9 @@ def keywords(
     return list(dict.fromkeys(word for _, word in sorted(out)))
 
 
+_TIERS = ("core-i", "ryzen-")
+_TIER_WORDS = frozenset({"core", "processor", "cpu"})
+"""Words after a processor tier that only repeat what it is ("an i5 core", "ryzen 5 cpu")."""
 _LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
 """Words after which a spelled count is part of a longer number ("one point seventy-six")."""
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
@@ -223,7 +230,8 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 
 def _spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     """A count spelled out before its unit, in digits with the unit ("three foot" -> "3 foot",
-    "twenty four inch" or "twenty-four inch" -> "24 inch"), and how many words it took."""
+    "twenty four inch" or "twenty-four inch" -> "24 inch") and the part it sizes ("one
+    terabyte ssd" -> "1 terabyte ssd"), and how many words it took."""
     if i > 0 and words[i - 1].text in _LARGER_NUMBER:
         return None
     end = next((k for k in range(i + 1, min(i + 3, len(words))) if _is_unit(words[k].text)), None)
@@ -232,7 +240,13 @@ def _spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | N
     ):
         return None
     value = _spelled_number([part for w in words[i:end] for part in w.text.split("-")])
-    return None if value is None else (f"{value} {words[end].text}", end + 1 - i)
+    if value is None:
+        return None
+    amount, after = f"{value} {words[end].text}", end + 1
+    joined = after < len(words) and not low[words[end].end : words[after].start].strip()
+    if joined and _sized_part(words[after].text):
+        return f"{amount} {words[after].text}", after + 1 - i
+    return amount, after - i
 
 
 def _pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
@@ -253,11 +267,24 @@ def _amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     many words it took."""
     if not _MEASURED.fullmatch(words[i].text) or _ORDINAL.fullmatch(words[i].text):
         return None
+    part = _part_of(low, words, i)
+    return (f"{words[i].text} {part[0]}", part[1] + 1) if part else None
+
+
+def _part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """The part an amount ending at word `i` sizes after an "of" ("32 gigabytes of ram" ->
+    ram), and how many words after `i` it took; None when none follows."""
     at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
     if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
         return None
     part = words[at].text
-    return (f"{words[i].text} {part}", at + 1 - i) if _keeps_next(words[i].text, part) else None
+    return (part, at - i) if _sized_part(part) else None
+
+
+def _sized_part(word: str) -> bool:
+    """Whether an amount before the word sizes it as a part of the product ("ram", "ssd",
+    "storage"), not the product itself ("10 pounds of chocolate")."""
+    return singular(word) in ATTRIBUTE_NOUNS or _is_part(word)
 
 
 def _is_unit(word: str) -> bool:
@@ -266,6 +293,8 @@ def _is_unit(word: str) -> bool:
 
 
 def _spelled_number(parts: list[str]) -> int | None:
+    if parts == ["one"]:
+        return 1
     if len(parts) == 1:
         return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else _TENS.get(parts[0])
     ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0

@@ -20,6 +20,13 @@ def test_quantities_carry_value_unit_and_where_they_are_written() -> None:
     assert quantities("model 7p and 5 cats") == []
 
 
+def test_bytes_spelled_out_are_the_short_units() -> None:
+    found = [
+        (q.value, q.unit) for q in quantities("32 gigabytes of ram, 2 terabytes, 512 megabyte")
+    ]
+    assert found == [(32.0, "gb"), (2.0, "tb"), (512.0, "mb")]
+
+
 @pytest.mark.parametrize(
     ("low", "at_least", "reach"),
     [

@@ -127,6 +127,14 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("pack of 2 aa batteries", "batteries", ("2 pack", "aa")),
         ("a pack of cards", "cards", ("pack",)),
         ("a desktop pc that is a core i5 and has 8gb of ram", "desktop pc", ("core-i5", "8gb ram")),
+        (
+            "a desktop computer thats got an intel i5 core, 32 gigabytes of ram, and a one "
+            "terabyte ssd",
+            "desktop computer",
+            ("core-i5", "32 gigabytes ram", "1 terabyte ssd"),
+        ),
+        ("one pound of organic walnuts", "walnuts", ("1 pound", "organic")),
+        ("10 pounds of chocolate covered nuts", "nuts", ("10 pounds", "chocolate", "covered")),
         ("a cell phone signal booster for 4g lte", "phone signal booster", ("cell", "4g", "lte")),
         ("a power inverter with usb for my car", "power inverter", ("car",)),
         ("twenty-four inch hair extensions", "hair extensions", ("24 inch",)),
