@@ -245,9 +245,11 @@ def _counted_in(low: str, count: str, word: str) -> bool:
 _IMPLIED_BY = {
     "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
     "laptop": ("so-dimm", "sodimm"),
+    "scan": ("multifunction", "multifunctional", "mfp", "scanner"),
 }
 """Words a title says a word with beside its other names (a notebook is a laptop): a
-Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory."""
+Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory, a
+multifunction printer scans."""
 
 
 def _forms(word: str) -> set[str]:

@@ -29,6 +29,7 @@ from app.tools._picker_terms import make_term, term_in
         ("televisions", "Samsung 55in 4K Smart TV"),
         ("laptop", "Acer Aspire One 10.1in Netbook"),
         ("phone", "Panasonic KX-TG Cordless Telephone"),
+        ("scan", "Lexmark Prospect pro205 Wireless Multifunction Inkjet Printer"),
         ("3 pack", "Cable Matters HDMI Cable (Pack of 3)"),
         ("3 pack", "Belkin HDMI Cable 3PK"),
         ("3 pcs", "AmazonBasics 3-Pack HDMI Cable"),
