@@ -7,17 +7,20 @@ from __future__ import annotations
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
 
 _DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
+_PORTABLE_TYPES = ("notebook", "tablet", "mobile workstation")
 _KIND_SHELVES = {"desktop": _DESKTOP_TYPES}
 """Product types under which catalogs file a kind of product that shoppers name otherwise:
 Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
 
 _KIND_RIVALS = {
-    "desktop": ("notebook", "tablet", "mobile workstation"),
+    "desktop": _PORTABLE_TYPES,
+    "pc": _PORTABLE_TYPES,
     "tablet": ("notebook", "mobile workstation", *_DESKTOP_TYPES),
     "laptop": _DESKTOP_TYPES,
 }
 """Product types of another kind of computer, by the asked product's noun: a notebook is
-never a desktop nor a tablet, a PC never a laptop (2-in-1s are typed hybrid, neither)."""
+never a desktop, a PC nor a tablet, a PC never a laptop (2-in-1s are typed hybrid,
+neither)."""
 
 
 def shelf_key(category: str) -> tuple[str, ...]:
@@ -31,11 +34,18 @@ def shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
     """The `shelf_key` of every product type that files the product: its own name, the
     catalogs' name for it, and the types of its kind ("desktop computer" -> pc, workstation,
     all-in-one pc, mini pc, pc barebone)."""
-    names = [product, catalog_name(product), *_KIND_SHELVES.get(head(product) or "", ())]
+    names = [product, catalog_name(product), *_KIND_SHELVES.get(_kind(product), ())]
     return frozenset(shelf_key(name) for name in names)
 
 
 def rival_shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
     """The `shelf_key` of every product type that files another kind of the product's machine
     ("desktop computer" -> notebook, tablet, mobile workstation); empty for most products."""
-    return frozenset(shelf_key(name) for name in _KIND_RIVALS.get(head(product) or "", ()))
+    return frozenset(shelf_key(name) for name in _KIND_RIVALS.get(_kind(product), ()))
+
+
+def _kind(product: str) -> str:
+    """The kind of computer the product names, by its noun; none for a type of its own ("mini
+    pc", "all-in-one pc": a PC tower is no mini PC)."""
+    own = shelf_key(product) in {shelf_key(t) for t in _DESKTOP_TYPES if t != "pc"}
+    return "" if own else head(product) or ""

@@ -17,6 +17,8 @@ def test_computers_have_rival_kinds_and_most_products_none() -> None:
     assert shelf_key("notebook") in rival_shelf_keys("tablet pc")
     assert shelf_key("pc") in rival_shelf_keys("tablet")
     assert shelf_key("workstation") in rival_shelf_keys("gaming laptop")
+    assert shelf_key("notebook") in rival_shelf_keys("gaming pc")
+    assert rival_shelf_keys("mini pc") == frozenset()
     assert shelf_key("notebook") not in rival_shelf_keys("notebook")
     assert shelf_key("hybrid 2-in-1") not in rival_shelf_keys("laptop")
     assert rival_shelf_keys("usb flash drive") == frozenset()
