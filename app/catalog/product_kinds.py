@@ -14,14 +14,16 @@ OTHER_KINDS: dict[str, frozenset[str]] = {
     "tablet": frozenset({"graphic", "drawing", "pen", "digitizer", "writing", "signature"}),
     "monitor": frozenset({"baby", "heart", "pressure", "glucose"}),
     "keyboard": frozenset({"piano", "midi", "musical"}),
+    "pc": frozenset({"game", "software", "for"}),
 }
 """Per product noun, the words (singular) that make a noun after them another kind."""
 
 KINDS_AFTER: dict[str, frozenset[str]] = {
     "speaker": frozenset({"phone"}),
+    "pc": frozenset({"game", "cd-rom", "cd", "dvd", "dvd-rom", "software", "edition"}),
 }
 """Per product noun, the words right after it that make it another kind ("Speaker Phone" is
-a speakerphone, not a speaker)."""
+a speakerphone, not a speaker; "(PC) Game" and "PC CD-Rom" are software)."""
 
 
 RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {

@@ -25,6 +25,11 @@ from app.catalog.product_kinds import other_kind, other_kind_in
         ("Motorola t305 Bluetooth Visor Speaker Phone Car Kit", "speaker", (), "speaker phone"),
         ("Jabra Speak 510 Speaker Phone", "speaker", ("speaker", "phone"), None),
         ("Sony Portable Bluetooth Speaker MBS-100 docking speaker", "speaker", (), None),
+        ("Ea Sports Battlefield 1942 : Deluxe Edition (PC) Game", "pc", ("gaming",), "pc game"),
+        ("Evergirl: PC CD-Rom Video Game", "pc", ("gaming", "pc"), "pc cd-rom"),
+        ("Encore Monopoly Here & Now Board Game PC", "pc", (), "game pc"),
+        ("iBUYPOWER Gaming PC Computer Desktop Element 9260", "pc", ("gaming",), None),
+        ("Battlefield 1942 (PC) Game", "pc", ("pc", "game"), None),
     ],
 )
 def test_a_word_beside_the_noun_names_another_kind_unless_asked(
