@@ -133,7 +133,7 @@ def test_a_form_in_the_product_name_sinks_its_alternative() -> None:
 
 
 def test_a_word_in_the_product_name_that_implies_a_form_asks_for_it() -> None:
-    """"bluetooth headphones" are wireless ones: a title saying wired sinks, one saying
+    """ "bluetooth headphones" are wireless ones: a title saying wired sinks, one saying
     Bluetooth states the form."""
     headphones = [
         item(1, "Sony MDR-ZX110 Wired Over-Ear Headphones"),
