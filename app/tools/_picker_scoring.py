@@ -81,6 +81,7 @@ def semantic_scores(
         text = f"{title} {pooled.item.brand or ''}"
         vector = None if title_vectors is None else title_vectors[row]
         said = {t.text: _stated(pooled.item, t, inputs) for t in (*inputs.must, *inputs.prefer)}
+        forms_said = {t.text: where_stated(pooled.item, t) is not None for t in forms}
 
         def closeness(
             term: Term,
@@ -106,7 +107,7 @@ def semantic_scores(
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
             spec=(len(specs_said) + on_sheet) / len(inputs.specs) if inputs.specs else 0.0,
-            form=_mean([1.0 if where_stated(pooled.item, t) else 0.0 for t in forms]),
+            form=_mean([1.0 if stated else 0.0 for stated in forms_said.values()]),
             must_said=_said_in(said, inputs.must, "title"),
             prefer_said=_said_in(said, inputs.prefer, "title"),
             avoid_said=avoid_said,
@@ -117,7 +118,7 @@ def semantic_scores(
                 if not listed_there and not _contradicted(spec.wording, avoid_said, inputs)
             ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
-            terms_unsaid=_terms_unsaid(inputs, said, avoid_said),
+            terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said),
             named=_named(pooled, inputs),
             noun_said=bool(inputs.category) and names_noun(title, inputs.category or ""),
         )
@@ -151,21 +152,22 @@ def _said_in(
 
 
 def _terms_unsaid(
-    inputs: PickInputs, said: Mapping[str, _Said | None], avoid_said: Sequence[str]
+    inputs: PickInputs,
+    said: Mapping[str, _Said | None],
+    forms_said: Mapping[str, bool],
+    avoid_said: Sequence[str],
 ) -> tuple[str, ...]:
-    """The must-haves without specs and the asked forms neither title nor sheet states; a
-    form the title contradicts ("wired" for wireless) is reported as the contrary instead,
-    while the other asked forms ("over ear") are still named."""
+    """The must-haves without specs and the asked forms, as terms or in the product's name
+    (wireless of "bluetooth headphones"), that neither title nor sheet states; a form the
+    title contradicts ("wired" for wireless) is reported as the contrary instead, while the
+    other asked forms ("over ear") are still named."""
     wanted = [
-        *(t for t in inputs.must if not t.specs),
-        *(t for t in inputs.prefer if is_form(t.text)),
+        *(t.text for t in inputs.must if not t.specs and not said[t.text]),
+        *(t.text for t in inputs.prefer if is_form(t.text) and not said[t.text]),
+        *(form for form, stated in forms_said.items() if not stated and form not in said),
     ]
     return tuple(
-        dict.fromkeys(
-            t.text
-            for t in wanted
-            if not said[t.text] and not _contradicted(t.text, avoid_said, inputs)
-        )
+        dict.fromkeys(name for name in wanted if not _contradicted(name, avoid_said, inputs))
     )
 
 

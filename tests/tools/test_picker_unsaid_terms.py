@@ -147,6 +147,20 @@ def test_a_word_in_the_product_name_that_implies_a_form_asks_for_it() -> None:
     assert "says wired, not wireless" in reasons["amazon:1"]
 
 
+def test_a_form_asked_through_the_product_name_is_reported_unsaid() -> None:
+    """A pick of "bluetooth headphones" that says neither Bluetooth nor wired says it does
+    not say wireless; one saying Bluetooth does not."""
+    headphones = [
+        item(1, "Panasonic Slimz Over-Ear Headphone Green"),
+        item(2, "HP iPAQ Bluetooth Stereo Headphones"),
+    ]
+    report = report_for(headphones, ShoppingPlan(category="bluetooth headphones"), "headphones")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "does not say wireless" in reasons["amazon:1"]
+    assert "does not say" not in reasons["amazon:2"]
+    assert report.unstated == []
+
+
 def test_a_memory_generation_is_a_form_and_its_spellings_read_as_one() -> None:
     memory = [
         item(1, "Corsair 8 gb 2 x 4 gb pc2-6400 800mhz 200-pin Laptop Memory Kit"),
