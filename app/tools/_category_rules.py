@@ -11,9 +11,19 @@ from dataclasses import dataclass
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, quantities
 from app.catalog.standards import model_after, standard_at
+from app.tools._amount_rules import (
+    MEASURED,
+    PIECES,
+    TENS,
+    amount_of,
+    is_unit,
+    keeps_next,
+    pack_of,
+    part_of,
+    spelled_amount,
+)
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
-    ATTRIBUTE_NOUNS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     MINIMUM_CUE,
@@ -38,8 +48,6 @@ _UNIT_LEADS = word_set(
     "usb hdmi bluetooth wifi thunderbolt pcie displayport"
 )
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"."""
-_MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
-_ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
     r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
@@ -174,7 +182,7 @@ def keywords(
     low: str, start: int, end: int, allowed: Allowed, minimums: Sequence[Minimum] = ()
 ) -> list[str]:
     """Content words of `low[start:end]` no rule claimed, in text order with the asked
-    minimums there; a number keeps the word it measures (`_keeps_next`: "4 ounce", "1tb
+    minimums there; a number keeps the word it measures (`keeps_next`: "4 ounce", "1tb
     ssd", but "8gb ddr4" is two) and a standard its one name ("usb type c" -> usb-c, "cat
     6" -> cat6), a processor tier with its model number ("core-i7 1165g7")."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
@@ -197,14 +205,14 @@ def keywords(
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
         adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
-        if adjacent and nxt is not None and _keeps_next(tok.text, nxt.text):
+        if adjacent and nxt is not None and keeps_next(tok.text, nxt.text):
             amount = f"{tok.text} {nxt.text}"
-            part = _part_of(low, words, i + 1) if nxt.text in UNITS else None
+            part = part_of(low, words, i + 1) if nxt.text in UNITS else None
             out.append((tok.start, f"{amount} {part[0]}" if part else amount))
             i += 2 + (part[1] if part else 0)
             continue
         spelled = (
-            _spelled_amount(low, words, i) or _pack_of(low, words, i) or _amount_of(low, words, i)
+            spelled_amount(low, words, i) or pack_of(low, words, i) or amount_of(low, words, i)
         )
         if spelled is not None:
             out.append((tok.start, spelled[0]))
@@ -223,93 +231,6 @@ def keywords(
 _TIERS = ("core-i", "ryzen-")
 _TIER_WORDS = frozenset({"core", "processor", "cpu"})
 """Words after a processor tier that only repeat what it is ("an i5 core", "ryzen 5 cpu")."""
-_LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
-"""Words after which a spelled count is part of a longer number ("one point seventy-six")."""
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
-
-
-def _spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """A count spelled out before its unit, in digits with the unit ("three foot" -> "3 foot",
-    "twenty four inch" or "twenty-four inch" -> "24 inch") and the part it sizes ("one
-    terabyte ssd" -> "1 terabyte ssd"), and how many words it took."""
-    if i > 0 and words[i - 1].text in _LARGER_NUMBER:
-        return None
-    end = next((k for k in range(i + 1, min(i + 3, len(words))) if _is_unit(words[k].text)), None)
-    if end is None or any(
-        low[words[k - 1].end : words[k].start].strip() for k in range(i + 1, end + 1)
-    ):
-        return None
-    value = _spelled_number([part for w in words[i:end] for part in w.text.split("-")])
-    if value is None:
-        return None
-    amount, after = f"{value} {words[end].text}", end + 1
-    joined = after < len(words) and not low[words[end].end : words[after].start].strip()
-    if joined and _sized_part(words[after].text):
-        return f"{amount} {words[after].text}", after + 1 - i
-    return amount, after - i
-
-
-def _pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """A pack's count after it as catalogs write it before ("pack of three" -> "3 pack"),
-    and how many words it took."""
-    if words[i].text != "pack":
-        return None
-    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
-    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
-        return None
-    count = words[at].text
-    value = int(count) if count.isdigit() else _spelled_number(count.split("-"))
-    return None if value is None else (f"{value} pack", at + 1 - i)
-
-
-def _amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """An amount with the part it sizes after an "of" ("64gb of ram" -> "64gb ram"), and how
-    many words it took."""
-    if not _MEASURED.fullmatch(words[i].text) or _ORDINAL.fullmatch(words[i].text):
-        return None
-    part = _part_of(low, words, i)
-    return (f"{words[i].text} {part[0]}", part[1] + 1) if part else None
-
-
-def _part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """The part an amount ending at word `i` sizes after an "of" ("32 gigabytes of ram" ->
-    ram), and how many words after `i` it took; None when none follows."""
-    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
-    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
-        return None
-    part = words[at].text
-    return (part, at - i) if _sized_part(part) else None
-
-
-def _sized_part(word: str) -> bool:
-    """Whether an amount before the word sizes it as a part of the product ("ram", "ssd",
-    "storage"), not the product itself ("10 pounds of chocolate")."""
-    return singular(word) in ATTRIBUTE_NOUNS or _is_part(word)
-
-
-def _is_unit(word: str) -> bool:
-    """A unit a count goes with: a measure ("foot") or what counts pieces ("pack", "pcs")."""
-    return word in UNITS or word in _COUNTED
-
-
-def _spelled_number(parts: list[str]) -> int | None:
-    if parts == ["one"]:
-        return 1
-    if len(parts) == 1:
-        return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else _TENS.get(parts[0])
-    ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0
-    return _TENS[parts[0]] + ones if parts[0] in _TENS and 0 < ones < 10 else None
-
-
-def _keeps_next(word: str, nxt: str) -> bool:
-    """Whether a number keeps the next word: a bare number or an ordinal its unit or noun
-    ("4 ounce", "3rd generation"), an amount with its unit only the part it sizes ("1tb
-    ssd", not "8gb ddr4" or "512gb samsung")."""
-    if not word[0].isdigit() or nxt in STOP_WORDS:
-        return False
-    if _MEASURED.fullmatch(word) and not _ORDINAL.fullmatch(word):
-        return singular(nxt) in ATTRIBUTE_NOUNS or is_product_noun(nxt)
-    return True
 
 
 def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:
@@ -326,7 +247,7 @@ def _head_index(run: list[Token]) -> int | None:
     for k in range(len(run) - 1, -1, -1):
         if not _heads(run, k):
             continue
-        if k > 1 and _MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
+        if k > 1 and MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
             continue
         if k + 1 < len(run) and singular(run[k + 1].text) in _HEADS_AFTER_A_PRODUCT:
             return k + 1
@@ -340,17 +261,13 @@ def _heads(run: list[Token], k: int) -> bool:
     word = run[k].text
     if _two_word_name(run, k):
         return True
-    if word in _PIECES:
+    if word in PIECES:
         return False
     if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
         return False
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
 
 
-_PIECES = frozenset({"pcs"})
-"""Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
-_COUNTED = frozenset({*_PIECES, "pack", "pieces", "count"})
-"""Words that count pieces after a number ("three pack", "2 pcs")."""
 _PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
 """Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
@@ -419,10 +336,10 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
 def _counted_unit(run: list[Token], k: int) -> bool:
     """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
     foot"), not a modifier of the product ("foot massager")."""
-    if k == 0 or not _is_unit(run[k].text):
+    if k == 0 or not is_unit(run[k].text):
         return False
     count = run[k - 1].text
-    return count.isdigit() or count in NUMBER_WORDS or count in _TENS or count == "one"
+    return count.isdigit() or count in NUMBER_WORDS or count in TENS or count == "one"
 
 
 def _joined_head(run: list[Token], head: int) -> str | None:

@@ -1,0 +1,107 @@
+"""Amounts as shoppers write them, for the planner's keywords: counts spelled out ("three
+foot" -> "3 foot"), pack counts either side ("pack of three" -> "3 pack"), and the part an
+amount sizes ("64gb of ram" -> "64gb ram"), never the product itself."""
+
+from __future__ import annotations
+
+import re
+
+from app.catalog.product_nouns import singular
+from app.catalog.specs import UNITS
+from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token
+
+MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
+"""An amount written with its unit ("16gb", "3rd")."""
+ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+PIECES = frozenset({"pcs"})
+"""Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
+_COUNTED = frozenset({*PIECES, "pack", "pieces", "count"})
+"""Words that count pieces after a number ("three pack", "2 pcs")."""
+_LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
+"""Words after which a spelled count is part of a longer number ("one point seventy-six")."""
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+
+
+def spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """A count spelled out before its unit, in digits with the unit ("three foot" -> "3 foot",
+    "twenty four inch" or "twenty-four inch" -> "24 inch") and the part it sizes ("one
+    terabyte ssd" -> "1 terabyte ssd"), and how many words it took."""
+    if i > 0 and words[i - 1].text in _LARGER_NUMBER:
+        return None
+    end = next((k for k in range(i + 1, min(i + 3, len(words))) if is_unit(words[k].text)), None)
+    if end is None or any(
+        low[words[k - 1].end : words[k].start].strip() for k in range(i + 1, end + 1)
+    ):
+        return None
+    value = _spelled_number([part for w in words[i:end] for part in w.text.split("-")])
+    if value is None:
+        return None
+    amount, after = f"{value} {words[end].text}", end + 1
+    joined = after < len(words) and not low[words[end].end : words[after].start].strip()
+    if joined and _sized_part(words[after].text):
+        return f"{amount} {words[after].text}", after + 1 - i
+    return amount, after - i
+
+
+def pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """A pack's count after it as catalogs write it before ("pack of three" -> "3 pack"),
+    and how many words it took."""
+    if words[i].text != "pack":
+        return None
+    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
+    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
+        return None
+    count = words[at].text
+    value = int(count) if count.isdigit() else _spelled_number(count.split("-"))
+    return None if value is None else (f"{value} pack", at + 1 - i)
+
+
+def amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """An amount with the part it sizes after an "of" ("64gb of ram" -> "64gb ram"), and how
+    many words it took."""
+    if not MEASURED.fullmatch(words[i].text) or ORDINAL.fullmatch(words[i].text):
+        return None
+    part = part_of(low, words, i)
+    return (f"{words[i].text} {part[0]}", part[1] + 1) if part else None
+
+
+def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """The part an amount ending at word `i` sizes after an "of" ("32 gigabytes of ram" ->
+    ram), and how many words after `i` it took; None when none follows."""
+    at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
+    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
+        return None
+    part = words[at].text
+    return (part, at - i) if _sized_part(part) else None
+
+
+def _sized_part(word: str) -> bool:
+    """Whether an amount before the word sizes it as a part of the product ("ram", "ssd",
+    "storage"), not the product itself ("10 pounds of chocolate")."""
+    return singular(word) in ATTRIBUTE_NOUNS or singular(word) in SIZED_BY_NUMBER_ONLY
+
+
+def is_unit(word: str) -> bool:
+    """A unit a count goes with: a measure ("foot") or what counts pieces ("pack", "pcs")."""
+    return word in UNITS or word in _COUNTED
+
+
+def _spelled_number(parts: list[str]) -> int | None:
+    if parts == ["one"]:
+        return 1
+    if len(parts) == 1:
+        return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else TENS.get(parts[0])
+    ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0
+    return TENS[parts[0]] + ones if parts[0] in TENS and 0 < ones < 10 else None
+
+
+def keeps_next(word: str, nxt: str) -> bool:
+    """Whether a number keeps the next word: a bare number or an ordinal its unit or noun
+    ("4 ounce", "3rd generation"), an amount with its unit only the part it sizes ("1tb
+    ssd", not "8gb ddr4" or "512gb samsung")."""
+    if not word[0].isdigit() or nxt in STOP_WORDS:
+        return False
+    if MEASURED.fullmatch(word) and not ORDINAL.fullmatch(word):
+        return singular(nxt) in ATTRIBUTE_NOUNS or is_product_noun(nxt)
+    return True
