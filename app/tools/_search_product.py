@@ -115,11 +115,16 @@ def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
     return any(is_product_noun(w) and canonical(w) != noun for w in words[: withs[-1]])
 
 
+_SAME_MODIFIER = {"projection": "projector"}
+"""Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
+
+
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
     """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
     `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
     generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
+    said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
     generic = any(is_generic_head(word) for word in said)
     return all(
         word in said or (generic and is_generic_head(word))

@@ -101,6 +101,8 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("HP rp5700 Desktop PC", None, "desktop computer", True),
         ("HP Pro 3010 Small Form Factor PC", None, "desktop computer", False),
         ("Retrospect 6.0 Desktop Mac", None, "desktop computer", False),
+        ("Elite Screens Manual Pull Down Projection Screen", None, "projector screen", True),
+        ("Elite Screens Manual Pull Down Projection Screen", None, "projector", False),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
