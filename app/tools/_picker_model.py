@@ -8,7 +8,7 @@ from typing import Literal, NamedTuple
 
 from app.catalog.item import Item
 from app.catalog.standards import standard_labels
-from app.tools._picker_terms import Spec, Term
+from app.tools._picker_terms import Spec, Term, make_term
 from app.tools.candidates import Candidate
 
 BudgetSource = Literal["args", "slot", "plan"]
@@ -48,6 +48,10 @@ class PickInputs:
     parts: Mapping[str, Term] = field(default_factory=dict)
     """Must-haves as they read beside the product ("rtx graphics card" -> "rtx", "16gb ram"
     -> "16gb"): a title that says that says the must-have."""
+
+    def form_terms(self) -> tuple[Term, ...]:
+        """The asked forms that are words, not specs ("wireless", not "ddr4"), as terms."""
+        return tuple(t for form in self.forms if (t := make_term(form)) and not t.specs)
 
     def shown(self, names: Iterable[str]) -> list[str]:
         """The terms named, as the shopper wrote them ("mic" for microphone), standards as

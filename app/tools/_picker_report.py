@@ -14,7 +14,7 @@ from app.catalog.product_nouns import head, tokens
 from app.catalog.standards import standard_labels
 from app.tools._picker_contrary import same_family
 from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
-from app.tools._picker_terms import make_term, spec_where, where_stated
+from app.tools._picker_terms import spec_where, where_stated
 from app.tools._search_product import none_named
 from app.tools.base import ToolResult
 from app.tools.price_compare import PriceCompareResult
@@ -246,8 +246,7 @@ def _stated_elsewhere(
     not short of them."""
     kept = [p.item for p in filtered.pool if not gate.penalised(p.item.item_id)]
     specs = {s.wording: s for s in inputs.specs}
-    forms = (t for form in inputs.forms if (t := make_term(form)) is not None)
-    terms = {t.text: t for t in (*forms, *inputs.must, *inputs.prefer)}
+    terms = {t.text: t for t in (*inputs.form_terms(), *inputs.must, *inputs.prefer)}
 
     def stated(item: Item, asked: str) -> bool:
         if asked in specs:

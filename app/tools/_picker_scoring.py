@@ -31,7 +31,6 @@ from app.tools._picker_terms import (
     Stated,
     Term,
     find_specs,
-    make_term,
     negated_only,
     spec_said,
     spec_where,
@@ -75,7 +74,7 @@ def semantic_scores(
     name a hair dryer). A term or spec the spec sheet lists ("hdmi", "wifi6") counts as
     said."""
     out: dict[str, Semantics] = {}
-    forms = [t for form in inputs.forms if (t := make_term(form)) and not t.specs]
+    forms = inputs.form_terms()
     for row, pooled in enumerate(pool):
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"

@@ -47,8 +47,10 @@ from app.tools.price_compare import PriceCompareResult
 __all__ = ["STAGES", "ItemPickerArgs", "ItemPickerResult", "ItemPickerTool", "Pick", "SlotPicks"]
 
 _JUDGING_ROUNDS = 3
+"""Weighing rounds: after each but the last, the gate judges the items it had not scored
+that rank first, while a pick is one of them."""
 _JUDGED_PER_PICK = 4
-"""Weighing rounds: after each but the last, the gate judges the picks it had not scored."""
+"""How many unscored items a judging round takes per pick asked for."""
 STAGES = ("prepare", "hard_filter", "relevance_gate", "semantic", "weigh", "select", "report")
 
 DESCRIPTION = (
