@@ -67,12 +67,13 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
     Cable with Ethernet")."""
     kinds = RIVAL_KINDS.get(noun, ())
-    wanted = [kind for kind in kinds if kind & set(asked)]
+    asked_words = set(asked)
+    wanted = [kind for kind in kinds if kind & asked_words]
     if not wanted:
         return None
     toks = tokens(canonical_standards(text.lower()))
     named = [t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"]
-    if any(kind & set(named) for kind in wanted):
+    if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
 

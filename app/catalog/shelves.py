@@ -47,5 +47,8 @@ def rival_shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
 def _kind(product: str) -> str:
     """The kind of computer the product names, by its noun; none for a type of its own ("mini
     pc", "all-in-one pc": a PC tower is no mini PC)."""
-    own = shelf_key(product) in {shelf_key(t) for t in _DESKTOP_TYPES if t != "pc"}
-    return "" if own else head(product) or ""
+    return "" if shelf_key(product) in _OWN_TYPES else head(product) or ""
+
+
+_OWN_TYPES = frozenset(shelf_key(t) for t in _DESKTOP_TYPES if t != "pc")
+"""Desktop types shoppers name as such ("mini pc"), not by the kind."""

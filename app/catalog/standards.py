@@ -115,12 +115,16 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
     return _name(match), match.end()
 
 
+PROCESSOR_TIERS = ("core-i", "ryzen-")
+"""How the one names of processor tiers begin ("core-i7", "ryzen-5")."""
+
+
 def model_after(low: str, name: str, end: int) -> tuple[str, int] | None:
     """The model number right after processor tier `name` ending at `end` of lower-case `low`
     ("i7-1165g7" -> 1165g7, "core i5 4200u" -> 4200u), and where it ends; None after other
     standards or where none follows (a year after a space is none: "core i7 2020 laptop", nor
     a graphics card's number: "core i5 6700 xt")."""
-    if not name.startswith(("core-i", "ryzen-")):
+    if not name.startswith(PROCESSOR_TIERS):
         return None
     match = _MODEL_NUMBER.match(low, end)
     if match is None:

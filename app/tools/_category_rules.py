@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, quantities
-from app.catalog.standards import model_after, standard_at
+from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     MEASURED,
     PIECES,
@@ -200,7 +200,7 @@ def keywords(
             i += 1
             while i < len(words) and words[i].start < stop:
                 i += 1
-            if name.startswith(_TIERS) and i < len(words) and words[i].text in _TIER_WORDS:
+            if name.startswith(PROCESSOR_TIERS) and i < len(words) and words[i].text in _TIER_WORDS:
                 i += 1
             continue
         nxt = words[i + 1] if i + 1 < len(words) else None
@@ -228,7 +228,6 @@ def keywords(
     return list(dict.fromkeys(word for _, word in sorted(out)))
 
 
-_TIERS = ("core-i", "ryzen-")
 _TIER_WORDS = frozenset({"core", "processor", "cpu"})
 """Words after a processor tier that only repeat what it is ("an i5 core", "ryzen 5 cpu")."""
 
