@@ -15,6 +15,7 @@ import numpy as np
 from pydantic import TypeAdapter, ValidationError
 
 from app.catalog.item import Item
+from app.catalog.specs import spec_words_fingerprint
 from app.recall._kb_cards import build_cards
 from app.recall._kb_model import CategoryCard
 from app.recall.embedder import Embedder
@@ -22,7 +23,10 @@ from app.recall.embedder import Embedder
 log = logging.getLogger(__name__)
 
 # Change the recipe whenever `build_cards` would build different cards from the same items.
-CARD_RECIPE = "kb-cards-v1|key=ordered-singular|lists=word-set|name=singular-head|terms=8|specs=5"
+CARD_RECIPE = (
+    "kb-cards-v1|key=ordered-singular|lists=word-set|name=singular-head|terms=8|specs=5|units="
+    + spec_words_fingerprint()
+)
 DENSE_RECIPE = "kb-dense-v1|category+aliases"
 KB_FOLDER = "category_kb"
 _CARDS = TypeAdapter(list[CategoryCard])

@@ -10,17 +10,14 @@ from collections.abc import Iterable, Mapping
 
 import bm25s.stopwords
 
+from app.catalog.specs import quantities
+
 STOPWORDS = frozenset(bm25s.stopwords.STOPWORDS_EN)
 _IRREGULAR_SINGULAR = {"mice": "mouse", "styli": "stylus"}
 _IRREGULAR_PLURAL = {v: k for k, v in _IRREGULAR_SINGULAR.items()}
 _SEPARATORS = re.compile(r"[\s&/,:;()\-]+")
 _WORD = re.compile(r"[a-z0-9][a-z0-9'+.]*")
 _TERM = re.compile(r"(?<![a-z0-9])[a-z]{3,}(?![a-z0-9])")
-_SPEC = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(tb|gb|mb|ghz|mhz|mah|wh|w|dpi|mp|ppm|inch|in|\"|ft|m|mm)"
-    r"(?![a-z0-9])"
-)
-_SPEC_UNITS = {"in": " inch", '"': " inch", "inch": " inch"}
 _KEY_DROP = frozenset({"and"})
 _PLURAL_EVIDENCE = 20
 
@@ -94,12 +91,14 @@ def title_terms(text: str) -> set[str]:
 
 
 def title_specs(text: str) -> set[str]:
-    """Numeric specs in a title, normalised: '16 GB' → '16gb', '15.6"' → '15.6 inch'."""
-    specs = set()
-    for number, unit in _SPEC.findall(text.lower()):
-        value = number.rstrip("0").rstrip(".") if "." in number else number
-        specs.add(f"{value}{_SPEC_UNITS.get(unit, unit)}")
-    return specs
+    """Numeric specs in a title as the catalog's spec reader finds them, written for a card:
+    '16 GB' → '16gb', '15.6"' → '15.6 inch', '2.40 GHz' → '2.4ghz'."""
+    return {_spec_label(q.value, q.unit) for q in quantities(text.lower())}
+
+
+def _spec_label(value: float, unit: str) -> str:
+    number = str(int(value)) if value == int(value) else f"{value:g}"
+    return f"{number} inch" if unit == "inch" else f"{number}{unit}"
 
 
 def slug(text: str) -> str:

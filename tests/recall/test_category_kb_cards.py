@@ -210,8 +210,14 @@ def test_label_keys_ignore_case_separators_and_plural_but_not_order() -> None:
 
 def test_specs_are_normalised() -> None:
     assert title_specs('ASUS notebook 39.6 cm (15.6") 16 GB DDR4 2.40 GHz 1TB') == {
+        "39.6cm",
         "15.6 inch",
         "16gb",
         "2.4ghz",
         "1tb",
+    }
+    assert title_specs("Epson 4K projector, 3000 lumens, 20 ppm, 99.9 Wh battery") == {
+        "4k",
+        "20ppm",
+        "99.9wh",
     }
