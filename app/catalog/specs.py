@@ -41,13 +41,16 @@ UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in ali
 _UNIT_ALTERNATION = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ('"', "''")
 )
+_GB_SHORTHAND = r"g(?=\s+(?:of\s+)?(?:ram|ssd|hdd|memory|storage|emmc)\b)"
+"""'G' for gigabytes, read only before the part it sizes ("16g of ram", "240g ssd"); elsewhere
+it is grams or a network generation ("4g lte")."""
 SPEC = re.compile(
     r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
-    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|\"|'')",
+    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|{_GB_SHORTHAND}|\"|'')",
     re.IGNORECASE,
 )
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
-"20,100mah" (thousands separated by commas)."""
+"20,100mah" (thousands separated by commas), "16g ram"."""
 _AT_LEAST_BEFORE = re.compile(
     r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
     r"not\s+less\s+than|(?:more|bigger|larger|higher|greater)\s+than|over|above)\s+$"
@@ -82,7 +85,7 @@ def quantities(low: str) -> list[Quantity]:
     found: list[Quantity] = []
     for match in SPEC.finditer(low):
         raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
-        unit = UNITS.get(raw_unit)
+        unit = "gb" if raw_unit.lower() == "g" else UNITS.get(raw_unit)
         if unit is None:
             continue
         value = float(match.group(1).replace(",", ""))

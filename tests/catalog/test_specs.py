@@ -27,6 +27,18 @@ def test_bytes_spelled_out_are_the_short_units() -> None:
     assert found == [(32.0, "gb"), (2.0, "tb"), (512.0, "mb")]
 
 
+def test_a_bare_g_is_gigabytes_only_before_the_part_it_sizes() -> None:
+    found = [(q.value, q.unit, q.text) for q in quantities("16g of ram and a 240g ssd")]
+    assert found == [(16.0, "gb", "16g"), (240.0, "gb", "240g")]
+    assert quantities("a 4g lte phone, 500g of coffee") == []
+    assert as_spec_words("8g ram") == "8gb ram"
+
+
+def test_rates_and_energy_are_units_too() -> None:
+    found = [(q.value, q.unit) for q in quantities("16000 dpi, 30 ppm, 99.9wh")]
+    assert found == [(16000.0, "dpi"), (30.0, "ppm"), (99.9, "wh")]
+
+
 @pytest.mark.parametrize(
     ("low", "at_least", "reach"),
     [
