@@ -16,7 +16,7 @@ MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
 PIECES = frozenset({"pcs"})
 """Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
-_COUNTED = frozenset({*PIECES, "pack", "pieces", "count"})
+_COUNTED = frozenset({*PIECES, "pack", "packs", "pieces", "count"})
 """Words that count pieces after a number ("three pack", "2 pcs")."""
 _LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
 """Words after which a spelled count is part of a longer number ("one point seventy-six")."""
@@ -44,6 +44,18 @@ def spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | No
     return amount, after - i
 
 
+_SPELLED_SIZES = {("double", "a"): "aa", ("triple", "a"): "aaa"}
+"""Battery sizes shoppers spell out ("triple a batteries"), as catalogs write them."""
+
+
+def spelled_size(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
+    """A size spelled out in words ("triple a" -> "aaa"), and how many words it took."""
+    if i + 1 >= len(words) or low[words[i].end : words[i + 1].start].strip(" -"):
+        return None
+    size = _SPELLED_SIZES.get((words[i].text, words[i + 1].text))
+    return None if size is None else (size, 2)
+
+
 def pack_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     """A pack's count after it as catalogs write it before ("pack of three" -> "3 pack"),
     and how many words it took."""
@@ -67,13 +79,20 @@ def amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
 
 
 def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """The part an amount ending at word `i` sizes after an "of" ("32 gigabytes of ram" ->
-    ram), and how many words after `i` it took; None when none follows."""
+    """The part an amount ending at word `i` sizes, right after it or after an "of" ("32
+    gigabytes of ram", "16 gb ram" -> ram), and how many words after `i` it took; None when
+    none follows."""
     at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
-    if at >= len(words) or low[words[i].end : words[at].start].split() != ["of"]:
+    gap = low[words[i].end : words[at].start].split() if at < len(words) else None
+    part = words[at].text if gap in (["of"], []) else ""
+    if gap == [] and singular(part) not in _STORAGE_PARTS:
         return None
-    part = words[at].text
-    return (part, at - i) if _sized_part(part) else None
+    return (part, at - i) if part and _sized_part(part) else None
+
+
+_STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
+"""Parts an amount sizes written right after it ("16 gb ram", "1 tb ssd"); others need an
+"of" ("3.5 ounce size" is no part)."""
 
 
 def _sized_part(word: str) -> bool:

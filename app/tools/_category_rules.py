@@ -21,13 +21,18 @@ from app.tools._amount_rules import (
     pack_of,
     part_of,
     spelled_amount,
+    spelled_size,
 )
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
+    HEADS_AFTER_A_PRODUCT,
     MINIMUM_CUE,
+    PARTS_NAMED_LAST,
+    PASSED_MODIFIERS,
     SIZED_BY_NUMBER_ONLY,
+    TWO_WORD_NAMES,
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
@@ -73,12 +78,20 @@ _SHOPPING_WORDS = re.compile(
 
 @dataclass(frozen=True)
 class CategoryGuess:
-    """The category phrase, its singular head noun, and the offsets of its words."""
+    """The category phrase, its singular head noun, and the offsets of its words; `passed`:
+    the offsets of words within them that describe the product apart from its name
+    ("hdmi male-to-male cable"), left to the keywords."""
 
     category: str
     head: str
     start: int
     end: int
+    passed: tuple[tuple[int, int], ...] = ()
+
+    def claims(self, tok: Token) -> bool:
+        """Whether the token is a word of the category phrase."""
+        inside = self.start < tok.end and tok.start < self.end
+        return inside and (tok.start, tok.end) not in self.passed
 
 
 def chunks(low: str, start: int, end: int, allowed: Allowed) -> list[list[Token]]:
@@ -212,7 +225,10 @@ def keywords(
             i += 2 + (part[1] if part else 0)
             continue
         spelled = (
-            spelled_amount(low, words, i) or pack_of(low, words, i) or amount_of(low, words, i)
+            spelled_amount(low, words, i)
+            or pack_of(low, words, i)
+            or amount_of(low, words, i)
+            or spelled_size(low, words, i)
         )
         if spelled is not None:
             out.append((tok.start, spelled[0]))
@@ -241,17 +257,35 @@ def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keyw
 
 def _head_index(run: list[Token]) -> int | None:
     """The last product noun of the run, passing over one that a measured spec makes part of
-    an earlier product's description ("laptop 16gb RAM", "gaming laptop 1tb SSD"); a word
-    that heads only after a product noun takes its place ("monitor arm")."""
+    an earlier product's description ("laptop 16 gb RAM", "gaming laptop 1tb SSD"; not a
+    container: "3 ounce bag of jerky") and a processor after a machine; a word that heads
+    only after a product noun takes its place ("monitor arm")."""
     for k in range(len(run) - 1, -1, -1):
         if not _heads(run, k):
             continue
-        if k > 1 and MEASURED.fullmatch(run[k - 1].text) and _head_index(run[: k - 1]) is not None:
+        if _sizes_a_part(run, k) and _head_index(run[: k - _size_before(run, k)]) is not None:
             continue
-        if k + 1 < len(run) and singular(run[k + 1].text) in _HEADS_AFTER_A_PRODUCT:
+        if run[k].text in PARTS_NAMED_LAST and k > 0 and _head_index(run[:k]) is not None:
+            continue
+        if k + 1 < len(run) and singular(run[k + 1].text) in HEADS_AFTER_A_PRODUCT:
             return k + 1
         return k
     return None
+
+
+def _sizes_a_part(run: list[Token], k: int) -> bool:
+    """Whether a size before the k-th word makes it a sized part, not a container."""
+    size = _size_before(run, k)
+    return 0 < size < k and singular(run[k].text) not in CONTAINER_NOUNS
+
+
+def _size_before(run: list[Token], k: int) -> int:
+    """How many words before the k-th state a measured size ("16gb", "16 gb"), or 0."""
+    if k > 0 and MEASURED.fullmatch(run[k - 1].text):
+        return 1
+    if k > 1 and run[k - 2].text[0].isdigit() and run[k - 1].text in UNITS:
+        return 2
+    return 0
 
 
 def _heads(run: list[Token], k: int) -> bool:
@@ -272,35 +306,8 @@ _PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make 
 
 
 def _two_word_name(run: list[Token], k: int) -> bool:
-    """Whether the k-th word and the one before it make a `_TWO_WORD_NAMES` name."""
-    return k > 0 and (run[k - 1].text, singular(run[k].text)) in _TWO_WORD_NAMES
-
-
-_TWO_WORD_NAMES = frozenset(
-    {
-        ("power", "strip"),
-        ("led", "strip"),
-        ("light", "strip"),
-        ("mini", "pc"),
-        ("mini", "computer"),
-        ("docking", "station"),
-        ("charging", "station"),
-        ("battery", "backup"),
-        ("portable", "charger"),
-        ("range", "extender"),
-        ("signal", "booster"),
-        ("ball", "head"),
-        ("watch", "band"),
-        ("watch", "strap"),
-    }
-)
-"""Product names of two words whose first word is no compound modifier elsewhere and whose
-second may name no product alone: a "power strip" (not "bacon strips"), a "mini pc" (not a
-"mini speaker" apart from speakers)."""
-
-_HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
-"""Nouns that name a product only after another ("a monitor arm"); alone they are body
-parts or brands ("arm & hammer", "arms lumbar support")."""
+    """Whether the k-th word and the one before it make a `TWO_WORD_NAMES` name."""
+    return k > 0 and (run[k - 1].text, singular(run[k].text)) in TWO_WORD_NAMES
 
 
 _SPLIT_COMPOUNDS = {
@@ -316,20 +323,31 @@ catalogs write as one word: "a smart watch" is a smartwatch, not a watch."""
 def _phrase(run: list[Token], head: int) -> CategoryGuess:
     joined = _joined_head(run, head)
     last = head - 1 if joined else head
-    first = last
-    while first > 0 and last - first < 2:
-        word = run[first - 1].text
+    first, taken, passed = last, 0, []
+    while first > 0 and taken < 2:
+        tok = run[first - 1]
+        if tok.text in PASSED_MODIFIERS:
+            passed.append(tok)
+            first -= 1
+            continue
         named = first == last and _two_word_name(run, last)
         if (
             not named
-            and word not in COMPOUND_MODIFIERS
-            and not (is_product_noun(word) and word not in AMBIGUOUS_HEADS)
+            and tok.text not in COMPOUND_MODIFIERS
+            and not (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
         ) or _counted_unit(run, first - 1):
             break
-        first -= 1
+        first, taken = first - 1, taken + 1
+    while passed and passed[-1] is run[first]:
+        first += 1
+        passed.pop()
     noun = joined or run[head].text
-    words = [t.text for t in run[first:last]] + [noun]
-    return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end)
+    words = [t.text for t in run[first:last] if t not in passed] + [noun]
+    spans = tuple((t.start, t.end) for t in passed)
+    return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end, spans)
+
+
+_COUNT_WORDS = frozenset({"one", "hundred", "thousand"})
 
 
 def _counted_unit(run: list[Token], k: int) -> bool:
@@ -338,7 +356,7 @@ def _counted_unit(run: list[Token], k: int) -> bool:
     if k == 0 or not is_unit(run[k].text):
         return False
     count = run[k - 1].text
-    return count.isdigit() or count in NUMBER_WORDS or count in TENS or count == "one"
+    return count.isdigit() or count in NUMBER_WORDS or count in TENS or count in _COUNT_WORDS
 
 
 def _joined_head(run: list[Token], head: int) -> str | None:

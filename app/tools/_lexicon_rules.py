@@ -227,6 +227,44 @@ AMBIGUOUS_HEADS = word_set(
 """Product nouns that are as often adjectives or parts; they head a request only when last."""
 
 
+TWO_WORD_NAMES = frozenset(
+    {
+        ("power", "strip"),
+        ("led", "strip"),
+        ("light", "strip"),
+        ("mini", "pc"),
+        ("mini", "computer"),
+        ("docking", "station"),
+        ("charging", "station"),
+        ("battery", "backup"),
+        ("portable", "charger"),
+        ("range", "extender"),
+        ("signal", "booster"),
+        ("ball", "head"),
+        ("watch", "band"),
+        ("watch", "strap"),
+        ("remote", "control"),
+    }
+)
+"""Product names of two words whose first word is no compound modifier elsewhere and whose
+second may name no product alone: a "power strip" (not "bacon strips"), a "mini pc" (not a
+"mini speaker" apart from speakers)."""
+
+PARTS_NAMED_LAST = frozenset({"processor", "processors", "cpu", "cpus"})
+"""Parts shoppers name after the machine that holds them ("hp desktop pc intel core j4025
+processor" asks for the PC)."""
+
+HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
+"""Nouns that name a product only after another ("a monitor arm"); alone they are body
+parts or brands ("arm & hammer", "arms lumbar support")."""
+
+PASSED_MODIFIERS = frozenset(
+    {"male-to-male", "male-to-female", "female-to-male", "female-to-female"}
+)
+"""Words between a product's name and its noun that describe the item, not the product
+("hdmi male-to-male cables" asks for HDMI cables, male to male)."""
+
+
 @lru_cache(maxsize=8192)
 def is_product_noun(word: str) -> bool:
     """True when `word` (any number) can head a product request."""

@@ -14,6 +14,7 @@ from app.tools._budget_rules import BudgetMention, FloorMention, find_budget, pi
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
 from app.tools._category_rules import (
     Allowed,
+    CategoryGuess,
     Minimum,
     clearly_not_shopping,
     fallback_category,
@@ -99,8 +100,7 @@ def read_message(message: str) -> MessageReading:
     products, overall = _products(low, segments, budget.mentions, free, minimums, own=continues)
     if not products:
         guess = fallback_category(low, 0, len(low), free)
-        span = (guess.start, guess.end) if guess is not None else None
-        words = tuple(keywords(low, 0, len(low), _outside(free, span), minimums))
+        words = tuple(keywords(low, 0, len(low), _outside(free, guess), minimums))
         if guess is not None:
             products = (ProductReading(guess.category, guess.head, words, None),)
     else:
@@ -153,7 +153,7 @@ def _products(
         budgets, overall = [None], list(mentions)
     products = []
     for seg, seg_budget in zip(segments, budgets, strict=True):
-        allowed = _outside(free, (seg.guess.start, seg.guess.end))
+        allowed = _outside(free, seg.guess)
         products.append(
             ProductReading(
                 category=seg.guess.category,
@@ -208,11 +208,10 @@ def _after_clear(mentions: Sequence[_M], cleared_at: int | None) -> list[_M]:
     return [m for m in mentions if cleared_at is None or m.start > cleared_at]
 
 
-def _outside(free: Allowed, span: tuple[int, int] | None) -> Allowed:
-    if span is None:
+def _outside(free: Allowed, guess: CategoryGuess | None) -> Allowed:
+    if guess is None:
         return free
-    start, end = span
-    return lambda tok: free(tok) and (tok.end <= start or tok.start >= end)
+    return lambda tok: free(tok) and not guess.claims(tok)
 
 
 def _first_product(low: str, mask: SpanMask) -> int:

@@ -195,11 +195,44 @@ def test_a_request_by_purpose_asks_for_the_tool(
         ("bacon strips", "bacon", ("strips",)),
         ("a mini pc for the living room", "mini pc", ("living", "room")),
         ("a mini bluetooth speaker", "bluetooth speaker", ("mini",)),
+        ("a replacement tv remote control", "tv remote control", ("replacement",)),
+        ("a remote control for my tv", "remote control", ("tv",)),
     ],
 )
 def test_two_word_names_head_only_together(
     text: str, category: str, keywords: tuple[str, ...]
 ) -> None:
+    assert category_and_keywords(text) == (category, keywords)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        (
+            "hp slim tower desktop pc intel j4025 processor",
+            "desktop pc",
+            ("hp", "slim", "tower", "intel", "j4025", "processor"),
+        ),
+        ("an intel i7 processor", "processor", ("core-i7",)),
+        ("high speed hdmi male to male cables", "hdmi cables", ("high", "speed", "male-to-male")),
+        ("a male to female hdmi cable", "hdmi cable", ("male-to-female",)),
+        (
+            "two one hundred foot male to male hdmi cables",
+            "hdmi cables",
+            ("two", "hundred", "foot", "male-to-male"),
+        ),
+        ("two packs of hdmi cables", "hdmi cables", ("2 packs",)),
+        ("a charger for triple a batteries", "charger", ("aaa", "batteries")),
+        ("a laptop 16 gb ram", "laptop", ("16 gb ram",)),
+        ("a hidden camera 32 gb memory recorder", "camera", ("hidden", "32 gb memory", "recorder")),
+        ("a black pepper 3 ounce bag of jerky", "jerky", ("black", "pepper", "3 ounce", "bag")),
+        ("a 3.5 ounce size toothpaste", "toothpaste", ("3.5 ounce", "size")),
+    ],
+)
+def test_parts_and_descriptions_inside_a_name_leave_the_product(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    """A processor after a machine is its part, a connector's genders describe the cable."""
     assert category_and_keywords(text) == (category, keywords)
 
 
