@@ -12,7 +12,7 @@ from dataclasses import dataclass
 _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "inch": ("inch", "inches", '"', "''"),
     "tb": ("tb", "terabyte", "terabytes"),
-    "gb": ("gb", "gigabyte", "gigabytes"),
+    "gb": ("gb", "gigabyte", "gigabytes", "gig", "gigs"),
     "mb": ("mb", "megabyte", "megabytes"),
     "ghz": ("ghz",),
     "mhz": ("mhz",),

@@ -117,6 +117,14 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
 
 PROCESSOR_TIERS = ("core-i", "ryzen-")
 """How the one names of processor tiers begin ("core-i7", "ryzen-5")."""
+TIERS_OF_LINE = {
+    "intel": tuple(f"core-i{n}" for n in "3579"),
+    "core": tuple(f"core-i{n}" for n in "3579"),
+    "amd": tuple(f"ryzen-{n}" for n in "3579"),
+    "ryzen": tuple(f"ryzen-{n}" for n in "3579"),
+}
+"""The tiers' one names by the words of their maker and line, which the one name replaces in
+a title ("Intel Core i7" -> core-i7 still says intel core)."""
 
 
 def model_after(low: str, name: str, end: int) -> tuple[str, int] | None:

@@ -15,6 +15,7 @@ from app.catalog.product_nouns import other_names, singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import comparable, quantities, without_quantities
 from app.catalog.standards import (
+    TIERS_OF_LINE,
     canonical_standards,
     newer_than,
     standards_in,
@@ -46,7 +47,9 @@ _SPELLINGS = {
 """Spellings shoppers and titles both use (British and American, hyphenated and split,
 clipped), to one form."""
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
-_PACK_COUNT = re.compile(r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:pk|pcs|pieces)\b")
+_PACK_COUNT = re.compile(
+    r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:pk|pcs|pieces|packs)\b"
+)
 """How many a pack holds, written after it or in pieces ("Pack of 3", "3PK", "3 pcs")."""
 
 
@@ -167,13 +170,15 @@ _BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)")
 
 def make_term(text: str) -> Term | None:
     """`text` normalised, with its numeric specs split from its words ("built-in" dropped
-    before a part); None when blank."""
+    before a part, the "of" of "64gb of ram" with its amount); None when blank."""
     clean = _BUILT_IN.sub("", normalise(text.replace("-", " ")))
     if not clean:
         return None
     specs = find_specs(clean)
     rest = without_standards(without_quantities(clean))
     words = tuple(w for w in tokens(rest) if w)
+    if specs and words[:1] == ("of",):
+        words = words[1:]
     return Term(clean, words, specs, " ".join(text.lower().split()))
 
 
@@ -246,10 +251,11 @@ _IMPLIED_BY = {
     "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
     "laptop": ("so-dimm", "sodimm"),
     "scan": ("multifunction", "multifunctional", "mfp", "scanner"),
+    **TIERS_OF_LINE,
 }
 """Words a title says a word with beside its other names (a notebook is a laptop): a
 Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory, a
-multifunction printer scans."""
+multifunction printer scans, a Core i7 is an Intel Core."""
 
 
 def _forms(word: str) -> set[str]:

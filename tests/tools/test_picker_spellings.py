@@ -33,6 +33,11 @@ from app.tools._picker_terms import make_term, term_in
         ("3 pack", "Cable Matters HDMI Cable (Pack of 3)"),
         ("3 pack", "Belkin HDMI Cable 3PK"),
         ("3 pcs", "AmazonBasics 3-Pack HDMI Cable"),
+        ("2 packs", "GE High-Speed HDMI Cables with Ethernet 2-pack"),
+        ("intel core", "DELL Precision 3630 9th gen Intel Core i7 i7-9700 32 GB DDR4-SDRAM"),
+        ("amd", "ASUS ROG G15DH-DS562 PC AMD Ryzen 5 3600X 16 GB"),
+        ("512 gig", "Samsung 860 EVO 512 GB SSD"),
+        ("16g of ram", "HP ProDesk 400 G6 16 GB RAM, 256 GB SSD"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
@@ -48,6 +53,7 @@ def test_either_spelling_says_the_term(asked: str, title: str) -> None:
         ("laptop", "Corsair 8GB DDR4 DIMM"),
         ("3 pack", "HDMI Cable 3ft 2 Pack"),
         ("headphones", "Logitech H390 USB Headset"),
+        ("intel", "Lenovo V55t AMD Ryzen 3 3200G 8 GB"),
     ],
 )
 def test_a_different_word_is_not_a_spelling(asked: str, title: str) -> None:
