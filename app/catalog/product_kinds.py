@@ -36,10 +36,24 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"displayport"}),
         frozenset({"optical", "toslink"}),
         frozenset({"serial", "db9", "db25", "rs232", "rs-232"}),
+        frozenset({"usb", "micro-usb"}),
+        frozenset({"lightning"}),
+        frozenset({"xlr", "rca", "audio", "aux"}),
+    ),
+    "stand": (
+        frozenset({"tv", "television", "tvs"}),
+        frozenset({"printer", "printers"}),
+        frozenset({"monitor", "monitors", "display"}),
+        frozenset({"laptop", "laptops", "notebook", "notebooks"}),
+        frozenset({"microphone", "mic"}),
+        frozenset({"speaker", "speakers"}),
+        frozenset({"headphone", "headphones", "headset"}),
+        frozenset({"phone", "tablet", "ipad"}),
     ),
 }
 """Per product noun, kinds of which one item is one, each by the words that name it: an
-HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one."""
+HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, and a
+printer stand no TV stand."""
 
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
@@ -65,7 +79,7 @@ def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
 def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     """The kind of `noun` the text names ("hdmi cable") when the asked words name a rival
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
-    Cable with Ethernet")."""
+    Cable with Ethernet"); a standard counts by its family ("usb-c" names usb)."""
     kinds = RIVAL_KINDS.get(noun, ())
     asked_words = set(asked)
     wanted = [kind for kind in kinds if kind & asked_words]
@@ -73,6 +87,7 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
         return None
     toks = tokens(canonical_standards(text.lower()))
     named = [t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"]
+    named += [t.split("-")[0] for t in named if "-" in t]
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)

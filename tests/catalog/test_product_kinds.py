@@ -53,7 +53,11 @@ def test_any_text_of_an_item_may_name_the_other_kind() -> None:
         ("Philips Cat 6 cable", ("coaxial", "cable"), "cat6 cable"),
         ("C2G 3m 75Ohm BNC Cable coaxial cable Black", ("coaxial", "cable"), None),
         ("Startech Coaxial High Resolution Monitor VGA Cable", ("coaxial", "cable"), None),
-        ("Belkin USB cable", ("coaxial", "cable"), None),
+        ("Belkin USB cable", ("coaxial", "cable"), "usb cable"),
+        ("Tripp Lite USB 2.0 Hi-Speed A/B Cable (M/M)", ("coaxial", "cable"), "usb cable"),
+        ("Anker USB-C to USB-C cable", ("usb", "cable"), None),
+        ("Anker USB-C to USB-C cable", ("lightning", "cable"), "usb cable"),
+        ("C2G 12ft Pro XLR Male to XLR Female audio cable", ("hdmi", "cable"), "xlr cable"),
         ("C2G 3ft DB9 M/M Cable - Black DB9M", ("coaxial", "cable"), "db9 cable"),
         (
             "Cables Unlimited hdb15 Male to Female Svga Cable 100 Feet",
@@ -70,3 +74,19 @@ def test_a_cable_of_a_rival_kind_is_another_kind(
 ) -> None:
     """An HDMI cable is no coaxial cable: the asked kind must be named, outside a feature."""
     assert other_kind(text, "cable", asked) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "asked", "kind"),
+    [
+        ("Lexmark 15R0140 printer cabinet/stand White", ("tv", "stand"), "printer stand"),
+        ("Samsung DLP TV Stand in Black", ("tv", "stand"), None),
+        ("3M Adjustable Monitor Stand", ("tv", "stand"), "monitor stand"),
+        ("3M Adjustable Monitor Stand", ("stand",), None),
+    ],
+)
+def test_a_stand_for_another_product_is_another_kind(
+    text: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    """A printer stand is no TV stand, though the cross-encoder scored one 0.99 as one."""
+    assert other_kind(text, "stand", asked) == kind
