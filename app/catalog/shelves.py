@@ -4,13 +4,24 @@ rival kind of the same machine (a notebook is never a desktop)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
 
 _DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
 _PORTABLE_TYPES = ("notebook", "tablet", "mobile workstation")
-_KIND_SHELVES = {"desktop": _DESKTOP_TYPES}
+_KIND_SHELVES = {"desktop": _DESKTOP_TYPES, "pc": _DESKTOP_TYPES, "computer": _DESKTOP_TYPES}
 """Product types under which catalogs file a kind of product that shoppers name otherwise:
 Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
+
+_SORT_SIGNS = {
+    "gaming": frozenset(
+        "gaming gamer game rog tuf legion predator nitro omen alienware trident aegis "
+        "geforce rtx gtx".split()
+    )
+}
+"""Words by which a title says a machine is of a sort without the sort's word: Icecat
+titles its gaming PCs by their line (ASUS ROG, Lenovo Legion, MSI Trident)."""
 
 _KIND_RIVALS = {
     "desktop": _PORTABLE_TYPES,
@@ -36,6 +47,20 @@ def shelf_keys(product: str) -> frozenset[tuple[str, ...]]:
     all-in-one pc, mini pc, pc barebone)."""
     names = [product, catalog_name(product), *_KIND_SHELVES.get(_kind(product), ())]
     return frozenset(shelf_key(name) for name in names)
+
+
+def unshelved_words(product: str, product_type: str) -> tuple[str, ...]:
+    """Words of the product's name that filing it under `product_type` does not say: the
+    sort of a kind ("gaming" for a "gaming desktop" typed PC), which its title must say; a
+    word the catalogs' name replaces ("thumb drive" -> usb flash drive) is no sort."""
+    kept = shelf_key(catalog_name(product))
+    said = {*shelf_key(product_type), _kind(product), "pc"}
+    return tuple(w for w in shelf_key(product) if w in kept and w not in said)
+
+
+def says_sort(words: Collection[str], sort: str) -> bool:
+    """Whether a title's words say the sort of machine, by its word or its signs ("rog")."""
+    return sort in words or not _SORT_SIGNS.get(sort, frozenset()).isdisjoint(words)
 
 
 def rival_shelf_keys(product: str) -> frozenset[tuple[str, ...]]:

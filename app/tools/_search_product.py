@@ -20,7 +20,13 @@ from app.catalog.product_nouns import (
     names_as_product,
     tokens,
 )
-from app.catalog.shelves import rival_shelf_keys, shelf_key, shelf_keys
+from app.catalog.shelves import (
+    rival_shelf_keys,
+    says_sort,
+    shelf_key,
+    shelf_keys,
+    unshelved_words,
+)
 from app.catalog.short_names import to_short_names, with_short_names
 from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
@@ -148,6 +154,11 @@ def on_rival_shelf(item: Item, product: str) -> bool:
 def on_shelf(item: Item, product: str) -> bool:
     """Whether the catalog files the item as the product: its product type (Icecat's, from
     the title or the spec sheet) is the product's name ("Mini PC" for a mini pc), the
-    catalogs' name for it, or a type of its kind ("PC" for a desktop)."""
+    catalogs' name for it, or a type of its kind ("PC" for a desktop) when its title says the
+    sort asked ("gaming desktop": ROG, Legion)."""
     shelf = item.product_type
-    return shelf is not None and shelf_key(shelf) in shelf_keys(product)
+    if shelf is None or shelf_key(shelf) not in shelf_keys(product):
+        return False
+    sorts = unshelved_words(product, shelf)
+    words = {canonical(t) for t in tokens(f"{item.title} {item.brand or ''}")} if sorts else set()
+    return all(says_sort(words, sort) for sort in sorts)

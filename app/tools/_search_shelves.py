@@ -31,10 +31,14 @@ class ShelfLookup:
 
     def shelved(self, product: str, filters: SearchFilters) -> list[Item]:
         """The items filed as the product (under its name, its catalog name or a type of its
-        kind) that pass the filters, in item-id order."""
+        kind, saying the sort asked) that pass the filters, in item-id order."""
         ids = sorted({i for key in shelf_keys(product) for i in self._by_shelf.get(key, ())})
         items = (self._items[i] for i in ids)
-        return [item for item in items if filters.matches(item_payload(item))]
+        return [
+            item
+            for item in items
+            if on_shelf(item, product) and filters.matches(item_payload(item))
+        ]
 
 
 def needs_shelf(items: Sequence[Item], product: str, request: str = "") -> bool:

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from app.catalog.shelves import rival_shelf_keys, shelf_key, shelf_keys
+from app.catalog.shelves import (
+    rival_shelf_keys,
+    says_sort,
+    shelf_key,
+    shelf_keys,
+    unshelved_words,
+)
 
 
 def test_a_product_is_filed_under_its_name_its_catalog_name_and_its_kinds_types() -> None:
@@ -10,6 +16,19 @@ def test_a_product_is_filed_under_its_name_its_catalog_name_and_its_kinds_types(
     assert shelf_key("pc") in shelf_keys("desktop computer")
     assert shelf_key("workstation") in shelf_keys("gaming desktop")
     assert shelf_key("pc") not in shelf_keys("laptop")
+    assert shelf_key("pc") in shelf_keys("gaming pc")
+    assert shelf_key("workstation") in shelf_keys("gaming computer")
+
+
+def test_a_sort_of_a_kind_is_what_its_type_does_not_say() -> None:
+    assert unshelved_words("gaming desktop", "PC") == ("gaming",)
+    assert unshelved_words("gaming pc", "workstation") == ("gaming",)
+    assert unshelved_words("desktop computer", "PC") == ()
+    assert unshelved_words("mini pc", "Mini PC") == ()
+    assert unshelved_words("thumb drive", "USB flash drive") == ()
+    assert says_sort({"asus", "rog", "pc"}, "gaming")
+    assert not says_sort({"hp", "compaq", "pc"}, "gaming")
+    assert says_sort({"hp", "business", "pc"}, "business")
 
 
 def test_computers_have_rival_kinds_and_most_products_none() -> None:

@@ -70,10 +70,22 @@ def test_a_desktop_is_filed_under_the_types_of_its_kind() -> None:
     """Icecat never types a desktop as one: PC, all-in-one PC and mini PC are desktops."""
     desktops = ShelfLookup(ITEMS).shelved("desktop computer", SearchFilters())
     assert ids(desktops) == ["icecat:1", "icecat:2", "icecat:3", "icecat:4"]
-    assert on_shelf(TOWER, "gaming desktop")
     notebook = item("icecat:11", "HP ProBook 450 G7 Notebook", 780.95, typed="notebook")
     assert not on_shelf(notebook, "desktop")
     assert not on_shelf(TOWER, "laptop")
+
+
+def test_a_sort_of_desktop_is_shelved_only_when_its_title_says_it() -> None:
+    """An office PC is no gaming desktop; Icecat names its gaming PCs by their line."""
+    rog = item("icecat:12", "ASUS ROG G15DH-DS562 PC AMD Ryzen 5 3600X 16 GB", 1124.95, typed="PC")
+    legion = item("icecat:13", "Lenovo Legion T530 Intel Core i7 32 GB Tower", 1191.95, typed="PC")
+    shelves = ShelfLookup({**ITEMS, rog.item_id: rog, legion.item_id: legion})
+    for asked in ("gaming desktop", "gaming pc", "gaming computers"):
+        assert ids(shelves.shelved(asked, SearchFilters())) == ["icecat:12", "icecat:13"]
+    assert not on_shelf(TOWER, "gaming desktop")
+    assert on_shelf(TOWER, "desktop pc")
+    assert on_shelf(TOWER, "pc")
+    assert not on_shelf(TOWER, "business desktop")
 
 
 def test_a_shop_listings_category_is_a_browse_node_not_a_type() -> None:
