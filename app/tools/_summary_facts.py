@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from app.tools._picker_report import ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools._picker_result import ItemPickerResult, Pick, PickOffer, SlotPicks
 from app.tools._picker_terms import tokens
 from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext

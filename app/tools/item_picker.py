@@ -29,15 +29,8 @@ from app.recall.search_index import SearchIndex
 from app.tools._picker_filter import hard_filter, prepare
 from app.tools._picker_gate import judge_more, run_gate
 from app.tools._picker_model import Pooled, Scored, Selection
-from app.tools._picker_report import (
-    ItemPickerResult,
-    OfferView,
-    Pick,
-    SlotPicks,
-    StageReport,
-    offers_by_item,
-    slot_report,
-)
+from app.tools._picker_report import OfferView, offers_by_item, slot_report
+from app.tools._picker_result import ItemPickerResult, Pick, SlotPicks, StageReport
 from app.tools._picker_scoring import TextVectors, current_weights, semantics, weigh
 from app.tools._picker_select import select
 from app.tools.base import ToolContext

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import DependencyDown, InvalidRequest
-from app.tools._picker_report import Pick
+from app.tools._picker_result import Pick
 from app.tools._summary_facts import (
     SlotFacts,
     SummaryFacts,

@@ -10,7 +10,7 @@ import pytest
 
 from app.config.registry import REGISTRY
 from app.tools._openai_chat import OpenAIChatModel
-from app.tools._picker_report import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools._picker_result import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
 from app.tools._search_result import AppliedScope, BlockedItem, ItemSearchResult, PriceOnly
 from app.tools._summary_facts import check_item_ids, cited_ids
 from app.tools.base import ToolContext, ToolError, invoke_tool

@@ -28,7 +28,8 @@ from app.tools._picker_model import (
     Semantics,
     Weights,
 )
-from app.tools._picker_report import OfferView, PickOffer, reason, slot_report
+from app.tools._picker_report import OfferView, reason, slot_report
+from app.tools._picker_result import PickOffer
 from app.tools._picker_scoring import TextVectors, semantic_scores, semantics, weigh
 from app.tools._picker_select import select
 from app.tools._picker_terms import (

@@ -11,7 +11,8 @@ import pytest
 from app.catalog.item import Item
 from app.tools._picker_filter import hard_filter
 from app.tools._picker_model import Gate, Weights
-from app.tools._picker_report import SlotPicks, slot_report
+from app.tools._picker_report import slot_report
+from app.tools._picker_result import SlotPicks
 from app.tools._picker_scoring import semantic_scores, weigh
 from app.tools._picker_select import select
 from app.tools._picker_terms import make_term, term_in
