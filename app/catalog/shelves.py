@@ -16,8 +16,8 @@ Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never de
 
 _SORT_SIGNS = {
     "gaming": frozenset(
-        "gaming gamer game rog tuf legion predator nitro omen alienware trident aegis "
-        "geforce rtx gtx".split()
+        {"gaming", "gamer", "rog", "tuf", "legion", "predator", "nitro", "omen", "alienware"}
+        | {"trident", "aegis", "geforce", "rtx", "gtx"}
     )
 }
 """Words by which a title says a machine is of a sort without the sort's word: Icecat

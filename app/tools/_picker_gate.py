@@ -33,7 +33,6 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_category,
     is_accessory_noun,
-    is_generic_head,
     names_as_product,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
@@ -45,7 +44,12 @@ from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_shelves import misfile, shelf_floor
 from app.tools._picker_terms import find_specs, spec_said, tokens
-from app.tools._search_product import accessory_asked, names_noun, names_only_as_feature
+from app.tools._search_product import (
+    accessory_asked,
+    names_noun,
+    names_only_as_feature,
+    sibling_product,
+)
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +162,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         if names_only_as_add_on_target(p.item.title, noun)
         or names_only_as_feature(p.item.title, noun)
         or (typed and _accessory_category(p.item))
-        or names_sibling_product(p.item.title, inputs.category)
+        or sibling_product(p.item.title, inputs.category) is not None
         or names_as_compound_modifier(p.item.title, noun)
         or describes_add_on(p.item.description, noun)
         or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
@@ -196,29 +200,6 @@ def _describes_next(after: Sequence[str], noun: str) -> bool:
         ):
             return True
     return False
-
-
-def names_sibling_product(title: str, category: str) -> bool:
-    """True when the title never names the category's product but names another one made
-    with its modifier: "Power Cord" for a power bank, "Gaming Mouse" for a gaming keyboard."""
-    words = tokens(category)
-    if len(words) < 2:
-        return False
-    noun, modifier = canonical(words[-1]), words[-2]
-    said = tokens(title)
-    if any(canonical(w) == noun for w in said):
-        return False
-    return any(
-        said[i] == modifier and is_product_noun(said[i + 1]) and _other_product(said[i + 1], noun)
-        for i in range(len(said) - 1)
-    )
-
-
-def _other_product(word: str, noun: str) -> bool:
-    """Whether the word names a product other than the noun; one generic name of a machine
-    is not another product than the next ("Desktop PC" is a desktop computer)."""
-    said = canonical(word)
-    return said != noun and not (is_generic_head(said) and is_generic_head(noun))
 
 
 def plan_gate(

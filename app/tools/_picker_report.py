@@ -14,7 +14,7 @@ from app.tools._picker_contrary import same_family
 from app.tools._picker_model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._picker_result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools._picker_terms import spec_where, where_stated
-from app.tools._search_product import none_named
+from app.tools._search_product import none_named, sibling_product
 from app.tools.price_compare import PriceCompareResult
 
 
@@ -223,12 +223,13 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
 
 def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     """The other kind of product an item is ("pen tablet" for a tablet, "Cat 6 cable" for a
-    coaxial cable), if it is one."""
+    coaxial cable, "gaming mouse" for a gaming keyboard), if it is one."""
     noun = head(category) if category else None
     if noun is None:
         return None
     asked = [*tokens(category or ""), *tokens(request)]
     kind = other_kind_in((item.title, item.category), noun, asked)
+    kind = kind or sibling_product(item.title, category or "")
     return standard_labels(kind) if kind else None
 
 

@@ -162,3 +162,54 @@ def on_shelf(item: Item, product: str) -> bool:
     sorts = unshelved_words(product, shelf)
     words = {canonical(t) for t in tokens(f"{item.title} {item.brand or ''}")} if sorts else set()
     return all(says_sort(words, sort) for sort in sorts)
+
+
+def sibling_product(title: str, category: str) -> str | None:
+    """The other product a title names with the category's modifier when it never names the
+    category's product ("Power Cord" for a power bank, "Gaming Mouse" for a gaming
+    keyboard), or the modifier's own product when an accessory is asked and the title is
+    that product, no accessory of it ("Galaxy Watch smartwatch" for smartwatch bands)."""
+    words = tokens(category)
+    if len(words) < 2:
+        return None
+    noun, modifier = canonical(words[-1]), words[-2]
+    said = tokens(title)
+    if any(canonical(w) == noun for w in said):
+        return None
+    sibling = next(
+        (
+            f"{modifier} {said[i + 1]}"
+            for i in range(len(said) - 1)
+            if said[i] == modifier
+            and is_product_noun(said[i + 1])
+            and _other_product(said[i + 1], noun)
+        ),
+        None,
+    )
+    if sibling is not None or not (is_accessory_noun(noun) or noun in _ASKED_ACCESSORIES):
+        return sibling
+    return modifier if _is_the_product(said, title, canonical(modifier)) else None
+
+
+_ASKED_ACCESSORIES = frozenset({"band"})
+"""Nouns that name an accessory when asked after its product ("smartwatch bands") but are
+no accessory noun in titles, which use them otherwise ("Dual Band Router", "Fit band")."""
+
+
+def _is_the_product(said: list[str], title: str, target: str) -> bool:
+    """Whether a title names the target product as itself: not only as what an add-on is
+    for, and with no accessory noun at all."""
+    if not is_product_noun(target) or is_accessory_noun(target):
+        return False
+    if not any(canonical(w) == target for w in said):
+        return False
+    if any(is_accessory_noun(canonical(w)) for w in said):
+        return False
+    return not names_only_as_add_on_target(title, target)
+
+
+def _other_product(word: str, noun: str) -> bool:
+    """Whether the word names a product other than the noun; one generic name of a machine
+    is not another product than the next ("Desktop PC" is a desktop computer)."""
+    said = canonical(word)
+    return said != noun and not (is_generic_head(said) and is_generic_head(noun))

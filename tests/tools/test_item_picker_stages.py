@@ -563,6 +563,13 @@ def test_an_item_whose_own_category_is_an_accessory_type_is_an_accessory(
         ("laptop", "Targus power cord", False),
         ("desktop computer", "HP rp5700 Desktop PC", False),
         ("desktop computer", "HP iPAQ 200 Series Desktop Cradle Black", True),
+        # an accessory asked: its product itself is no accessory of it
+        ("smartwatch bands", "Samsung Galaxy Watch Active smartwatch SAMOLED 2.79 cm", True),
+        ("smartwatch bands", "10 Pack Sport Bands Compatible with Fitbit Charge 2", False),
+        ("tv stand", "Samsung UE55RU7099 TV 139.7 cm (55in) 4K Ultra HD", True),
+        ("laptop charger", "HP ProBook 450 G7 laptop", True),
+        ("laptop charger", "Dell 65W AC Adapter for Latitude laptops", False),
+        ("iphone case", "Otterbox Defender Series for iPhone 4", False),
     ],
 )
 def test_another_product_made_with_the_categorys_modifier_is_marked(
@@ -692,6 +699,19 @@ async def test_another_kind_says_what_it_is_in_its_reason() -> None:
     assert ranked[0].item.item_id == "amazon:2"
     assert reason(inputs, gate, Chosen(pen), None).startswith(
         "closest match only: a pen tablet, not a tablet"
+    )
+
+
+async def test_the_product_itself_says_so_when_its_accessory_is_asked() -> None:
+    inputs, _, gate, ranked = await gated_without_a_model(
+        "Samsung Galaxy Watch Active smartwatch Silver",
+        "Fitbit Charge 2 Sport Bands",
+        "smartwatch bands",
+    )
+    watch = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert ranked[0].item.item_id == "amazon:2"
+    assert reason(inputs, gate, Chosen(watch), None).startswith(
+        "closest match only: a smartwatch, not a smartwatch bands"
     )
 
 
