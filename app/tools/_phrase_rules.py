@@ -29,7 +29,7 @@ _HARD_BREAK = set('.;:!?()[]\n"')
 _JOINED_BY_TO = word_set("easy ready simple quick safe hard difficult")
 _GENERIC_TAILS = word_set(
     "item items product products stuff thing things one ones brand brands kind "
-    "feature features function functions functionality"
+    "feature features function functions functionality capability capabilities sound"
 )
 """Words that end a list item without naming anything ("an optical zoom FEATURE")."""
 AndMode = Literal["never", "single", "always"]

@@ -51,6 +51,10 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a wifi router. it should be of black color", ("black color",)),
         ("a desktop which includes of 8gb ram", ("8gb ram",)),
         ("a desktop with 8gb ram + 512gb ssd", ("8gb ram", "512gb ssd")),
+        # words that name nothing end no must-have
+        ("a camera with an optical zoom feature", ("optical zoom",)),
+        ("a headset with stereo sound", ("stereo",)),
+        ("a charger with fast charge capability", ("fast charge",)),
     ],
 )
 def test_must_have(text: str, must: tuple[str, ...]) -> None:
