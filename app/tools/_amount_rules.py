@@ -83,11 +83,14 @@ def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     gigabytes of ram", "16 gb ram" -> ram), and how many words after `i` it took; None when
     none follows."""
     at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
-    gap = low[words[i].end : words[at].start].split() if at < len(words) else None
-    part = words[at].text if gap in (["of"], []) else ""
-    if gap == [] and singular(part) not in _STORAGE_PARTS:
+    if at >= len(words):
         return None
-    return (part, at - i) if part and _sized_part(part) else None
+    gap = low[words[i].end : words[at].start].split()
+    part = words[at].text
+    joined = not gap and singular(part) in _STORAGE_PARTS
+    if not (gap == ["of"] or joined) or not _sized_part(part):
+        return None
+    return part, at - i
 
 
 _STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
