@@ -45,6 +45,7 @@ from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_shelves import misfile, shelf_floor
 from app.tools._picker_terms import find_specs, spec_said, tokens
 from app.tools._search_product import (
+    accessorized_product,
     accessory_asked,
     names_noun,
     names_only_as_feature,
@@ -144,7 +145,8 @@ def accessories(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
     Riser", "sleeve for 15in laptops", "screen protector Mobile phone/Smartphone"), whose own
     category is an accessory type ("mobile phone case"), whose description says they are
     an add-on, or that are another kind of it ("Pen Tablet"), when the request is for a
-    product that is not an accessory itself."""
+    product that is not an accessory itself; for an accessory, the product it is for, when
+    another candidate names the accessory ("smartwatch" for smartwatch bands)."""
     return _accessories(inputs, filtered, contradiction(inputs))
 
 
@@ -156,10 +158,12 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         return frozenset()
     typed = not is_accessory_noun(noun)
     asked = (*tokens(inputs.category), *tokens(inputs.request))
+    named = any(noun in map(canonical, hyphenated_words(p.item.title)) for p in filtered.pool)
     return frozenset(
         p.item.item_id
         for p in filtered.pool
-        if names_only_as_add_on_target(p.item.title, noun)
+        if (named and accessorized_product(p.item.title, inputs.category) is not None)
+        or names_only_as_add_on_target(p.item.title, noun)
         or names_only_as_feature(p.item.title, noun)
         or (typed and _accessory_category(p.item))
         or sibling_product(p.item.title, inputs.category) is not None

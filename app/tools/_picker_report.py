@@ -14,7 +14,7 @@ from app.tools._picker_contrary import same_family
 from app.tools._picker_model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._picker_result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools._picker_terms import spec_where, where_stated
-from app.tools._search_product import none_named, sibling_product
+from app.tools._search_product import accessorized_product, none_named, sibling_product
 from app.tools.price_compare import PriceCompareResult
 
 
@@ -230,6 +230,7 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     asked = [*tokens(category or ""), *tokens(request)]
     kind = other_kind_in((item.title, item.category), noun, asked)
     kind = kind or sibling_product(item.title, category or "")
+    kind = kind or accessorized_product(item.title, category or "")
     return standard_labels(kind) if kind else None
 
 

@@ -167,8 +167,7 @@ def on_shelf(item: Item, product: str) -> bool:
 def sibling_product(title: str, category: str) -> str | None:
     """The other product a title names with the category's modifier when it never names the
     category's product ("Power Cord" for a power bank, "Gaming Mouse" for a gaming
-    keyboard), or the modifier's own product when an accessory is asked and the title is
-    that product, no accessory of it ("Galaxy Watch smartwatch" for smartwatch bands)."""
+    keyboard), or None."""
     words = tokens(category)
     if len(words) < 2:
         return None
@@ -176,7 +175,7 @@ def sibling_product(title: str, category: str) -> str | None:
     said = tokens(title)
     if any(canonical(w) == noun for w in said):
         return None
-    sibling = next(
+    return next(
         (
             f"{modifier} {said[i + 1]}"
             for i in range(len(said) - 1)
@@ -186,9 +185,21 @@ def sibling_product(title: str, category: str) -> str | None:
         ),
         None,
     )
-    if sibling is not None or not (is_accessory_noun(noun) or noun in _ASKED_ACCESSORIES):
-        return sibling
-    return modifier if _is_the_product(said, title, canonical(modifier)) else None
+
+
+def accessorized_product(title: str, category: str) -> str | None:
+    """The product an asked accessory is for, when the title is that product and names no
+    accessory ("Galaxy Watch ... smartwatch" for smartwatch bands), or None."""
+    words = tokens(category)
+    if len(words) < 2:
+        return None
+    noun, target = canonical(words[-1]), canonical(words[-2])
+    if not (is_accessory_noun(noun) or noun in _ASKED_ACCESSORIES):
+        return None
+    said = tokens(title)
+    if not any(canonical(w) == target for w in said):
+        return None
+    return target if _is_the_product(said, title, target) else None
 
 
 _ASKED_ACCESSORIES = frozenset({"band"})
@@ -200,8 +211,6 @@ def _is_the_product(said: list[str], title: str, target: str) -> bool:
     """Whether a title names the target product as itself: not only as what an add-on is
     for, and with no accessory noun at all."""
     if not is_product_noun(target) or is_accessory_noun(target):
-        return False
-    if not any(canonical(w) == target for w in said):
         return False
     if any(is_accessory_noun(canonical(w)) for w in said):
         return False

@@ -563,13 +563,6 @@ def test_an_item_whose_own_category_is_an_accessory_type_is_an_accessory(
         ("laptop", "Targus power cord", False),
         ("desktop computer", "HP rp5700 Desktop PC", False),
         ("desktop computer", "HP iPAQ 200 Series Desktop Cradle Black", True),
-        # an accessory asked: its product itself is no accessory of it
-        ("smartwatch bands", "Samsung Galaxy Watch Active smartwatch SAMOLED 2.79 cm", True),
-        ("smartwatch bands", "10 Pack Sport Bands Compatible with Fitbit Charge 2", False),
-        ("tv stand", "Samsung UE55RU7099 TV 139.7 cm (55in) 4K Ultra HD", True),
-        ("laptop charger", "HP ProBook 450 G7 laptop", True),
-        ("laptop charger", "Dell 65W AC Adapter for Latitude laptops", False),
-        ("iphone case", "Otterbox Defender Series for iPhone 4", False),
     ],
 )
 def test_another_product_made_with_the_categorys_modifier_is_marked(
@@ -700,6 +693,33 @@ async def test_another_kind_says_what_it_is_in_its_reason() -> None:
     assert reason(inputs, gate, Chosen(pen), None).startswith(
         "closest match only: a pen tablet, not a tablet"
     )
+
+
+@pytest.mark.parametrize(
+    ("category", "title", "accessory", "marked"),
+    [
+        ("smartwatch bands", "Samsung Galaxy Watch Active smartwatch", "Fitbit Sport Bands", True),
+        ("smartwatch bands", "Fitbit Charge 2 Sport Bands", "Fitbit Sport Bands", False),
+        ("tv stand", "Samsung UE55RU7099 TV 139.7 cm (55in) 4K", "Sanus TV Stand", True),
+        ("laptop charger", "HP ProBook 450 G7 laptop", "Toshiba Laptop Charger", True),
+        (
+            "laptop charger",
+            "Dell 65W AC Adapter for Latitude laptops",
+            "Toshiba Laptop Charger",
+            False,
+        ),
+        ("iphone case", "Otterbox Defender Series for iPhone 4", "Incipio iPhone Case", False),
+        # with no candidate that is the accessory, its product is the closest match
+        ("smartwatch bands", "Samsung Galaxy Watch Active smartwatch", "Sharpie marker", False),
+    ],
+)
+def test_the_product_an_asked_accessory_is_for_is_marked(
+    category: str, title: str, accessory: str, marked: bool
+) -> None:
+    items = [item(1, title), item(2, accessory)]
+    p = plan(category=category)
+    inputs = inputs_for(items, p, query=category)
+    assert ("amazon:1" in accessories(inputs, filtered_for(items, p, query=category))) is marked
 
 
 async def test_the_product_itself_says_so_when_its_accessory_is_asked() -> None:
