@@ -12,6 +12,7 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"in ear", "over ear", "on ear"}),
     frozenset({"wired", "wireless"}),
     frozenset({"inkjet", "laser"}),
+    frozenset({"internal", "external"}),
     frozenset({"ddr", "ddr2", "ddr3", "ddr4", "ddr5"}),
     frozenset({"single", "dual", "triple", "quad"}),
 )

@@ -84,3 +84,13 @@ def test_an_alternative_form_counts_against_a_title_only_when_said() -> None:
     sem = semantic_scores(inputs, filtered.pool, vectors, [same, same])
     assert sem["amazon:1"].avoid == 0.0
     assert sem["amazon:2"].avoid == 1.0
+
+
+def test_an_internal_drive_is_no_external_one() -> None:
+    drives = [item(1, "Verbatim internal solid state drive M.2 1000 GB"), item(2, "WD My Passport")]
+    plan = ShoppingPlan(category="external hard drive")
+    inputs, filtered = stages(drives, plan, "external hard drive")
+    assert "internal" in inputs.contrary
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    assert sem["amazon:1"].avoid_said == ("internal",)
+    assert sem["amazon:2"].avoid_said == ()
