@@ -117,11 +117,13 @@ def standard_at(low: str, pos: int) -> tuple[str, int] | None:
 
 PROCESSOR_TIERS = ("core-i", "ryzen-")
 """How the one names of processor tiers begin ("core-i7", "ryzen-5")."""
+_CORE_TIERS = tuple(f"core-i{n}" for n in "3579")
+_RYZEN_TIERS = tuple(f"ryzen-{n}" for n in "3579")
 TIERS_OF_LINE = {
-    "intel": tuple(f"core-i{n}" for n in "3579"),
-    "core": tuple(f"core-i{n}" for n in "3579"),
-    "amd": tuple(f"ryzen-{n}" for n in "3579"),
-    "ryzen": tuple(f"ryzen-{n}" for n in "3579"),
+    "intel": _CORE_TIERS,
+    "core": _CORE_TIERS,
+    "amd": _RYZEN_TIERS,
+    "ryzen": _RYZEN_TIERS,
 }
 """The tiers' one names by the words of their maker and line, which the one name replaces in
 a title ("Intel Core i7" -> core-i7 still says intel core)."""

@@ -158,12 +158,10 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         return frozenset()
     typed = not is_accessory_noun(noun)
     asked = (*tokens(inputs.category), *tokens(inputs.request))
-    named = any(noun in map(canonical, hyphenated_words(p.item.title)) for p in filtered.pool)
-    return frozenset(
+    return _products_of_the_accessory(inputs.category, noun, filtered) | frozenset(
         p.item.item_id
         for p in filtered.pool
-        if (named and accessorized_product(p.item.title, inputs.category) is not None)
-        or names_only_as_add_on_target(p.item.title, noun)
+        if names_only_as_add_on_target(p.item.title, noun)
         or names_only_as_feature(p.item.title, noun)
         or (typed and _accessory_category(p.item))
         or sibling_product(p.item.title, inputs.category) is not None
@@ -171,6 +169,19 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         or describes_add_on(p.item.description, noun)
         or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
     )
+
+
+def _products_of_the_accessory(category: str, noun: str, filtered: Filtered) -> frozenset[str]:
+    """Ids of the items that are the product an asked accessory is for, when another
+    candidate names the accessory; with none that does, they are the closest matches."""
+    found = frozenset(
+        p.item.item_id
+        for p in filtered.pool
+        if accessorized_product(p.item.title, category) is not None
+    )
+    if found and any(noun in map(canonical, hyphenated_words(p.item.title)) for p in filtered.pool):
+        return found
+    return frozenset()
 
 
 def _accessory_category(item: Item) -> bool:
