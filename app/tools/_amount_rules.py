@@ -87,13 +87,13 @@ def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
         return None
     gap = low[words[i].end : words[at].start].split()
     part = words[at].text
-    joined = not gap and singular(part) in _STORAGE_PARTS
+    joined = not gap and singular(part) in STORAGE_PARTS
     if not (gap == ["of"] or joined) or not _sized_part(part):
         return None
     return part, at - i
 
 
-_STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
+STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
 """Parts an amount sizes written right after it ("16 gb ram", "1 tb ssd"); others need an
 "of" ("3.5 ounce size" is no part)."""
 

@@ -14,6 +14,7 @@ from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     MEASURED,
     PIECES,
+    STORAGE_PARTS,
     TENS,
     amount_of,
     is_unit,
@@ -279,6 +280,12 @@ def _sizes_a_part(run: list[Token], k: int) -> bool:
     return 0 < size < k and singular(run[k].text) not in CONTAINER_NOUNS
 
 
+def _sized_storage(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is memory or storage with its size ("8 gb RAM mini computer"),
+    which describes the product, not its kind."""
+    return singular(run[k].text) in STORAGE_PARTS and _size_before(run, k) > 0
+
+
 def _size_before(run: list[Token], k: int) -> int:
     """How many words before the k-th state a measured size ("16gb", "16 gb"), or 0."""
     if k > 0 and MEASURED.fullmatch(run[k - 1].text):
@@ -335,7 +342,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
             not named
             and tok.text not in COMPOUND_MODIFIERS
             and not (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
-        ) or _counted_unit(run, first - 1):
+        ) or _counted_unit(run, first - 1) or _sized_storage(run, first - 1):
             break
         first, taken = first - 1, taken + 1
     while passed and passed[-1] is run[first]:

@@ -224,6 +224,8 @@ def test_two_word_names_head_only_together(
         ("two packs of hdmi cables", "hdmi cables", ("2 packs",)),
         ("a charger for triple a batteries", "charger", ("aaa", "batteries")),
         ("a laptop 16 gb ram", "laptop", ("16 gb ram",)),
+        ("an 8 gb ram mini computer", "mini computer", ("8 gb ram",)),
+        ("a 512gb ssd gaming laptop", "gaming laptop", ("512gb ssd",)),
         ("a hidden camera 32 gb memory recorder", "camera", ("hidden", "32 gb memory", "recorder")),
         ("a black pepper 3 ounce bag of jerky", "jerky", ("black", "pepper", "3 ounce", "bag")),
         ("a 3.5 ounce size toothpaste", "toothpaste", ("3.5 ounce", "size")),
