@@ -337,12 +337,12 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
             passed.append(tok)
             first -= 1
             continue
-        named = first == last and _two_word_name(run, last)
-        if (
-            not named
-            and tok.text not in COMPOUND_MODIFIERS
-            and not (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
-        ) or _counted_unit(run, first - 1) or _sized_storage(run, first - 1):
+        names = (
+            (first == last and _two_word_name(run, last))
+            or tok.text in COMPOUND_MODIFIERS
+            or (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
+        )
+        if not names or _counted_unit(run, first - 1) or _sized_storage(run, first - 1):
             break
         first, taken = first - 1, taken + 1
     while passed and passed[-1] is run[first]:

@@ -170,7 +170,8 @@ _BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)")
 
 def make_term(text: str) -> Term | None:
     """`text` normalised, with its numeric specs split from its words ("built-in" dropped
-    before a part, the "of" of "64gb of ram" with its amount); None when blank."""
+    before a part, the "of" of "64gb of ram" with its amount, "support" beside a feature);
+    None when blank."""
     clean = _BUILT_IN.sub("", normalise(text.replace("-", " ")))
     if not clean:
         return None
@@ -179,7 +180,13 @@ def make_term(text: str) -> Term | None:
     words = tuple(w for w in tokens(rest) if w)
     if specs and words[:1] == ("of",):
         words = words[1:]
+    words = tuple(w for w in words if w not in _SUPPORT_WORDS) or words
     return Term(clean, words, specs, " ".join(text.lower().split()))
+
+
+_SUPPORT_WORDS = frozenset({"support", "supports", "supported", "supporting"})
+"""Words beside a feature that titles leave out ("usb support", "support 4g lte", "lumbar
+support"): a title says the feature alone ("USB", "4G LTE"); a term of them only keeps them."""
 
 
 def make_terms(texts: tuple[str, ...] | list[str]) -> tuple[Term, ...]:

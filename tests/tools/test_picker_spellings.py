@@ -38,6 +38,8 @@ from app.tools._picker_terms import make_term, term_in
         ("amd", "ASUS ROG G15DH-DS562 PC AMD Ryzen 5 3600X 16 GB"),
         ("512 gig", "Samsung 860 EVO 512 GB SSD"),
         ("16g of ram", "HP ProDesk 400 G6 16 GB RAM, 256 GB SSD"),
+        ("support 4g lte", "Samsung Galaxy Tab Active2 8in 16 GB Wi-Fi 5 4G LTE Black"),
+        ("usb support", "Coby Kyros 7in Android Tablet with USB and HDMI"),
     ],
 )
 def test_either_spelling_says_the_term(asked: str, title: str) -> None:
