@@ -355,6 +355,8 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
 
 
 _COUNT_WORDS = frozenset({"one", "hundred", "thousand"})
+"""Count words beside NUMBER_WORDS and TENS that end a count before its unit ("one hundred
+foot"); "one" is no number word elsewhere, being as often a pronoun."""
 
 
 def _counted_unit(run: list[Token], k: int) -> bool:
