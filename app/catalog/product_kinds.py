@@ -40,6 +40,10 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"lightning"}),
         frozenset({"xlr", "rca", "audio", "aux"}),
     ),
+    "phone": (
+        frozenset({"android", "smartphone", "iphone", "galaxy", "cell", "mobile", "unlocked"}),
+        frozenset({"corded", "cordless", "dect", "landline", "telephone"}),
+    ),
     "stand": (
         frozenset({"tv", "television", "tvs"}),
         frozenset({"printer", "printers"}),
@@ -52,8 +56,8 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
     ),
 }
 """Per product noun, kinds of which one item is one, each by the words that name it: an
-HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, and a
-printer stand no TV stand."""
+HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, a printer
+stand no TV stand and a cordless phone no Android phone."""
 
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:

@@ -76,6 +76,15 @@ def test_a_cable_of_a_rival_kind_is_another_kind(
     assert other_kind(text, "cable", asked) == kind
 
 
+def test_a_landline_phone_is_no_android_phone() -> None:
+    assert other_kind("Uniden Black Slimline Corded Phone", "phone", ("android", "phone")) == (
+        "corded phone"
+    )
+    assert other_kind("HTC Sensation 4g Android Phone T-Mobile", "phone", ("android",)) is None
+    assert other_kind("Panasonic DECT 6.0 Cordless Phone", "phone", ("cordless",)) is None
+    assert other_kind("Panasonic DECT 6.0 Cordless Phone", "phone", ("phone",)) is None
+
+
 @pytest.mark.parametrize(
     ("text", "asked", "kind"),
     [
