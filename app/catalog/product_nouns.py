@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _STOP = frozenset({"and", "&", "for", "with", "of", "the", "a", "an", "in", "on", "to", "or", "w"})
 _IRREGULAR = {
@@ -84,106 +86,6 @@ _MACHINE_TRAITS = frozenset(
 )
 """Words that say what kind of machine a generic name is, never which product: the head of
 "mini pc" is pc, where that of "desktop pc" is desktop."""
-
-ACCESSORY_NOUNS = frozenset(
-    {
-        "case",
-        "cover",
-        "sleeve",
-        "bag",
-        "pouch",
-        "skin",
-        "shell",
-        "protector",
-        "film",
-        "pad",
-        "rest",
-        "stand",
-        "mount",
-        "holder",
-        "dock",
-        "cradle",
-        "cable",
-        "cord",
-        "charger",
-        "adapter",
-        "battery",
-        "lamp",
-        "bulb",
-        "ink",
-        "toner",
-        "drum",
-        "ribbon",
-        "paper",
-        "filter",
-        "strap",
-        "armband",
-        "remote",
-        "tray",
-        "cleaner",
-        "replacement",
-        "part",
-        "accessory",
-        "bracket",
-        "housing",
-        "grip",
-        "sticker",
-        "decal",
-        "screen",
-        "lens",
-        "cap",
-        "hood",
-        "belt",
-        "fuser",
-        "roller",
-        "stylus",
-        "keyboard",
-        "kbd",
-        "cooler",
-        "arm",
-        "backpack",
-        "briefcase",
-        "organizer",
-        "lock",
-        "extender",
-        "converter",
-        "splitter",
-        "wall",
-        "wrist",
-        "enclosure",
-        "reader",
-        "docking",
-        "charging",
-        "carrying",
-        "mounting",
-        "riser",
-        "spare",
-        "cabinet",
-        "cooling",
-        "sling",
-        "holster",
-        "shoulder",
-        "table",
-        "antenna",
-        "cleaning",
-        "privacy",
-    }
-)
-"""Nouns that make the word before them a modifier: "laptop sleeve", "mouse pad", "tv mount"."""
-
-COMPOUND_ACCESSORY_ENDINGS = (
-    "riser",
-    "sleeve",
-    "holder",
-    "charger",
-    "adapter",
-    "battery",
-    "bracket",
-    "backpack",
-    "protector",
-)
-"""Accessory nouns that also end product names written as one word ("GoRiser", "MacSleeve");
-only ones that end no common non-accessory word ("cover" ends "discover", "pad" "ipad")."""
 
 
 def is_accessory_noun(word: str) -> bool:
