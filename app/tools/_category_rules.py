@@ -264,7 +264,8 @@ def _head_index(run: list[Token]) -> int | None:
     for k in range(len(run) - 1, -1, -1):
         if not _heads(run, k):
             continue
-        if _sizes_a_part(run, k) and _head_index(run[: k - _size_before(run, k)]) is not None:
+        size = _part_size(run, k)
+        if size and _head_index(run[: k - size]) is not None:
             continue
         if run[k].text in PARTS_NAMED_LAST and k > 0 and _head_index(run[:k]) is not None:
             continue
@@ -274,10 +275,11 @@ def _head_index(run: list[Token]) -> int | None:
     return None
 
 
-def _sizes_a_part(run: list[Token], k: int) -> bool:
-    """Whether a size before the k-th word makes it a sized part, not a container."""
+def _part_size(run: list[Token], k: int) -> int:
+    """How many words before the k-th state the size that makes it a sized part, not a
+    container, with a word before them; 0 when none do."""
     size = _size_before(run, k)
-    return 0 < size < k and singular(run[k].text) not in CONTAINER_NOUNS
+    return size if 0 < size < k and singular(run[k].text) not in CONTAINER_NOUNS else 0
 
 
 def _sized_storage(run: list[Token], k: int) -> bool:
