@@ -54,10 +54,26 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"headphone", "headphones", "headset"}),
         frozenset({"phone", "tablet", "ipad"}),
     ),
+    "charger": (
+        frozenset({"wall", "ac", "travel", "home"}),
+        frozenset({"car", "vehicle", "auto"}),
+        frozenset({"wireless", "qi"}),
+        frozenset({"portable", "bank"}),
+        frozenset({"solar"}),
+    ),
+    "drive": (
+        frozenset({"optical", "dvd", "dvd-rw", "cd", "cd-rw", "blu-ray", "bd-re"}),
+        frozenset({"hard", "hdd"}),
+        frozenset({"ssd", "solid"}),
+        frozenset({"flash", "thumb", "jump", "pen"}),
+        frozenset({"tape", "lto"}),
+        frozenset({"floppy"}),
+    ),
 }
 """Per product noun, kinds of which one item is one, each by the words that name it: an
 HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, a printer
-stand no TV stand and a cordless phone no Android phone."""
+stand no TV stand, a cordless phone no Android phone, a car charger no wall charger and a
+hard drive no optical drive."""
 
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
@@ -85,16 +101,20 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
     Cable with Ethernet"); a standard counts by its family ("usb-c" names usb)."""
     kinds = RIVAL_KINDS.get(noun, ())
-    asked_words = set(asked)
-    wanted = [kind for kind in kinds if kind & asked_words]
+    asked_words = _with_families(tokens(canonical_standards(" ".join(asked).lower())))
+    wanted = [kind for kind in kinds if kind.intersection(asked_words)]
     if not wanted:
         return None
     toks = tokens(canonical_standards(text.lower()))
-    named = [t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"]
-    named += [t.split("-")[0] for t in named if "-" in t]
+    named = _with_families([t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"])
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+
+
+def _with_families(words: list[str]) -> list[str]:
+    """The words, then the family of each hyphenated one ("usb-c" -> usb, "dvd-rw" -> dvd)."""
+    return words + [w.split("-")[0] for w in words if "-" in w]
 
 
 def _kind_at(toks: list[str], i: int, before: frozenset[str], after: frozenset[str]) -> str | None:

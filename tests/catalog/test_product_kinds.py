@@ -99,3 +99,27 @@ def test_a_stand_for_another_product_is_another_kind(
 ) -> None:
     """A printer stand is no TV stand, though the cross-encoder scored one 0.99 as one."""
     assert other_kind(text, "stand", asked) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "noun", "asked", "kind"),
+    [
+        ("Anker USB-C to USB-C cable", "cable", ("usb-c", "cable"), None),
+        ("C2G 12ft Pro XLR audio cable", "cable", ("usb", "c", "cable"), "xlr cable"),
+        ("Samsung Car Charger Auto Black", "charger", ("wall", "charger"), "car charger"),
+        ("Kensington Wall Charger for Mini & Micro USB Devices", "charger", ("wall",), None),
+        ("Tripp Lite Portable Charger 10,050mAh Bank", "charger", ("ac",), "portable charger"),
+        ("Tripp Lite Wireless Car Charger - 15W, Qi", "charger", ("car", "charger"), None),
+        ("Verbatim 1 tb USB 2.0 Portable External Hard Drive", "drive", ("optical",), "hard drive"),
+        ("HP External USB DVD RW Drive optical disc drive", "drive", ("optical", "drive"), None),
+        ("ASUS Slim External DVD-RW Drive", "drive", ("dvd", "drive"), None),
+        ("SanDisk Cruzer USB Flash Drive", "drive", ("hard", "drive"), "flash drive"),
+        ("SanDisk Cruzer USB Flash Drive", "drive", ("usb", "drive"), None),
+    ],
+)
+def test_chargers_drives_and_standards_name_their_kind(
+    text: str, noun: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    """A car charger is no wall charger, a hard drive no optical drive, and an asked standard
+    counts by its family as a title's does ("usb-c" asks for a USB cable)."""
+    assert other_kind(text, noun, asked) == kind
