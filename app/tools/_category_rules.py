@@ -34,6 +34,7 @@ from app.tools._lexicon_rules import (
     PASSED_MODIFIERS,
     SIZED_BY_NUMBER_ONLY,
     TWO_WORD_NAMES,
+    is_color_label,
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
@@ -239,10 +240,23 @@ def keywords(
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
-        if tok.text not in STOP_WORDS and tok.text not in BOUNDARY_WORDS and len(tok.text) > 1:
+        if _content_word(low, words, i):
             out.append((tok.start, tok.text))
         i += 1
     return list(dict.fromkeys(word for _, word in sorted(out)))
+
+
+def _content_word(low: str, words: list[Token], i: int) -> bool:
+    """Whether word `i` is a keyword: no function word, boundary, letter or colour label
+    (read beside the text's own neighbours: "color LASER printer")."""
+    tok = words[i]
+    if tok.text in STOP_WORDS or tok.text in BOUNDARY_WORDS or len(tok.text) < 2:
+        return False
+    before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
+    after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]
+    return not is_color_label(
+        before[0].text if before else None, tok.text, after[0].text if after else None
+    )
 
 
 _TIER_WORDS = frozenset({"core", "processor", "cpu"})

@@ -113,6 +113,29 @@ ATTRIBUTE_NOUNS = word_set(
 """Parts and properties: never a bundle slot of their own ("with a steel frame and a
 wood FINISH")."""
 
+COLOR_COMPOUNDS = word_set(
+    """
+    printer printers printing print prints laser inkjet copier copies copy scanner scanning ink
+    toner cartridge cartridges page pages ppm display displays screen screens touchscreen touch
+    lcd led tv tvs television monitor monitors e-reader camera cameras video night photo photos
+    sensor changing matching correction temperature accuracy gamut depth output multifunction
+    all-in-one
+    """
+)
+"""Words "color" names a feature with ("a COLOR laser printer", "COLOR changing lights");
+before anything else it only labels a colour ("in the color redwood", "color: black")."""
+_COLOR_NAMED_AFTER = word_set("full true hair artificial natural food")
+
+
+def is_color_label(before: str | None, word: str, after: str | None) -> bool:
+    """Whether `word` only labels the colour asked ("black COLOR", "COLOR: x-4i"), being no
+    feature ("color printer", "full color") nor a thing ("hair color", "artificial color");
+    plural "colors" is left alone, being as often an ingredient ("no artificial colors")."""
+    if word not in ("color", "colour") or before in _COLOR_NAMED_AFTER:
+        return False
+    return after not in COLOR_COMPOUNDS
+
+
 CATALOG_ALIASES = {"laptop": "notebook"}
 """Another name catalogs give a product, searched beside the shopper's: Icecat titles call
 every laptop a notebook, which BM25 alone cannot know."""

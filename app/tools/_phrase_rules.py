@@ -7,7 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.tools._lexicon_rules import AMBIGUOUS_HEADS, PLAIN_ADJECTIVES, is_gerund, is_product_noun
+from app.tools._lexicon_rules import (
+    AMBIGUOUS_HEADS,
+    PLAIN_ADJECTIVES,
+    is_color_label,
+    is_gerund,
+    is_product_noun,
+)
 from app.tools._text_rules import SpanMask, Token, clause_end, tokens, word_set
 
 BOUNDARY_WORDS = word_set("""
@@ -76,7 +82,12 @@ def collect_phrases(
     while i < len(toks):
         while i < len(toks) and toks[i].text in LEADING_ARTICLES:
             i += 1
-        if i >= len(toks) or not _can_start(toks[i].text, stops, allow_digit_start):
+        labelled = i < len(toks) and _labels_color(toks, i)
+        if labelled:
+            i += 1
+            if i < len(toks) and _gap_breaks(low, toks[i - 1], toks[i]):
+                break
+        if i >= len(toks) or not _can_start(toks[i].text, stops, allow_digit_start or labelled):
             break
         j = i
         while j < len(toks) and j - i < max_words:
@@ -99,6 +110,13 @@ def collect_phrases(
     if share_modifiers:
         items = _share_modifiers(items)
     return items
+
+
+def _labels_color(toks: list[Token], k: int) -> bool:
+    """Whether word `k` only labels a colour ("white COLOR", "COLOR jayne")."""
+    before = toks[k - 1].text if k > 0 else None
+    after = toks[k + 1].text if k + 1 < len(toks) else None
+    return is_color_label(before, toks[k].text, after)
 
 
 def _ends(toks: list[Token], j: int) -> bool:
@@ -128,7 +146,7 @@ def _phrase(toks: list[Token], cut_at_product: bool) -> Phrase:
                 toks = toks[:k]
                 break
     end = toks[-1].end
-    while len(toks) > 1 and toks[-1].text in _GENERIC_TAILS:
+    while len(toks) > 1 and (toks[-1].text in _GENERIC_TAILS or _labels_color(toks, len(toks) - 1)):
         toks = toks[:-1]
     return Phrase(tuple(t.text for t in toks), toks[0].start, end)
 

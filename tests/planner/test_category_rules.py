@@ -397,3 +397,29 @@ def test_beside_product(term: str, category: str, said: str) -> None:
 def test_a_bundle_slot_is_searched_as_catalogs_name_it() -> None:
     plan = plan_from_text(["a laptop and a mouse under $900"])
     assert [b.query_text() for b in plan.bundle] == ["laptop notebook", "mouse"]
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords", "must"),
+    [
+        ("a camera in the color pink", ("pink",), ()),
+        ("a black color wireless mouse", ("black", "wireless"), ()),
+        ("a keyboard, color: black", ("black",), ()),
+        ("a tripod with color: x-4i", ("x-4i",), ()),
+        ("a travel bag with color green", (), ("green",)),
+        ("a color laser printer", ("color",), ()),
+        ("a watch with a full color display", (), ("full color display",)),
+        ("a printer with color printing", (), ("color printing",)),
+    ],
+)
+def test_color_labelling_a_colour_is_no_keyword(
+    text: str, keywords: tuple[str, ...], must: tuple[str, ...]
+) -> None:
+    """The word color before the colour asked only labels it; before a feature it names one."""
+    plan = plan_from_text([text])
+    assert (plan.keywords, plan.must_have) == (keywords, must)
+
+
+def test_an_artificial_color_is_an_ingredient() -> None:
+    plan = plan_from_text(["a chocolate bar with no artificial color"])
+    assert [e.term for e in plan.exclude] == ["artificial color"]
