@@ -423,3 +423,15 @@ def test_color_labelling_a_colour_is_no_keyword(
 def test_an_artificial_color_is_an_ingredient() -> None:
     plan = plan_from_text(["a chocolate bar with no artificial color"])
     assert [e.term for e in plan.exclude] == ["artificial color"]
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("gold plated banana plugs for speaker wire", "banana plugs"),
+        ("a high speed compactflash card 128gb", "compactflash card"),
+        ("an sdhc card 32gb", "sdhc card"),
+    ],
+)
+def test_a_card_format_or_plug_type_names_the_product(text: str, category: str) -> None:
+    assert plan_from_text([text]).category == category
