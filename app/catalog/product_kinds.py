@@ -54,6 +54,18 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"headphone", "headphones", "headset"}),
         frozenset({"phone", "tablet", "ipad"}),
     ),
+    "case": (
+        frozenset({"phone", "phones", "iphone", "smartphone", "galaxy", "mobile", "cell", "nexus"}),
+        frozenset({"ipod", "mp3", "zune"}),
+        frozenset({"tablet", "tablets", "ipad", "kindle", "e-reader", "nook"}),
+        frozenset({"laptop", "laptops", "notebook", "notebooks", "macbook", "netbook"}),
+        frozenset({"computer", "pc", "tower", "atx", "chassis", "micro-atx", "mini-itx"}),
+        frozenset({"camera", "cameras", "camcorder", "dslr"}),
+        frozenset({"watch", "smartwatch", "watches"}),
+        frozenset({"airpods", "earbuds", "headphones", "earphones"}),
+        frozenset({"cd", "dvd", "jewel", "disc", "discs"}),
+        frozenset({"glasses", "sunglasses", "eyeglasses"}),
+    ),
     "charger": (
         frozenset({"wall", "ac", "travel", "home"}),
         frozenset({"car", "vehicle", "auto"}),
@@ -72,8 +84,8 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
 }
 """Per product noun, kinds of which one item is one, each by the words that name it: an
 HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, a printer
-stand no TV stand, a cordless phone no Android phone, a car charger no wall charger and a
-hard drive no optical drive."""
+stand no TV stand, a cordless phone no Android phone, a computer case no phone case, a car
+charger no wall charger and a hard drive no optical drive."""
 
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:

@@ -115,11 +115,17 @@ def test_a_stand_for_another_product_is_another_kind(
         ("ASUS Slim External DVD-RW Drive", "drive", ("dvd", "drive"), None),
         ("SanDisk Cruzer USB Flash Drive", "drive", ("hard", "drive"), "flash drive"),
         ("SanDisk Cruzer USB Flash Drive", "drive", ("usb", "drive"), None),
+        ("MSI MPG 110R Mid Tower Gaming Computer Case", "case", ("iphone",), "tower case"),
+        ("Washington Redskins iPod Touch 4g Hard Case", "case", ("headphones",), "ipod case"),
+        ("Incipio Feather Case for iPad 2", "case", ("phone", "case"), "ipad case"),
+        ("Samsung EF-QG985 mobile phone case", "case", ("galaxy", "case"), None),
+        ("Case Logic QPB-201 Pink", "case", ("smartwatch",), None),
     ],
 )
-def test_chargers_drives_and_standards_name_their_kind(
+def test_chargers_drives_cases_and_standards_name_their_kind(
     text: str, noun: str, asked: tuple[str, ...], kind: str | None
 ) -> None:
-    """A car charger is no wall charger, a hard drive no optical drive, and an asked standard
-    counts by its family as a title's does ("usb-c" asks for a USB cable)."""
+    """A car charger is no wall charger, a hard drive no optical drive, a computer case no
+    phone case, and an asked standard counts by its family as a title's does ("usb-c" asks
+    for a USB cable)."""
     assert other_kind(text, noun, asked) == kind
