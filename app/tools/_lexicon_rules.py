@@ -79,7 +79,8 @@ COMPOUND_MODIFIERS = word_set(
     sandwich pizza cake cookie chocolate fruit vegetable salad soup rice noodle pasta
     remote game video audio sound studio stereo home theater vanity accent end side coffee
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
-    sdhc sdxc microsdhc microsdxc compactflash cf cfexpress xqd banana
+    sdhc sdxc microsdhc microsdxc compactflash cf cfexpress xqd banana dslr slr mirrorless kvm
+    network
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     dvd cd mp3 mp4 media blu-ray streaming record coaxial coax patch surveillance security
