@@ -26,6 +26,15 @@ KINDS_AFTER: dict[str, frozenset[str]] = {
 a speakerphone, not a speaker; "(PC) Game" and "PC CD-Rom" are software)."""
 
 
+_MEMORY_KINDS = (
+    frozenset(
+        {"sodimm", "so-dimm", "notebook", "laptop", "laptops", "200-pin", "204-pin", "260-pin"}
+    ),
+    frozenset({"dimm", "desktop", "240-pin", "288-pin"}),
+)
+"""Laptops take SO-DIMM modules, desktops full-size DIMMs (by pin count too): neither fits
+the other."""
+
 RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
     "cable": (
         frozenset({"coaxial", "coax", "bnc", "rg6", "rg59"}),
@@ -66,6 +75,8 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"cd", "dvd", "jewel", "disc", "discs"}),
         frozenset({"glasses", "sunglasses", "eyeglasses"}),
     ),
+    "memory": _MEMORY_KINDS,
+    "ram": _MEMORY_KINDS,
     "charger": (
         frozenset({"wall", "ac", "travel", "home"}),
         frozenset({"car", "vehicle", "auto"}),

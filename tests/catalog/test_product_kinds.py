@@ -120,12 +120,16 @@ def test_a_stand_for_another_product_is_another_kind(
         ("Incipio Feather Case for iPad 2", "case", ("phone", "case"), "ipad case"),
         ("Samsung EF-QG985 mobile phone case", "case", ("galaxy", "case"), None),
         ("Case Logic QPB-201 Pink", "case", ("smartwatch",), None),
+        ("Kingston 2 gb ddr3 Dimm Desktop Memory", "memory", ("dell", "laptop"), "dimm memory"),
+        ("Corsair 2 gb 240-pin ddr3 Memory Kit", "memory", ("laptop",), "240-pin memory"),
+        ("Kingston 4gb ddr3 Sodimm Notebook Memory", "memory", ("laptop",), None),
+        ("Kingston 4gb ddr3 Sodimm Notebook Memory", "ram", ("desktop",), "sodimm ram"),
     ],
 )
-def test_chargers_drives_cases_and_standards_name_their_kind(
+def test_chargers_drives_cases_memory_and_standards_name_their_kind(
     text: str, noun: str, asked: tuple[str, ...], kind: str | None
 ) -> None:
     """A car charger is no wall charger, a hard drive no optical drive, a computer case no
-    phone case, and an asked standard counts by its family as a title's does ("usb-c" asks
-    for a USB cable)."""
+    phone case, desktop memory no laptop memory, and an asked standard counts by its family
+    as a title's does ("usb-c" asks for a USB cable)."""
     assert other_kind(text, noun, asked) == kind
