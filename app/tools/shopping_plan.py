@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.tools._lexicon_rules import MINIMUM_CUE, beside_product, catalog_alias
+from app.tools._lexicon_rules import beside_product, catalog_alias
 
 
 class Constraint(BaseModel):
@@ -32,8 +32,10 @@ class BundleSlot(BaseModel):
     budget_usd: float | None = Field(None, gt=0)
 
     def query_text(self) -> str:
-        """The slot's search query: its category, the catalogs' other name for it, keywords."""
-        parts = [self.category, catalog_alias(self.category), *self.keywords]
+        """The slot's search query: its category, the catalogs' other name for it, keywords
+        as they read beside the product."""
+        keywords = [beside_product(k, self.category) for k in self.keywords]
+        parts = [self.category, catalog_alias(self.category), *keywords]
         return " ".join(dict.fromkeys(p for p in parts if p))
 
 
@@ -73,12 +75,11 @@ class ShoppingPlan(BaseModel):
 
     def query_text(self) -> str:
         """A search query built from the plan: the category and the catalogs' other name for it
-        ("laptop notebook"), keywords, and must-haves as they read beside the product ("16gb":
-        laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules; "backlit", as
-        "keyboard" finds keyboards)."""
-        must = [beside_product(term, self.category) for term in self.must_have]
-        keywords = [k.removeprefix(MINIMUM_CUE) for k in self.keywords]
-        parts = [self.category or "", catalog_alias(self.category), *keywords, *must]
+        ("laptop notebook"), then keywords and must-haves as they read beside the product
+        ("16gb": laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules;
+        "backlit", as "keyboard" finds keyboards)."""
+        terms = [beside_product(t, self.category) for t in (*self.keywords, *self.must_have)]
+        parts = [self.category or "", catalog_alias(self.category), *terms]
         seen: list[str] = []
         for part in parts:
             part = part.strip()

@@ -367,6 +367,7 @@ def test_messages_must_be_strings() -> None:
         ("16gb ram", "ram 16gb"),
         ("a laptop with 16gb or more ram", "laptop notebook 16gb"),
         ("a 24 inch or larger monitor", "monitor 24 inch"),
+        ("a laptop under $700. make it at least 8gb ram", "laptop notebook 8gb"),
     ],
 )
 def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, query: str) -> None:
