@@ -33,13 +33,15 @@ def prepare(
     items: Mapping[str, Item],
     *,
     budget_usd: float | None = None,
+    share_usd: float | None = None,
     max_picks: int | None = None,
     cap: int = 3,
     bundle_call: bool = False,
 ) -> PickInputs:
     """Stage 1: the slot's category, terms, specs and budget (argument, else the slot's, else
-    the plan's) and its candidates in recall order (unknown or repeated ids skipped); the
-    alternatives of an asked form ("in ear" for "over-ear") join the avoid terms."""
+    its share of a bundle's, else the plan's) and its candidates in recall order (unknown or
+    repeated ids skipped); the alternatives of an asked form ("in ear" for "over-ear") join
+    the avoid terms."""
     part = _bundle_slot(plan, slot)
     if part is not None:
         category: str | None = part.category
@@ -55,7 +57,7 @@ def prepare(
     specs = _distinct_specs([*keyword_terms, *must, *prefer])
     forms = asked_forms([*must, *prefer, *keyword_terms], product=category)
     contrary = contrary_terms(forms)
-    budget, source = _budget(plan, part, budget_usd)
+    budget, source = _budget(plan, part, budget_usd, share_usd)
     entries = _entries(candidates, items)
     request = entries[0].candidate.query if entries else plan.query_text()
     picks = min(max_picks, cap) if max_picks is not None else (1 if bundle else cap)
@@ -160,12 +162,14 @@ def _bundle_slot(plan: ShoppingPlan, slot: str) -> BundleSlot | None:
 
 
 def _budget(
-    plan: ShoppingPlan, part: BundleSlot | None, asked: float | None
+    plan: ShoppingPlan, part: BundleSlot | None, asked: float | None, share: float | None
 ) -> tuple[float | None, BudgetSource | None]:
     if asked is not None:
         return asked, "args"
     if part is not None and part.budget_usd is not None:
         return part.budget_usd, "slot"
+    if share is not None:
+        return share, "bundle"
     if plan.budget_usd is not None:
         return plan.budget_usd, "plan"
     return None, None

@@ -11,7 +11,7 @@ from app.catalog.standards import standard_labels
 from app.tools._picker_terms import Spec, Term, make_term
 from app.tools.candidates import Candidate
 
-BudgetSource = Literal["args", "slot", "plan"]
+BudgetSource = Literal["args", "slot", "bundle", "plan"]
 
 
 class Entry(NamedTuple):

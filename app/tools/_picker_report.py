@@ -211,7 +211,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if avoided:
         mentioned = ", ".join(inputs.shown(avoided))
         parts.append(f"mentions {mentioned} (you would rather avoid it)")
-    parts.append(_price_words(item.price_usd, inputs.budget_usd))
+    parts.append(_price_words(item.price_usd, inputs.budget_usd, inputs.budget_source))
     if item.released is not None:
         parts.append(f"released {item.released}")
     if view is not None:
@@ -234,12 +234,13 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     return standard_labels(kind) if kind else None
 
 
-def _price_words(price: float | None, budget: float | None) -> str:
+def _price_words(price: float | None, budget: float | None, source: str | None) -> str:
     if price is None:
         return "no listed price"
     if budget is None:
         return f"${price:,.2f}"
-    return f"${price:,.2f}, ${budget - price:,.2f} under the ${budget:,.2f} budget"
+    of = " left for it of the bundle's budget" if source == "bundle" else " budget"
+    return f"${price:,.2f}, ${budget - price:,.2f} under the ${budget:,.2f}{of}"
 
 
 def _offer_words(view: OfferView) -> str:

@@ -34,10 +34,12 @@ class SlotFacts:
 
 @dataclass(frozen=True)
 class SummaryFacts:
-    """Every slot of the turn, the ruled-out terms, and the ids the text may cite."""
+    """Every slot of the turn, the ruled-out terms, the plan's budget (a bundle's cap), and
+    the ids the text may cite."""
 
     slots: tuple[SlotFacts, ...]
     excluded: tuple[str, ...]
+    budget_usd: float | None = None
 
     @property
     def picks(self) -> list[Pick]:
@@ -66,7 +68,7 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         why = None if picks else why_nothing(search, part)
         caveat = _caveat(search, part) if picks else None
         facts.append(SlotFacts(slot, query, picks, why, caveat))
-    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms)
+    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms, ctx.plan.budget_usd)
 
 
 def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:

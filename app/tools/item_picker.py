@@ -26,6 +26,7 @@ from app.errors import InvalidRequest
 from app.recall.embedder import Embedder
 from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
+from app.tools._picker_bundle import bundle_share
 from app.tools._picker_filter import hard_filter, prepare
 from app.tools._picker_gate import judge_more, run_gate
 from app.tools._picker_model import Pooled, Scored, Selection
@@ -121,7 +122,9 @@ class ItemPickerTool:
         offers = offers_by_item(_compare_results(ctx))
         stats: dict[str, list[float]] = {name: [0.0, 0, 0] for name in STAGES}
         bundle = len(slots) > 1
-        parts = [await self._pick_slot(s, args, ctx, offers, stats, bundle) for s in slots]
+        parts: list[SlotPicks] = []
+        for slot in slots:
+            parts.append(await self._pick_slot(slot, args, ctx, offers, stats, bundle, parts))
         return ItemPickerResult(
             slot=slots[0] if len(slots) == 1 else None,
             slots=parts,
@@ -139,15 +142,20 @@ class ItemPickerTool:
         offers: dict[str, OfferView],
         stats: dict[str, list[float]],
         bundle_call: bool,
+        done: Sequence[SlotPicks],
     ) -> SlotPicks:
         candidates = ctx.candidates.slot(slot)
         with _stage(stats, "prepare", len(candidates)) as out:
+            share = bundle_share(
+                ctx.plan, slot, ctx.candidates.by_slot, _first_prices(ctx, done), self.index.items
+            )
             inputs = prepare(
                 ctx.plan,
                 slot,
                 candidates,
                 self.index.items,
                 budget_usd=args.budget_usd,
+                share_usd=share,
                 max_picks=args.max_picks,
                 cap=PICK_DISPLAY_CAP.get(),
                 bundle_call=bundle_call,
@@ -223,6 +231,17 @@ def _slots(asked: str | list[str], ctx: ToolContext) -> list[str]:
             f"{', '.join(searched) or 'none'}); run item_search for them first"
         )
     return chosen
+
+
+def _first_prices(ctx: ToolContext, done: Sequence[SlotPicks]) -> dict[str, float]:
+    """The first pick's price of each slot picked this turn, by earlier calls or this one."""
+    earlier = ctx.slot_results.get("item_picker", {}).values()
+    parts = [p for r in earlier if isinstance(r, ItemPickerResult) for p in r.slots]
+    return {
+        part.slot: price
+        for part in [*parts, *done]
+        if part.picks and (price := part.picks[0].price_usd) is not None
+    }
 
 
 def _compare_results(ctx: ToolContext) -> list[PriceCompareResult]:

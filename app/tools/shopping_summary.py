@@ -10,6 +10,7 @@ from typing import ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.errors import DependencyDown, InvalidRequest
+from app.tools._bundle_total import together
 from app.tools._picker_result import Pick
 from app.tools._summary_facts import (
     SlotFacts,
@@ -123,6 +124,9 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
         lines.append("Here is my pick:" if total == 1 else f"Here are my {total} picks:")
     for slot in facts.slots:
         lines += _slot_lines(slot, bundle)
+    cost = together([s.picks for s in facts.slots], facts.budget_usd) if bundle else None
+    if cost is not None:
+        lines.append(f"{cost}.")
     if facts.excluded:
         lines.append("Left out as you asked: " + ", ".join(facts.excluded) + ".")
     if not total:

@@ -349,3 +349,23 @@ async def test_the_chat_fallback_message_cap_is_the_agents_current_one() -> None
     assert not long.ok
     assert "AGENT_MESSAGE_MAX_CHARS" in str(long.output)
     assert short.ok
+
+
+async def test_a_bundle_under_one_budget_says_what_its_picks_cost_together() -> None:
+    ctx = ToolContext("s", "t")
+    ctx.plan = ShoppingPlan(
+        category="gaming keyboard",
+        budget_usd=60.0,
+        bundle=(
+            BundleSlot(slot="keyboard", category="gaming keyboard"),
+            BundleSlot(slot="mouse", category="mouse"),
+        ),
+    )
+    mouse = pick("amazon:m1", cheaper=False).model_copy(update={"slot": "mouse", "price_usd": 9.0})
+    parts = [picker_result(s, s, p).slots[0] for s, p in [("keyboard", pick()), ("mouse", mouse)]]
+    ctx.last_results["item_picker"] = ItemPickerResult(slot=None, slots=parts)
+    result = await summarise(ShoppingSummaryTool(), ctx)
+    assert result.text.splitlines()[-1] == (
+        "Together the first picks come to $78.00, over your $60.00 budget; no set of these "
+        "picks fits it (the cheapest comes to $78.00)."
+    )

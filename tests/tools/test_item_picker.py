@@ -429,6 +429,21 @@ async def test_a_bundle_picks_one_item_per_slot(runtime: Runtime) -> None:
     assert [p.slot for p in result.picks] == ["tv", "soundbar"]
 
 
+async def test_a_bundle_under_one_budget_picks_parts_that_fit_it_together(
+    runtime: Runtime,
+) -> None:
+    plan = plan_from_text(["a laptop and a mouse for $450 total"])
+    assert plan.budget_usd == 450
+    _, result = await shop(runtime, "", plan=plan)
+    laptop, mouse = result.slots
+    assert (laptop.budget_source, mouse.budget_source) == ("bundle", "bundle")
+    first = laptop.picks[0].price_usd
+    assert first is not None
+    assert mouse.budget_usd == round(450 - first, 2)
+    assert sum(p.price_usd or 0 for p in result.picks) <= 450
+    assert "left for it of the bundle's budget" in mouse.picks[0].reason
+
+
 async def test_max_picks_is_capped(runtime: Runtime) -> None:
     _, result = await shop(runtime, "wireless mouse", max_picks=10)
     assert len(result.picks) <= 3
