@@ -26,6 +26,20 @@ KINDS_AFTER: dict[str, frozenset[str]] = {
 a speakerphone, not a speaker; "(PC) Game" and "PC CD-Rom" are software)."""
 
 
+_DEVICE_KINDS = (
+    frozenset({"phone", "phones", "iphone", "smartphone", "galaxy", "mobile", "cell", "nexus"}),
+    frozenset({"ipod", "mp3", "zune"}),
+    frozenset({"tablet", "tablets", "ipad", "kindle", "e-reader", "nook"}),
+    frozenset({"laptop", "laptops", "notebook", "notebooks", "macbook", "netbook"}),
+    frozenset({"computer", "pc", "tower", "atx", "chassis", "micro-atx", "mini-itx"}),
+    frozenset({"camera", "cameras", "camcorder", "dslr"}),
+    frozenset({"watch", "smartwatch", "watches"}),
+    frozenset({"airpods", "earbuds", "headphones", "earphones"}),
+    frozenset({"cd", "dvd", "jewel", "disc", "discs"}),
+    frozenset({"glasses", "sunglasses", "eyeglasses"}),
+)
+"""What a case, cover, skin or screen protector is for: one for a tablet fits no phone."""
+
 _MEMORY_KINDS = (
     frozenset(
         {"sodimm", "so-dimm", "notebook", "laptop", "laptops", "200-pin", "204-pin", "260-pin"}
@@ -63,17 +77,14 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"headphone", "headphones", "headset"}),
         frozenset({"phone", "tablet", "ipad"}),
     ),
-    "case": (
-        frozenset({"phone", "phones", "iphone", "smartphone", "galaxy", "mobile", "cell", "nexus"}),
-        frozenset({"ipod", "mp3", "zune"}),
-        frozenset({"tablet", "tablets", "ipad", "kindle", "e-reader", "nook"}),
-        frozenset({"laptop", "laptops", "notebook", "notebooks", "macbook", "netbook"}),
-        frozenset({"computer", "pc", "tower", "atx", "chassis", "micro-atx", "mini-itx"}),
-        frozenset({"camera", "cameras", "camcorder", "dslr"}),
-        frozenset({"watch", "smartwatch", "watches"}),
-        frozenset({"airpods", "earbuds", "headphones", "earphones"}),
-        frozenset({"cd", "dvd", "jewel", "disc", "discs"}),
-        frozenset({"glasses", "sunglasses", "eyeglasses"}),
+    "case": _DEVICE_KINDS,
+    "protector": _DEVICE_KINDS,
+    "cover": _DEVICE_KINDS,
+    "skin": _DEVICE_KINDS,
+    "amplifier": (
+        frozenset({"power", "audio", "stereo", "car", "channel", "integrated", "headphone"}),
+        frozenset({"vga", "video", "distribution", "splitter", "dvi", "hdmi"}),
+        frozenset({"antenna", "signal", "booster"}),
     ),
     "memory": _MEMORY_KINDS,
     "ram": _MEMORY_KINDS,

@@ -120,6 +120,8 @@ def test_a_stand_for_another_product_is_another_kind(
         ("Incipio Feather Case for iPad 2", "case", ("phone", "case"), "ipad case"),
         ("Samsung EF-QG985 mobile phone case", "case", ("galaxy", "case"), None),
         ("Case Logic QPB-201 Pink", "case", ("smartwatch",), None),
+        ("PanzerGlass Screen protector iPad Air", "protector", ("galaxy",), "ipad protector"),
+        ("StarTech 4 Port VGA Distribution Amplifier", "amplifier", ("power",), "vga amplifier"),
         ("Kingston 2 gb ddr3 Dimm Desktop Memory", "memory", ("dell", "laptop"), "dimm memory"),
         ("Corsair 2 gb 240-pin ddr3 Memory Kit", "memory", ("laptop",), "240-pin memory"),
         ("Kingston 4gb ddr3 Sodimm Notebook Memory", "memory", ("laptop",), None),
