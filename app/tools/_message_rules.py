@@ -46,6 +46,7 @@ class ProductReading:
     head: str
     keywords: tuple[str, ...]
     budget: BudgetMention | None
+    must_have: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,10 @@ def read_message(message: str) -> MessageReading:
     if len(segments) == 1:
         segments = [_prefer_named_object(low, segments[0], free)]
     continues = continues_bundle(low)
-    products, overall = _products(low, segments, budget.mentions, free, minimums, own=continues)
+    musts = [f for f in findings if f.kind == "must_have"]
+    products, overall = _products(
+        low, segments, budget.mentions, free, minimums, musts, own=continues
+    )
     if not products:
         guess = fallback_category(low, 0, len(low), free)
         words = tuple(keywords(low, 0, len(low), _outside(free, guess), minimums))
@@ -137,11 +141,13 @@ def _products(
     mentions: tuple[BudgetMention, ...],
     free: Allowed,
     minimums: list[Minimum],
+    musts: Sequence[Finding],
     *,
     own: bool,
 ) -> tuple[tuple[ProductReading, ...], list[BudgetMention]]:
-    """Products with their keywords and budgets; `own`: a lone product keeps its budget
-    ("plus a bag under $50" adds a slot, it does not change the plan's budget)."""
+    """Products with their keywords, budgets and the must-haves said in their segment;
+    `own`: a lone product keeps its budget ("plus a bag under $50" adds a slot, it does not
+    change the plan's budget)."""
     if not segments:
         return (), list(mentions)
     budgets: list[BudgetMention | None]
@@ -160,9 +166,22 @@ def _products(
                 head=seg.guess.head,
                 keywords=tuple(keywords(low, seg.start, seg.end, allowed, minimums)),
                 budget=seg_budget,
+                must_have=tuple(f.term for f in musts if _said_of(low, seg, f)),
             )
         )
     return tuple(products), overall
+
+
+def _said_of(low: str, segment: Segment, finding: Finding) -> bool:
+    """Whether a finding is said of the segment's product: inside the segment, with no
+    clause break after the product ("a mouse WITH 16000 DPI", not "a mouse, must have
+    hdmi", which speaks of the whole request)."""
+    if not segment.start <= finding.start < segment.end:
+        return False
+    return not _CLAUSE_BREAK.search(low, segment.guess.end, finding.start)
+
+
+_CLAUSE_BREAK = re.compile(r"[,.;:!?]")
 
 
 def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:

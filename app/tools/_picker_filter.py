@@ -51,7 +51,7 @@ def prepare(
     else:
         category, keywords = None, ()
     bundle = bundle_call or (part is not None and len(plan.bundle) > 1)
-    must = make_terms(plan.must_have)
+    must = make_terms(_own_must_haves(plan, part))
     keyword_terms = make_terms(keywords)
     prefer = make_terms([*plan.prefer, *(t.wording for t in keyword_terms if t.words)])
     specs = _distinct_specs([*keyword_terms, *must, *prefer])
@@ -79,6 +79,15 @@ def prepare(
         max_picks=max(1, picks),
         entries=entries,
     )
+
+
+def _own_must_haves(plan: ShoppingPlan, part: BundleSlot | None) -> tuple[str, ...]:
+    """The plan's must-haves less those another bundle part claims as its own ("16000 dpi"
+    is the mouse's in "a laptop and a mouse with at least 16000 dpi", not the laptop's)."""
+    if part is None:
+        return plan.must_have
+    others = {m for b in plan.bundle if b.slot != part.slot for m in b.must_have}
+    return tuple(m for m in plan.must_have if m in part.must_have or m not in others)
 
 
 def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:

@@ -120,7 +120,9 @@ class _State:
         category = self.category
         if reading.continues_bundle and category is not None and self._adds_to_bundle(products):
             if not self.bundle:
-                self.bundle = [_slot(category, self.head or category, self.keywords, None, [])]
+                self.bundle = [
+                    _slot(category, self.head or category, self.keywords, self.must_have, None, [])
+                ]
             for product in products:
                 slot = _slot_of(product, self.bundle)
                 if not any(_same_request(slot, s) for s in self.bundle):
@@ -218,13 +220,14 @@ def _same_request(a: BundleSlot, b: BundleSlot) -> bool:
 
 def _slot_of(product: ProductReading, taken: Sequence[BundleSlot]) -> BundleSlot:
     budget = product.budget.budget_usd if product.budget is not None else None
-    return _slot(product.category, product.head, product.keywords, budget, taken)
+    return _slot(product.category, product.head, product.keywords, product.must_have, budget, taken)
 
 
 def _slot(
     category: str,
     head: str,
     keywords: Sequence[str],
+    must_have: Sequence[str],
     budget_usd: float | None,
     taken: Sequence[BundleSlot],
 ) -> BundleSlot:
@@ -233,4 +236,10 @@ def _slot(
     while name in names:
         n += 1
         name = f"{head}-{n}"
-    return BundleSlot(slot=name, category=category, keywords=tuple(keywords), budget_usd=budget_usd)
+    return BundleSlot(
+        slot=name,
+        category=category,
+        keywords=tuple(keywords),
+        must_have=tuple(must_have),
+        budget_usd=budget_usd,
+    )

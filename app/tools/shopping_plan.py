@@ -29,6 +29,11 @@ class BundleSlot(BaseModel):
     slot: str = Field(min_length=1, description="Stable slot name, e.g. 'laptop'.")
     category: str = Field(min_length=1)
     keywords: tuple[str, ...] = ()
+    must_have: tuple[str, ...] = Field(
+        (),
+        description="The plan's must-haves said of this product alone ('16000 dpi' in 'a "
+        "laptop and a mouse with at least 16000 dpi'); the other parts leave them out.",
+    )
     budget_usd: float | None = Field(None, gt=0)
 
     def query_text(self) -> str:

@@ -92,3 +92,25 @@ def test_constraints_of_a_bundle_stay_on_the_plan() -> None:
     plan = plan_from_text(["a laptop and a mouse, not logitech"])
     assert len(plan.bundle) == 2
     assert plan.exclude_terms == ("logitech",)
+
+
+@pytest.mark.parametrize(
+    ("messages", "musts"),
+    [
+        (["a laptop and a mouse with at least 16000 dpi"], [(), ("at least 16000 dpi",)]),
+        (["a tv under 500 and a soundbar that has bluetooth"], [(), ("bluetooth",)]),
+        (["a tv and a soundbar, must have hdmi arc"], [(), ()]),
+        (
+            ["a laptop with at least 8gb ram", "and a mouse to go with it"],
+            [("at least 8gb ram",), ()],
+        ),
+    ],
+)
+def test_a_must_have_said_of_one_part_is_that_parts_own(
+    messages: list[str], musts: list[tuple[str, ...]]
+) -> None:
+    """The plan keeps every must-have; a slot lists those said of its product alone (a
+    clause after a comma speaks of the whole request)."""
+    plan = plan_from_text(messages)
+    assert [s.must_have for s in plan.bundle] == musts
+    assert set(plan.must_have) >= {m for s in plan.bundle for m in s.must_have}

@@ -41,6 +41,7 @@ from app.tools._picker_terms import (
     term_in,
 )
 from app.tools.item_picker import to_judge
+from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
 
@@ -249,6 +250,14 @@ def test_prepare_normalises_terms_and_splits_specs() -> None:
     assert inputs.exclude == ("chromebook",)
     assert sorted(s.key for s in inputs.specs) == [(15.6, "inch"), (16.0, "gb")]
     assert inputs.max_picks == 3
+
+
+def test_a_bundle_part_leaves_out_the_must_haves_another_part_claims() -> None:
+    plan = plan_from_text(["a laptop and a mouse with at least 16000 dpi, must be black"])
+    laptop = inputs_for([item(1, "a laptop")], plan, slot="laptop")
+    mouse = inputs_for([item(2, "a mouse")], plan, slot="mouse")
+    assert [t.text for t in laptop.must] == ["black"]
+    assert [t.text for t in mouse.must] == ["at least 16000 dpi", "black"]
 
 
 def test_prepare_takes_the_budget_from_args_then_slot_then_plan() -> None:
