@@ -86,6 +86,21 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"vga", "video", "distribution", "splitter", "dvi", "hdmi"}),
         frozenset({"antenna", "signal", "booster"}),
     ),
+    "receiver": (
+        frozenset({"av", "a/v", "stereo", "audio", "channel", "theater", "surround"}),
+        frozenset({"extender", "cat5", "cat5e", "cat6", "balun"}),
+        frozenset({"gps"}),
+        frozenset({"satellite", "dvr"}),
+    ),
+    "card": (
+        frozenset({"microsd", "microsdhc", "microsdxc", "micro", "tf"}),
+        frozenset({"sd", "sdhc", "sdxc"}),
+        frozenset({"compactflash", "cf", "cfexpress"}),
+        frozenset({"xd", "xd-picture"}),
+        frozenset({"graphics", "video", "gpu", "geforce", "radeon", "quadro"}),
+        frozenset({"sound", "audio"}),
+        frozenset({"network", "ethernet", "lan", "nic"}),
+    ),
     "memory": _MEMORY_KINDS,
     "ram": _MEMORY_KINDS,
     "charger": (

@@ -80,7 +80,7 @@ COMPOUND_MODIFIERS = word_set(
     remote game video audio sound studio stereo home theater vanity accent end side coffee
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
     sdhc sdxc microsdhc microsdxc compactflash cf cfexpress xqd banana dslr slr mirrorless kvm
-    network
+    network av
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     dvd cd mp3 mp4 media blu-ray streaming record coaxial coax patch surveillance security
@@ -260,6 +260,7 @@ TWO_WORD_NAMES = frozenset(
         ("mini", "pc"),
         ("mini", "computer"),
         ("docking", "station"),
+        ("access", "point"),
         ("charging", "station"),
         ("battery", "backup"),
         ("portable", "charger"),

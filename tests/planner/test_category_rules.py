@@ -435,6 +435,8 @@ def test_an_artificial_color_is_an_ingredient() -> None:
         ("a dslr camera for a beginner", "dslr camera"),
         ("a kvm switch for two computers", "kvm switch"),
         ("a network switch with 8 ports", "network switch"),
+        ("an av receiver with hdmi", "av receiver"),
+        ("a wireless access point for the office", "access point"),
     ],
 )
 def test_a_format_or_type_word_names_the_product(text: str, category: str) -> None:
