@@ -12,6 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from app.agent._relative_price import with_relative_price
 from app.agent._turn import Mode, Turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
@@ -108,14 +109,17 @@ class ShoppingAgent:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
     def _start(self, session: Session, message: str) -> Turn:
-        session.begin_turn(message)
+        planned_text, note = with_relative_price(message, session.plan, session.picks)
+        session.begin_turn(planned_text)
         ctx = ToolContext(
             session.session_id,
             uuid.uuid4().hex[:16],
             plan=session.plan or ShoppingPlan(),
             candidates=session.candidates,
         )
-        return Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+        turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+        turn.notes += [note] if note else []
+        return turn
 
     async def _run(self, turn: Turn) -> None:
         """The turn after its `session` event; always ends the queue with done or error."""

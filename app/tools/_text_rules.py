@@ -39,7 +39,7 @@ STOP_WORDS = word_set(
     show tell help pick choose choosing select make sure ensure may shall kindly hi hello hey
     interested lot thing things stuff item items product products kind type sort ok okay yes
     well actually maybe perhaps probably definitely something anything am what's where's least
-    cheap cheaper cheapest inexpensive affordable add include
+    cheap cheaper cheapest inexpensive affordable expensive pricey pricier add include
     who's how's there's here's let's it'll that'll price prices cost costs budget total
     overall altogether combined locate
     """

@@ -264,6 +264,20 @@ async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
     assert [p.item_id for p in session.picks] == [p.item_id for p in picks_of(third)]
 
 
+async def test_something_cheaper_is_under_the_first_pick_and_stays(agent: ShoppingAgent) -> None:
+    first = await turn(agent, "wireless earbuds under $50")
+    sid = first[0].session_id
+    shown = picks_of(first)[0].price_usd
+    assert shown is not None
+    second = await turn(agent, "something cheaper", sid)
+    assert second[-1].data["plan"]["budget_usd"] == round(shown - 0.01, 2)
+    assert all(p.price_usd is not None and p.price_usd < shown for p in picks_of(second))
+    third = await turn(agent, "no skullcandy", sid)
+    assert third[-1].data["plan"]["budget_usd"] == round(shown - 0.01, 2)
+    session = await agent.get_session(sid)
+    assert session.conversation[2].content == "something cheaper"
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)

@@ -1,0 +1,40 @@
+"""'Something cheaper' is read against the first pick the shopper saw, once, as an amount."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.agent._relative_price import with_relative_price
+from app.agent.events import PickView
+from app.tools.planner_rules import plan_from_text
+
+PLAN = plan_from_text(["wireless earbuds under $50"])
+PICKS = [
+    PickView(item_id="amazon:1", title="Earbuds", platform="amazon", price_usd=23.1, reason=""),
+    PickView(item_id="amazon:2", title="Earbuds", platform="amazon", price_usd=1.98, reason=""),
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "planned"),
+    [
+        ("something cheaper", "something cheaper (under $23.09)"),
+        ("those are too expensive", "those are too expensive (under $23.09)"),
+        ("cheaper earbuds please", "cheaper earbuds please (under $23.09)"),
+        ("something more expensive", "something more expensive (over $23.11)"),
+        ("cheaper than $20", "cheaper than $20"),
+        ("a cheaper keyboard", "a cheaper keyboard"),
+        ("no skullcandy", "no skullcandy"),
+    ],
+)
+def test_a_relative_price_is_read_against_the_first_pick(message: str, planned: str) -> None:
+    assert with_relative_price(message, PLAN, PICKS)[0] == planned
+
+
+def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> None:
+    unpriced = [PICKS[0].model_copy(update={"price_usd": None})]
+    assert with_relative_price("something cheaper", PLAN, unpriced) == ("something cheaper", None)
+    assert with_relative_price("something cheaper", PLAN, []) == ("something cheaper", None)
+    assert with_relative_price("something cheaper", None, PICKS) == ("something cheaper", None)
+    bundle = plan_from_text(["a laptop and a mouse"])
+    assert with_relative_price("something cheaper", bundle, PICKS) == ("something cheaper", None)
