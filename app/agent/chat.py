@@ -12,7 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.agent._relative_price import with_relative_price
+from app.agent._follow_ups import shown_to_skip, with_relative_price
 from app.agent._turn import Mode, Turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
@@ -116,6 +116,7 @@ class ShoppingAgent:
             uuid.uuid4().hex[:16],
             plan=session.plan or ShoppingPlan(),
             candidates=session.candidates,
+            shown_before=shown_to_skip(message, session),
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.notes += [note] if note else []
@@ -179,6 +180,7 @@ class ShoppingAgent:
         session = turn.session
         if turn.picks_by_slot:
             session.picks = turn.picks
+            session.shown = sorted({*turn.ctx.shown_before, *(p.item_id for p in turn.picks)})
         session.end_turn(turn.message, turn.answer)
         with turn.stage("session.save"):
             try:

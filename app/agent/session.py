@@ -37,6 +37,11 @@ class Session(BaseModel):
     conversation: list[ChatLine] = Field(default_factory=list)
     candidates: CandidateRegistry = Field(default_factory=CandidateRegistry)
     picks: list[PickView] = Field(default_factory=list)
+    shown: list[str] = Field(
+        default_factory=list,
+        description="Ids of the picks shown for the current request, the last turn's and those "
+        "of the turns before it that asked for other options.",
+    )
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 

@@ -8,12 +8,14 @@ budget, and an unknown price cannot keep that promise. The count is reported ins
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
+from app.tools._picker_select import same_product
 from app.tools._picker_terms import (
     Spec,
     Term,
@@ -34,6 +36,7 @@ def prepare(
     *,
     budget_usd: float | None = None,
     share_usd: float | None = None,
+    shown_before: AbstractSet[str] = frozenset(),
     max_picks: int | None = None,
     cap: int = 3,
     bundle_call: bool = False,
@@ -78,6 +81,7 @@ def prepare(
         budget_source=source,
         max_picks=max(1, picks),
         entries=entries,
+        shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
     )
 
 
@@ -100,14 +104,18 @@ def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:
     return out
 
 
-def hard_filter(inputs: PickInputs) -> Filtered:
+def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
-    when negated) and items over budget or of unknown price when a budget is set; scale the
-    recall scores and compute cheapness over the survivors."""
+    when negated), items over budget or of unknown price when a budget is set, and picks the
+    shopper asked to see others than, with their listings elsewhere (`same_product` at
+    `dup_threshold`); scale the recall scores and compute cheapness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
-    over = unknown = 0
+    over = unknown = shown = 0
     kept: list[Entry] = []
     for entry in inputs.entries:
+        if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
+            shown += 1
+            continue
         term = excluded_by(entry.item, inputs.exclude)
         if term is not None:
             excluded[term] += 1
@@ -132,6 +140,7 @@ def hard_filter(inputs: PickInputs) -> Filtered:
         unmatched_excludes=tuple(t for t, n in excluded.items() if n == 0),
         over_budget=over,
         unknown_price=unknown,
+        shown_before=shown,
     )
 
 

@@ -48,6 +48,8 @@ class PickInputs:
     parts: Mapping[str, Term] = field(default_factory=dict)
     """Must-haves as they read beside the product ("rtx graphics card" -> "rtx", "16gb ram"
     -> "16gb"): a title that says that says the must-have."""
+    shown_before: tuple[Item, ...] = ()
+    """The picks the shopper saw and asked to see others than."""
 
     def form_terms(self) -> tuple[Term, ...]:
         """The asked forms that are words, not specs ("wireless", not "ddr4"), as terms."""
@@ -78,6 +80,7 @@ class Filtered:
     unmatched_excludes: tuple[str, ...]
     over_budget: int
     unknown_price: int
+    shown_before: int = 0
 
 
 @dataclass(frozen=True)

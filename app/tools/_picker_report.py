@@ -71,6 +71,7 @@ def slot_report(
         unmatched_excludes=list(filtered.unmatched_excludes),
         over_budget=filtered.over_budget,
         unknown_price=filtered.unknown_price,
+        shown_before=filtered.shown_before,
         gate=GateReport(
             on=gate.on,
             reason=gate.reason,

@@ -77,6 +77,9 @@ class SlotPicks(BaseModel):
     unmatched_excludes: list[str] = Field(default_factory=list)
     over_budget: int = 0
     unknown_price: int = Field(0, description="Dropped: no price while a budget is set.")
+    shown_before: int = Field(
+        0, description="Left out: picks shown before, as the shopper asked for other options."
+    )
     gate: GateReport
     ranked: int = 0
     merged: int = 0
@@ -150,6 +153,8 @@ def _notes(part: SlotPicks) -> list[str]:
         notes.append(
             f"dropped for the budget: {part.over_budget} over, {part.unknown_price} with no price"
         )
+    if part.shown_before:
+        notes.append(f"left out {part.shown_before} picks shown before, as asked")
     if not part.picks:
         notes.append("nothing left to pick: say so and suggest relaxing a constraint")
     return notes

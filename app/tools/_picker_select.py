@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.catalog.item import Item
 from app.catalog.matching_codes import different_models
 from app.recall.filters import brand_key
 from app.tools._picker_model import Chosen, Scored, Selection
@@ -12,16 +13,21 @@ from app.tools._picker_terms import find_specs, jaccard
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
+    """Whether two scored items are listings of one product (`same_product`)."""
+    return same_product(a.item, b.item, threshold=threshold)
+
+
+def same_product(a: Item, b: Item, *, threshold: float) -> bool:
     """Two listings of one product: title-token Jaccard at least `threshold`, or the same
     known brand at the same known price; never two that name different model codes or state
     different amounts of one unit (one catalog's title template fits many models and
     configurations: "16 GB" and "8 GB" ThinkBooks)."""
-    if different_models(a.item, b.item) or _different_specs(a.item.title, b.item.title):
+    if different_models(a, b) or _different_specs(a.title, b.title):
         return False
-    if jaccard(a.item.title, b.item.title) >= threshold:
+    if jaccard(a.title, b.title) >= threshold:
         return True
-    brand_a, brand_b = brand_key(a.item.brand), brand_key(b.item.brand)
-    price_a, price_b = a.item.price_usd, b.item.price_usd
+    brand_a, brand_b = brand_key(a.brand), brand_key(b.brand)
+    price_a, price_b = a.price_usd, b.price_usd
     return (
         brand_a is not None
         and brand_a == brand_b

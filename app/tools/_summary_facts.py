@@ -173,6 +173,8 @@ def _picker_reasons(part: SlotPicks) -> str:
         reasons.append(f"{part.unknown_price} without a known price")
     for term, n in part.excluded.items():
         reasons.append(f"{n} mention {term!r}, which you ruled out")
+    if part.shown_before:
+        reasons.append(f"{part.shown_before} were shown before")
     if not reasons:
         return f"none of the {part.candidates} candidates was a good enough match"
     return f"of {part.candidates} candidates, " + "; ".join(reasons)

@@ -63,6 +63,9 @@ class ToolContext:
     last_results: dict[str, ToolResult] = field(default_factory=dict)
     slot_results: dict[str, dict[str, ToolResult]] = field(default_factory=dict)
     """The latest result per tool and slot, for results that name their slot (`slot`)."""
+    shown_before: frozenset[str] = frozenset()
+    """Ids of the picks the shopper saw and asked to see others than ("other options"):
+    item_picker leaves them out this turn, with their near-identical listings."""
 
 
 class Tool(Protocol, Generic[ArgsT, ResultT]):

@@ -156,13 +156,14 @@ class ItemPickerTool:
                 self.index.items,
                 budget_usd=args.budget_usd,
                 share_usd=share,
+                shown_before=ctx.shown_before,
                 max_picks=args.max_picks,
                 cap=PICK_DISPLAY_CAP.get(),
                 bundle_call=bundle_call,
             )
             out.append(len(inputs.entries))
         with _stage(stats, "hard_filter", len(inputs.entries)) as out:
-            filtered = hard_filter(inputs)
+            filtered = hard_filter(inputs, dup_threshold=PICK_DUP_JACCARD.get())
             out.append(len(filtered.pool))
         pool = filtered.pool
         with _stage(stats, "relevance_gate", len(pool)) as out:

@@ -278,6 +278,23 @@ async def test_something_cheaper_is_under_the_first_pick_and_stays(agent: Shoppi
     assert session.conversation[2].content == "something cheaper"
 
 
+async def test_other_options_leave_out_every_pick_shown_for_the_request(
+    agent: ShoppingAgent,
+) -> None:
+    first = await turn(agent, "a usb flash drive")
+    sid = first[0].session_id
+    shown = {p.item_id for p in picks_of(first)}
+    second = await turn(agent, "show me other options", sid)
+    assert picks_of(second)
+    assert not shown & {p.item_id for p in picks_of(second)}
+    shown |= {p.item_id for p in picks_of(second)}
+    third = await turn(agent, "any others?", sid)
+    assert not shown & {p.item_id for p in picks_of(third)}
+    fourth = await turn(agent, "a wireless mouse", sid)
+    session = await agent.get_session(sid)
+    assert set(session.shown) == {p.item_id for p in picks_of(fourth)}
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)

@@ -260,6 +260,17 @@ def test_a_bundle_part_leaves_out_the_must_haves_another_part_claims() -> None:
     assert [t.text for t in mouse.must] == ["at least 16000 dpi", "black"]
 
 
+def test_picks_shown_before_and_their_twin_listings_are_left_out() -> None:
+    items = [
+        item(1, "Verbatim Store n Go 8GB"),
+        item(2, "Verbatim Store 'n' Go 8GB", platform="walmart"),
+        item(3, "SanDisk Cruzer 8GB"),
+    ]
+    filtered = hard_filter(inputs_for(items, shown_before={"amazon:1"}), dup_threshold=0.5)
+    assert [p.item.item_id for p in filtered.pool] == ["amazon:3"]
+    assert filtered.shown_before == 2
+
+
 def test_prepare_takes_the_budget_from_args_then_slot_then_plan() -> None:
     items = [item(1, "tv")]
     bundle = (

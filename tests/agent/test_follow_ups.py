@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent._relative_price import with_relative_price
+from app.agent._follow_ups import shown_to_skip, with_relative_price
 from app.agent.events import PickView
+from app.agent.session import Session
 from app.tools.planner_rules import plan_from_text
 
 PLAN = plan_from_text(["wireless earbuds under $50"])
@@ -38,3 +39,19 @@ def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> N
     assert with_relative_price("something cheaper", None, PICKS) == ("something cheaper", None)
     bundle = plan_from_text(["a laptop and a mouse"])
     assert with_relative_price("something cheaper", bundle, PICKS) == ("something cheaper", None)
+
+
+@pytest.mark.parametrize(
+    ("message", "skips"),
+    [
+        ("show me other options", True),
+        ("any others?", True),
+        ("more earbuds options please", True),
+        ("other options in a keyboard", False),
+        ("no skullcandy", False),
+    ],
+)
+def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips: bool) -> None:
+    session = Session(session_id="s", plan=PLAN, picks=PICKS[:1], shown=["amazon:9"])
+    expected = {"amazon:1", "amazon:9"} if skips else set()
+    assert shown_to_skip(message, session) == expected

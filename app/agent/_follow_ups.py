@@ -1,0 +1,70 @@
+"""Follow-ups read against what the shopper saw last turn. "Something cheaper": the planner
+replays the recent messages and reads stated amounts only, so the message is kept for
+planning with the amount it means ("something cheaper (under $23.09)"), read once against
+the first pick; the conversation keeps the words as written. "Other options": the picks
+shown are left out of this turn's picking."""
+
+from __future__ import annotations
+
+import re
+
+from app.agent.events import PickView
+from app.agent.session import Session
+from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import ShoppingPlan
+
+_CHEAPER = re.compile(
+    r"\b(?:cheaper|less\s+expensive|lower[\s-]priced|more\s+affordable|too\s+(?:expensive|pricey))\b"
+)
+_PRICIER = re.compile(r"\b(?:pricier|more\s+expensive|higher[\s-]end|too\s+cheap)\b")
+_ELSEWHERE = re.compile(
+    r"\b(?:elsewhere|anywhere|somewhere\s+else|(?:another|other)\s+(?:shops?|stores?|sites?))\b"
+)
+"""A price asked of another shop ("is it cheaper elsewhere?") is about the same item."""
+_OTHER_OPTIONS = re.compile(
+    r"\b(?:other|more|different|another|else)\s+(?:[a-z-]+\s+)?(?:options?|ones?|picks?|choices?|"
+    r"suggestions?|models?)\b|\bshow\s+me\s+more\b|\bany\s*thing\s+else\b|\bothers\b"
+)
+_AMOUNT = re.compile(r"\d")
+
+
+def with_relative_price(
+    message: str, plan: ShoppingPlan | None, picks: list[PickView]
+) -> tuple[str, str | None]:
+    """The message as the planner should read it, and a note when a relative price was read:
+    "cheaper" is under the last turn's first pick, "more expensive" over it. The message
+    stays as written when it states an amount, asks about another shop, names another
+    product, or follows a bundle or a turn without a priced first pick."""
+    low = message.lower()
+    cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
+    if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low):
+        return message, None
+    if not _follows(message, plan, picks):
+        return message, None
+    price = picks[0].price_usd
+    if price is None:
+        return message, None
+    if cheaper:
+        limit = f"under ${price - 0.01:,.2f}"
+        return f"{message} ({limit})", f"read 'cheaper' as {limit}, below the last first pick"
+    limit = f"over ${price + 0.01:,.2f}"
+    return f"{message} ({limit})", f"read 'more expensive' as {limit}, above the last first pick"
+
+
+def shown_to_skip(message: str, session: Session) -> frozenset[str]:
+    """The ids of the picks shown for the request when the message asks for other options of
+    it ("show me other options", "any others?"), else none."""
+    if not _OTHER_OPTIONS.search(message.lower()):
+        return frozenset()
+    if not _follows(message, session.plan, session.picks):
+        return frozenset()
+    return frozenset(session.shown) | {p.item_id for p in session.picks}
+
+
+def _follows(message: str, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:
+    """Whether the message follows up on the last turn's picks of one product: there are
+    picks, no bundle, and the message names no other product."""
+    if plan is None or plan.bundle or not picks:
+        return False
+    named = plan_from_text([message]).category
+    return named is None or named == plan.category
