@@ -28,9 +28,7 @@ _OTHER_OPTIONS = re.compile(
 _AMOUNT = re.compile(r"\d")
 
 
-def with_relative_price(
-    message: str, plan: ShoppingPlan | None, picks: list[PickView]
-) -> tuple[str, str | None]:
+def with_relative_price(message: str, session: Session) -> tuple[str, str | None]:
     """The message as the planner should read it, and a note when a relative price was read:
     "cheaper" is under the last turn's first pick, "more expensive" over it. The message
     stays as written when it states an amount, asks about another shop, names another
@@ -39,9 +37,9 @@ def with_relative_price(
     cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
     if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low):
         return message, None
-    if not _follows(message, plan, picks):
+    if not _follows(message, session.plan, session.picks):
         return message, None
-    price = picks[0].price_usd
+    price = session.picks[0].price_usd
     if price is None:
         return message, None
     if cheaper:

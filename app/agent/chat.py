@@ -109,7 +109,7 @@ class ShoppingAgent:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
     def _start(self, session: Session, message: str) -> Turn:
-        planned_text, note = with_relative_price(message, session.plan, session.picks)
+        planned_text, note = with_relative_price(message, session)
         session.begin_turn(planned_text)
         ctx = ToolContext(
             session.session_id,

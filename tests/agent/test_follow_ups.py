@@ -8,12 +8,17 @@ from app.agent._follow_ups import shown_to_skip, with_relative_price
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import ShoppingPlan
 
 PLAN = plan_from_text(["wireless earbuds under $50"])
 PICKS = [
     PickView(item_id="amazon:1", title="Earbuds", platform="amazon", price_usd=23.1, reason=""),
     PickView(item_id="amazon:2", title="Earbuds", platform="amazon", price_usd=1.98, reason=""),
 ]
+
+
+def _session(picks: list[PickView], plan: ShoppingPlan | None = PLAN) -> Session:
+    return Session(session_id="s", plan=plan, picks=picks)
 
 
 @pytest.mark.parametrize(
@@ -29,16 +34,19 @@ PICKS = [
     ],
 )
 def test_a_relative_price_is_read_against_the_first_pick(message: str, planned: str) -> None:
-    assert with_relative_price(message, PLAN, PICKS)[0] == planned
+    assert with_relative_price(message, _session(PICKS))[0] == planned
 
 
 def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> None:
     unpriced = [PICKS[0].model_copy(update={"price_usd": None})]
-    assert with_relative_price("something cheaper", PLAN, unpriced) == ("something cheaper", None)
-    assert with_relative_price("something cheaper", PLAN, []) == ("something cheaper", None)
-    assert with_relative_price("something cheaper", None, PICKS) == ("something cheaper", None)
     bundle = plan_from_text(["a laptop and a mouse"])
-    assert with_relative_price("something cheaper", bundle, PICKS) == ("something cheaper", None)
+    for session in (
+        _session(unpriced),
+        _session([]),
+        _session(PICKS, None),
+        _session(PICKS, bundle),
+    ):
+        assert with_relative_price("something cheaper", session) == ("something cheaper", None)
 
 
 @pytest.mark.parametrize(
