@@ -2,7 +2,8 @@
 replays the recent messages and reads stated amounts only, so the message is kept for
 planning with the amount it means ("something cheaper (under $23.09)"), read once against
 the first pick; the conversation keeps the words as written. "Other options": the picks
-shown are left out of this turn's picking."""
+shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
+question about one pick's offers."""
 
 from __future__ import annotations
 
@@ -26,6 +27,15 @@ _OTHER_OPTIONS = re.compile(
     r"suggestions?|models?)\b|\bshow\s+me\s+more\b|\bany\s*thing\s+else\b|\bothers\b"
 )
 _AMOUNT = re.compile(r"\d")
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+_PICK_REFERENCE = re.compile(
+    r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+(?:one|pick|option|item)\b"
+    r"|(?:#|\bnumber\s+|\bno\.\s*|\bpick\s+)([1-3])\b"
+)
+_OFFER_QUESTION = re.compile(
+    r"\b(?:cheaper|price|prices|priced|cost|costs|deal|deals|offers?|compare|elsewhere|"
+    r"anywhere|other\s+(?:shops?|stores?|sites?)|where\s+(?:can|to|do)|buy\s+it)\b"
+)
 
 
 def with_relative_price(message: str, session: Session) -> tuple[str, str | None]:
@@ -57,6 +67,22 @@ def shown_to_skip(message: str, session: Session) -> frozenset[str]:
     if not _follows(message, session.plan, session.picks):
         return frozenset()
     return frozenset(session.shown) | {p.item_id for p in session.picks}
+
+
+def pick_asked_about(message: str, session: Session) -> PickView | None:
+    """The last turn's pick a price question points at ("is the second one cheaper
+    elsewhere?", "compare prices for #1"), or None; not after a bundle or beside another
+    product."""
+    low = message.lower()
+    found = _PICK_REFERENCE.search(low)
+    if found is None or not _OFFER_QUESTION.search(low):
+        return None
+    rest = f"{low[: found.start()]} {low[found.end() :]}"
+    if not _follows(rest, session.plan, session.picks):
+        return None
+    word, digit = found.groups()
+    index = int(digit) - 1 if digit else _ORDINALS[word]
+    return session.picks[index] if -len(session.picks) <= index < len(session.picks) else None
 
 
 def _follows(message: str, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:

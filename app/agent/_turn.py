@@ -38,6 +38,8 @@ class Turn:
     searches: int = 0
     down_tools: dict[str, str] = field(default_factory=dict)
     answer: str = ""
+    asked_about: PickView | None = None
+    """The last turn's pick this message asks a price question about, if any."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

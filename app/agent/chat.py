@@ -12,7 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.agent._follow_ups import shown_to_skip, with_relative_price
+from app.agent._follow_ups import pick_asked_about, shown_to_skip, with_relative_price
 from app.agent._turn import Mode, Turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
@@ -109,8 +109,9 @@ class ShoppingAgent:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
     def _start(self, session: Session, message: str) -> Turn:
+        asked_about = pick_asked_about(message, session)
         planned_text, note = with_relative_price(message, session)
-        session.begin_turn(planned_text)
+        session.begin_turn(None if asked_about else planned_text)
         ctx = ToolContext(
             session.session_id,
             uuid.uuid4().hex[:16],
@@ -120,6 +121,7 @@ class ShoppingAgent:
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.notes += [note] if note else []
+        turn.asked_about = asked_about
         return turn
 
     async def _run(self, turn: Turn) -> None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.agent._offer_answer import offers_answer
 from app.agent._tool_calls import PlannedCall, run_calls
 from app.agent._turn import Turn
+from app.agent.events import PickView
 from app.agent.loop import finish_with_summary
 from app.tools.base import Tool
 from app.tools.candidates import DEFAULT_SLOT
+from app.tools.price_compare import PriceCompareResult
 from app.tools.shopping_plan import ShoppingPlan
 
 BY = "policy"
@@ -31,6 +34,8 @@ async def run_offline_turn(
     """Answer the turn without a model; True when a tool wrote the answer."""
     plan = turn.ctx.plan
     searches = search_calls(plan)
+    if turn.asked_about is not None and "price_compare" in tools:
+        return await _answer_offers(turn, turn.asked_about, tools)
     if not turn_is_shopping or not plan.is_shopping:
         return await _chat_fallback(turn, tools)
     if not searches:
@@ -63,6 +68,16 @@ async def _pick_without_harness(turn: Turn, tools: Mapping[str, Tool[Any, Any]])
         await run_calls(turn, tools, compares)
     pick = PlannedCall(f"{BY}-pick", "item_picker", {"slot": "all"}, BY)
     await run_calls(turn, tools, [pick])
+
+
+async def _answer_offers(turn: Turn, pick: PickView, tools: Mapping[str, Tool[Any, Any]]) -> bool:
+    """Answer a price question about one pick from price_compare over that item alone."""
+    call = PlannedCall(f"{BY}-offers", "price_compare", {"item_ids": [pick.item_id]}, BY)
+    (outcome,) = await run_calls(turn, tools, [call])
+    if not isinstance(outcome.output, PriceCompareResult):
+        return False
+    turn.answer = offers_answer(pick, outcome.output)
+    return True
 
 
 async def _chat_fallback(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -> bool:

@@ -45,10 +45,12 @@ class Session(BaseModel):
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
-    def begin_turn(self, message: str) -> None:
-        """Count the turn and keep `message` among the recent user messages."""
+    def begin_turn(self, message: str | None) -> None:
+        """Count the turn and keep `message` among the recent user messages the plan is
+        rebuilt from (None: a message that changes no plan, a question about a pick)."""
         self.turns += 1
-        self.user_messages.append(message)
+        if message is not None:
+            self.user_messages.append(message)
         del self.user_messages[: -SESSION_PLANNER_MESSAGES.get()]
 
     def end_turn(self, message: str, answer: str) -> None:

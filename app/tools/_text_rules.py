@@ -40,7 +40,8 @@ STOP_WORDS = word_set(
     interested lot thing things stuff item items product products kind type sort ok okay yes
     well actually maybe perhaps probably definitely something anything am what's where's least
     cheap cheaper cheapest inexpensive affordable expensive pricey pricier add include
-    option options choice choices suggestion suggestions others
+    option options choice choices suggestion suggestions others elsewhere anywhere somewhere
+    compare
     who's how's there's here's let's it'll that'll price prices cost costs budget total
     overall altogether combined locate
     """

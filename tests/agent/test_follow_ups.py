@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent._follow_ups import shown_to_skip, with_relative_price
+from app.agent._follow_ups import pick_asked_about, shown_to_skip, with_relative_price
+from app.agent._offer_answer import offers_answer
 from app.agent.events import PickView
 from app.agent.session import Session
+from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult, ProductGroup
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
 
@@ -63,3 +65,55 @@ def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips
     session = Session(session_id="s", plan=PLAN, picks=PICKS[:1], shown=["amazon:9"])
     expected = {"amazon:1", "amazon:9"} if skips else set()
     assert shown_to_skip(message, session) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("i like the second one, is it cheaper elsewhere?", "amazon:2"),
+        ("compare prices for #1", "amazon:1"),
+        ("where can i buy the last one", "amazon:2"),
+        ("the second one please", None),
+        ("is the first one cheaper than a keyboard", None),
+    ],
+)
+def test_a_price_question_points_at_one_pick(message: str, asked: str | None) -> None:
+    pick = pick_asked_about(message, _session(PICKS))
+    assert (pick.item_id if pick else None) == asked
+
+
+def test_the_offer_answer_names_the_cheaper_offer_and_the_other_platforms() -> None:
+    pick = PICKS[0]
+    offers = [
+        Offer(
+            item_id="walmart:1",
+            platform="walmart",
+            title="E",
+            price_usd=19.0,
+            match_probability=0.9,
+            cheapest=True,
+            saving_usd=4.1,
+        ),
+        Offer(item_id="buy:1", platform="buy", title="E", price_usd=29.0, match_probability=0.8),
+    ]
+    compared = ComparedItem(
+        item_id=pick.item_id,
+        platform="amazon",
+        title="Earbuds",
+        price_usd=23.1,
+        offers=offers,
+        cheapest_offer_id="walmart:1",
+        saving_usd=4.1,
+    )
+    result = PriceCompareResult(
+        compared=1, with_offers=1, products=[ProductGroup(title="Earbuds", items=[compared])]
+    )
+    assert offers_answer(pick, result).splitlines() == [
+        "[amazon:1] Earbuds is $23.10 on amazon.",
+        "Cheaper on walmart: [walmart:1] at $19.00, saves $4.10.",
+        "Also listed on buy [buy:1] $29.00.",
+    ]
+    alone = PriceCompareResult(compared=1, with_offers=0, products=[])
+    assert offers_answer(pick, alone) == (
+        "[amazon:1] Earbuds is $23.10 on amazon; no other platform I search lists it."
+    )

@@ -295,6 +295,20 @@ async def test_other_options_leave_out_every_pick_shown_for_the_request(
     assert set(session.shown) == {p.item_id for p in picks_of(fourth)}
 
 
+async def test_a_price_question_about_a_pick_is_answered_from_its_offers(
+    agent: ShoppingAgent,
+) -> None:
+    first = await turn(agent, "a gaming mouse under $60")
+    sid = first[0].session_id
+    second_pick = picks_of(first)[1]
+    asked = await turn(agent, "is the second one cheaper elsewhere?", sid)
+    assert asked[-1].data["answer"].startswith(f"[{second_pick.item_id}] {second_pick.title}")
+    assert asked[-1].data["picks"] == []
+    session = await agent.get_session(sid)
+    assert session.user_messages == ["a gaming mouse under $60"]
+    assert [p.item_id for p in session.picks] == [p.item_id for p in picks_of(first)]
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)

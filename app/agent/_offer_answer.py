@@ -1,0 +1,44 @@
+"""The answer to a price question about one pick ("is the second one cheaper elsewhere?"):
+its price where it was picked and its offers on the other platforms, from price_compare."""
+
+from __future__ import annotations
+
+from app.agent.events import PickView
+from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult
+
+_LISTED = 3
+"""How many other offers the answer lists beside the cheapest."""
+
+
+def offers_answer(pick: PickView, result: PriceCompareResult) -> str:
+    """The pick's price and platform, then the cheapest offer elsewhere when it saves money,
+    and the other platforms that list it; or that no other platform does."""
+    compared = next(
+        (i for g in result.products for i in g.items if i.item_id == pick.item_id), None
+    )
+    price = _money(pick.price_usd)
+    head = f"[{pick.item_id}] {pick.title} is {price} on {pick.platform}"
+    if compared is None or not compared.offers:
+        return f"{head}; no other platform I search lists it."
+    cheaper = _cheapest(compared) if (compared.saving_usd or 0) > 0 else None
+    lines = [f"{head}."]
+    if cheaper is not None:
+        lines.append(
+            f"Cheaper on {cheaper.platform}: [{cheaper.item_id}] at "
+            f"{_money(cheaper.price_usd)}, saves {_money(compared.saving_usd)}."
+        )
+    elif pick.price_usd is not None:
+        lines.append("That is the lowest price I found for it.")
+    others = [o for o in compared.offers if o is not cheaper][:_LISTED]
+    if others:
+        listed = ", ".join(f"{o.platform} [{o.item_id}] {_money(o.price_usd)}" for o in others)
+        lines.append(f"Also listed on {listed}.")
+    return "\n".join(lines)
+
+
+def _cheapest(compared: ComparedItem) -> Offer | None:
+    return next((o for o in compared.offers if o.item_id == compared.cheapest_offer_id), None)
+
+
+def _money(amount: float | None) -> str:
+    return "without a listed price" if amount is None else f"${amount:,.2f}"
