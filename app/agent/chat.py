@@ -164,7 +164,7 @@ class ShoppingAgent:
         return planned
 
     async def _answer(self, turn: Turn, planned: PlannerResult) -> bool:
-        shopping = planned.turn_is_shopping
+        shopping = planned.turn_is_shopping or bool(turn.ctx.shown_before)
         if self.model is None:
             return await run_offline_turn(turn, self.tools, turn_is_shopping=shopping)
         try:

@@ -74,8 +74,8 @@ _PURPOSE = re.compile(
 _SHOPPING_WORDS = re.compile(
     r"\b(?:buy|purchase|shop|shopping|order|price|prices|cost|costs|cheap|cheaper|deal|deals|"
     r"recommend|looking\s+for|need\s+(?:a|an|some)|want\s+(?:a|an|some)|how\s+much|budget|brand|"
-    r"gift|compare|in\s+stock|options?|choices?|alternatives?|suggestions?|others|"
-    r"show\s+me|expensive|pricey|pricier|affordable)\b"
+    r"gift|compare|in\s+stock|options?|choices?|alternatives?|suggestions?|expensive|pricey|"
+    r"pricier|affordable)\b"
 )
 
 
