@@ -62,6 +62,7 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"usb", "micro-usb"}),
         frozenset({"lightning"}),
         frozenset({"xlr", "rca", "audio", "aux"}),
+        frozenset({"video", "composite", "component", "s-video", "svideo"}),
     ),
     "phone": (
         frozenset({"android", "smartphone", "iphone", "galaxy", "cell", "mobile", "unlocked"}),

@@ -54,7 +54,8 @@ _UNIT_LEADS = word_set(
     "size pack model version number no count set "
     "usb hdmi bluetooth wifi thunderbolt pcie displayport"
 )
-"""Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"."""
+"""Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
+after the number takes it instead ("size 75 feet" is 75 feet)."""
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
     r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
@@ -238,6 +239,9 @@ def keywords(
             i += spelled[1]
             continue
         if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
+            if i + 2 < len(words) and _sized_by_unit(words[i + 2].text):
+                i += 1
+                continue
             out.append((tok.start, f"{tok.text} {nxt.text}"))
             i += 2
             continue
@@ -245,6 +249,12 @@ def keywords(
             out.append((tok.start, tok.text))
         i += 1
     return list(dict.fromkeys(word for _, word in sorted(out)))
+
+
+def _sized_by_unit(word: str) -> bool:
+    """Whether the word after "size 75" is the unit the number measures ("size 75 feet" is 75
+    feet); "foot" there is as often the shopper's own ("for my size 8 foot")."""
+    return is_unit(word) and word != "foot"
 
 
 def _content_word(low: str, words: list[Token], i: int) -> bool:

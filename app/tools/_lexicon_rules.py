@@ -80,7 +80,7 @@ COMPOUND_MODIFIERS = word_set(
     remote game video audio sound studio stereo home theater vanity accent end side coffee
     dish dinner bar bread paper ink laser inkjet sd microsd micro graphics sim flash hard
     sdhc sdxc microsdhc microsdxc compactflash cf cfexpress xqd banana dslr slr mirrorless kvm
-    network av
+    network av hidden spy
     external solid state printer toner cooling heating thumb jump surge all-in-one optical
     running walking work dress rain snow winter summer ski hockey light pendant tank crop
     dvd cd mp3 mp4 media blu-ray streaming record coaxial coax patch surveillance security

@@ -67,6 +67,7 @@ def test_any_text_of_an_item_may_name_the_other_kind() -> None:
         ("GE High-Speed HDMI Cables with Ethernet", ("ethernet", "cable"), "hdmi cable"),
         ("GE High-Speed HDMI Cables with Ethernet", ("hdmi", "cable"), None),
         ("Cables Unlimited HDMI Cable", ("cable",), None),
+        ("ko-101 Video Cable - 100 ft - White", ("ethernet", "cable"), "video cable"),
     ],
 )
 def test_a_cable_of_a_rival_kind_is_another_kind(

@@ -226,7 +226,7 @@ def test_two_word_names_head_only_together(
         ("a laptop 16 gb ram", "laptop", ("16 gb ram",)),
         ("an 8 gb ram mini computer", "mini computer", ("8 gb ram",)),
         ("a 512gb ssd gaming laptop", "gaming laptop", ("512gb ssd",)),
-        ("a hidden camera 32 gb memory recorder", "camera", ("hidden", "32 gb memory", "recorder")),
+        ("a hidden camera 32 gb memory recorder", "hidden camera", ("32 gb memory", "recorder")),
         ("a black pepper 3 ounce bag of jerky", "jerky", ("black", "pepper", "3 ounce", "bag")),
         ("a 3.5 ounce size toothpaste", "toothpaste", ("3.5 ounce", "size")),
     ],
@@ -437,7 +437,21 @@ def test_an_artificial_color_is_an_ingredient() -> None:
         ("a network switch with 8 ports", "network switch"),
         ("an av receiver with hdmi", "av receiver"),
         ("a wireless access point for the office", "access point"),
+        ("a hidden camera for surveillance", "hidden camera"),
     ],
 )
 def test_a_format_or_type_word_names_the_product(text: str, category: str) -> None:
     assert plan_from_text([text]).category == category
+
+
+@pytest.mark.parametrize(
+    ("text", "keyword"),
+    [
+        ("high speed hdmi cable of size 75 feet", "75 feet"),
+        ("a stool of size 30 inch", "30 inch"),
+        ("running shoes in size 9", "size 9"),
+        ("a pink shoe for my size 8 foot", "size 8"),
+    ],
+)
+def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
+    assert keyword in plan_from_text([text]).keywords
