@@ -15,7 +15,6 @@ from app.catalog.product_nouns import singular
 from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
-from app.tools._picker_select import same_product
 from app.tools._picker_terms import (
     Spec,
     Term,
@@ -24,6 +23,7 @@ from app.tools._picker_terms import (
     mentions,
     normalise,
 )
+from app.tools._picker_twins import same_product
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 

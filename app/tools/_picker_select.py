@@ -5,47 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.catalog.item import Item
-from app.catalog.matching_codes import different_models
-from app.recall.filters import brand_key
 from app.tools._picker_model import Chosen, Scored, Selection
-from app.tools._picker_terms import find_specs, jaccard
+from app.tools._picker_twins import same_product
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
     """Whether two scored items are listings of one product (`same_product`)."""
     return same_product(a.item, b.item, threshold=threshold)
-
-
-def same_product(a: Item, b: Item, *, threshold: float) -> bool:
-    """Two listings of one product: title-token Jaccard at least `threshold`, or the same
-    known brand at the same known price; never two that name different model codes or state
-    different amounts of one unit (one catalog's title template fits many models and
-    configurations: "16 GB" and "8 GB" ThinkBooks)."""
-    if different_models(a, b) or _different_specs(a.title, b.title):
-        return False
-    if jaccard(a.title, b.title) >= threshold:
-        return True
-    brand_a, brand_b = brand_key(a.brand), brand_key(b.brand)
-    price_a, price_b = a.price_usd, b.price_usd
-    return (
-        brand_a is not None
-        and brand_a == brand_b
-        and price_a is not None
-        and price_b is not None
-        and abs(price_a - price_b) < 0.005
-    )
-
-
-def _different_specs(a: str, b: str) -> bool:
-    """Whether two titles state different amounts in a unit both of them state."""
-    specs_a: dict[str, set[float]] = {}
-    specs_b: dict[str, set[float]] = {}
-    for specs, title in ((specs_a, a), (specs_b, b)):
-        for spec in find_specs(title):
-            value, unit = spec.key
-            specs.setdefault(unit, set()).add(value)
-    return any(specs_a[unit] != specs_b[unit] for unit in specs_a.keys() & specs_b.keys())
 
 
 def select(
