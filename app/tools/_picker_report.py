@@ -11,7 +11,7 @@ from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
 from app.catalog.standards import standard_labels
 from app.tools._picker_contrary import same_family
-from app.tools._picker_model import Chosen, Filtered, Gate, PickInputs, Selection
+from app.tools._picker_model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools._picker_result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools._picker_terms import spec_where, where_stated
 from app.tools._search_product import accessorized_product, none_named, sibling_product
@@ -235,7 +235,7 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     return standard_labels(kind) if kind else None
 
 
-def _price_words(price: float | None, budget: float | None, source: str | None) -> str:
+def _price_words(price: float | None, budget: float | None, source: BudgetSource | None) -> str:
     if price is None:
         return "no listed price"
     if budget is None:
