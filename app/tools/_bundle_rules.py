@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from app.tools._budget_rules import BudgetMention, pick_mention
 from app.tools._category_rules import Allowed, CategoryGuess, guess_category
 from app.tools._lexicon_rules import AMBIGUOUS_HEADS, ATTRIBUTE_NOUNS
+from app.tools._phrase_rules import specs_only
 from app.tools._text_rules import tokens
 
 _JOINER = re.compile(
@@ -54,7 +55,8 @@ def split_bundle(low: str, allowed: Allowed) -> list[Segment]:
         left = segments[-1]
         if m.start() < left.guess.end or not _allowed_span(low, m.start(), m.end(), allowed):
             continue
-        if _ATTRIBUTE_CLAUSE.search(low, left.guess.end, m.start()):
+        clause = _ATTRIBUTE_CLAUSE.search(low, left.guess.end, m.start())
+        if clause is not None and not specs_only(low, clause.group(0), clause.end(), m.start()):
             continue
         near = tokens(low, m.end(), len(low))[:_NEAR_HEAD_TOKENS]
         if not near:

@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.catalog.product_nouns import is_accessory_noun, singular
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
+    ATTRIBUTE_NOUNS,
     PLAIN_ADJECTIVES,
     is_color_label,
     is_gerund,
@@ -98,7 +100,7 @@ def collect_phrases(
             j += 1
         items.append(_phrase(toks[i:j], cut_at_product and not items))
         i = _next_item(low, toks, j, and_mode, stops)
-        if i < 0:
+        if i < 0 or _another_product(low, toks, i, start):
             break
         if (
             toks[i - 1].text in {"and", "or", "nor", "and/or"}
@@ -110,6 +112,39 @@ def collect_phrases(
     if share_modifiers:
         items = _share_modifiers(items)
     return items
+
+
+def specs_only(low: str, clause: str, start: int, end: int) -> bool:
+    """Whether `clause` is "with" and `low[start:end]` lists specs only, bare ("with 16gb ram",
+    "with hdmi"): "and a mouse" after them is another product, while "with a case and screen
+    protector" or "with a steel frame and a memory foam mattress" list what it comes with."""
+    if clause != "with":
+        return False
+    words = [t.text for t in tokens(low, start, end)]
+    if not words or any(w in LEADING_ARTICLES for w in words):
+        return False
+    return not any(_names_product(w) for w in words)
+
+
+def _names_product(word: str) -> bool:
+    return is_product_noun(word) and singular(word) not in ATTRIBUTE_NOUNS
+
+
+def _another_product(low: str, toks: list[Token], k: int, start: int) -> bool:
+    """Whether the list item at `k` is "a <product>" (by its last word: "a glass SHADE" is a
+    part, "a wireless charging CASE" an accessory it may come with) after a "with" list of
+    specs only ("with 16gb ram and A MOUSE"): another product, not one more thing it has."""
+    if k >= len(toks) - 1 or toks[k].text not in ("a", "an"):
+        return False
+    last = k + 1
+    while last + 1 < len(toks) and not _gap_breaks(low, toks[last], toks[last + 1]):
+        if toks[last + 1].text in BOUNDARY_WORDS or toks[last + 1].text in ("and", "or"):
+            break
+        last += 1
+    if not _names_product(toks[last].text) or is_accessory_noun(toks[last].text):
+        return False
+    lead = tokens(low, max(0, start - 6), start)[-1:]
+    return bool(lead) and specs_only(low, lead[0].text, start, toks[k].start)
 
 
 def _labels_color(toks: list[Token], k: int) -> bool:

@@ -114,3 +114,23 @@ def test_a_must_have_said_of_one_part_is_that_parts_own(
     plan = plan_from_text(messages)
     assert [s.must_have for s in plan.bundle] == musts
     assert set(plan.must_have) >= {m for s in plan.bundle for m in s.must_have}
+
+
+@pytest.mark.parametrize(
+    ("text", "slots", "first_must"),
+    [
+        ("a laptop with 16gb ram and a mouse", ["laptop", "mouse"], ("16gb ram",)),
+        ("a tv with hdmi and a soundbar", ["tv", "soundbar"], ("hdmi",)),
+        ("bluetooth headphones with touch control and a wireless charging case", [], ()),
+    ],
+)
+def test_a_product_after_a_with_list_of_bare_specs_is_another_part(
+    text: str, slots: list[str], first_must: tuple[str, ...]
+) -> None:
+    """Bare specs after "with" end where "and a <product>" starts another product; an
+    accessory it may come with (a charging case) stays a must-have."""
+    plan = plan_from_text([text])
+    assert [s.slot for s in plan.bundle] == slots
+    if slots:
+        assert plan.bundle[0].must_have == first_must
+        assert plan.must_have == first_must
