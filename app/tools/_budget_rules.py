@@ -174,6 +174,18 @@ def currency_code(written: str | None) -> str | None:
     return None
 
 
+_CHEAP = re.compile(
+    r"(?<!not )(?<!no )\b(?:cheap|cheapest|inexpensive|affordable|low[\s-]cost|low[\s-]priced|"
+    r"bargain|least\s+expensive)\b"
+)
+
+
+def asks_cheap(low: str) -> bool:
+    """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet",
+    "the cheapest ssd"; not "not cheap")."""
+    return bool(_CHEAP.search(low))
+
+
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
     """All budget mentions in `low` (claimed in `mask`) and where the budget was dropped."""
     cleared_at: int | None = None

@@ -10,7 +10,13 @@ from typing import TypeVar
 
 from app.catalog.short_names import to_short_names
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
-from app.tools._budget_rules import BudgetMention, FloorMention, find_budget, pick_mention
+from app.tools._budget_rules import (
+    BudgetMention,
+    FloorMention,
+    asks_cheap,
+    find_budget,
+    pick_mention,
+)
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
 from app.tools._category_rules import (
     Allowed,
@@ -64,6 +70,7 @@ class MessageReading:
     continues_bundle: bool
     claimed_product: bool
     not_shopping: bool
+    cheap: bool = False
 
 
 def read_message(message: str) -> MessageReading:
@@ -120,6 +127,7 @@ def read_message(message: str) -> MessageReading:
         budget_cleared=decision == "clear",
         continues_bundle=continues and bool(products),
         claimed_product=claimed_product,
+        cheap=asks_cheap(low),
         not_shopping=clearly_not_shopping(
             low,
             has_product=bool(segments),

@@ -4,6 +4,7 @@ meaning, numeric specs), and the weighted score that ranks the candidates."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -16,6 +17,7 @@ from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_CHEAP,
+    PICK_W_CHEAP_ASKED,
     PICK_W_FORM,
     PICK_W_GATE,
     PICK_W_MUST,
@@ -40,9 +42,10 @@ from app.tools._picker_terms import (
 from app.tools._search_product import names_noun, names_product
 
 
-def current_weights() -> Weights:
-    """The score weights in force now (read from the parameter registry on every call)."""
-    return Weights(
+def current_weights(*, cheap: bool = False) -> Weights:
+    """The score weights in force now (read from the parameter registry on every call);
+    `cheap`: the shopper asked for a low price, and cheapness weighs PICK_W_CHEAP_ASKED."""
+    weights = Weights(
         recall=PICK_W_RECALL.get(),
         gate=PICK_W_GATE.get(),
         must=PICK_W_MUST.get(),
@@ -53,6 +56,9 @@ def current_weights() -> Weights:
         form=PICK_W_FORM.get(),
         unnamed=PICK_W_UNNAMED.get(),
     )
+    if cheap:
+        return dataclasses.replace(weights, cheap=max(weights.cheap, PICK_W_CHEAP_ASKED.get()))
+    return weights
 
 
 def term_texts(inputs: PickInputs) -> list[str]:

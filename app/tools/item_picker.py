@@ -183,7 +183,8 @@ class ItemPickerTool:
         for judging in range(_JUDGING_ROUNDS, 0, -1):
             with _stage(stats, "weigh", len(pool)) as out:
                 penalty = PICK_GATE_PENALTY.get()
-                ranked = weigh(filtered, gate, scores, current_weights(), penalty=penalty)
+                weights = current_weights(cheap=ctx.plan.cheap)
+                ranked = weigh(filtered, gate, scores, weights, penalty=penalty)
                 out.append(len(ranked))
             with _stage(stats, "select", len(ranked)) as out:
                 selection = select(

@@ -172,6 +172,7 @@ def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
         budget_min_usd=rules.budget_min_usd,
         budget_amount=rules.budget_amount,
         currency=rules.currency,
+        cheap=drafted.cheap or rules.cheap,
         bundle=_bundle(drafted.bundle, rules.bundle),
         platforms=rules.platforms or _known_platforms(drafted.platforms),
     )

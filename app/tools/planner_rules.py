@@ -50,6 +50,7 @@ class _State:
     budget_min_usd: float | None = None
     budget_amount: float | None = None
     currency: str = "USD"
+    cheap: bool = False
     bundle: list[BundleSlot] = field(default_factory=list)
 
     @classmethod
@@ -70,6 +71,7 @@ class _State:
             budget_min_usd=previous.budget_min_usd,
             budget_amount=previous.budget_amount,
             currency=previous.currency,
+            cheap=previous.cheap,
             bundle=list(previous.bundle),
         )
 
@@ -78,6 +80,7 @@ class _State:
         if not reading.not_shopping:
             self.shopping = True
         self._apply_products(reading)
+        self.cheap = self.cheap or reading.cheap
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
             if isinstance(event, Lift):
@@ -135,6 +138,7 @@ class _State:
         if self.head is not None and lead.head != self.head:
             if not self._head_is_required():
                 self.keywords, self.must_have, self.prefer = [], [], []
+                self.cheap = False
             self.bundle = []
         if (
             self.head != lead.head
@@ -208,6 +212,7 @@ class _State:
             budget_min_usd=self.budget_min_usd,
             budget_amount=self.budget_amount,
             currency=self.currency,
+            cheap=self.cheap,
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )

@@ -65,6 +65,11 @@ class ShoppingPlan(BaseModel):
     )
     budget_amount: float | None = Field(None, gt=0, description="Budget as written.")
     currency: str = Field("USD", description="ISO code of the currency as written.")
+    cheap: bool = Field(
+        False,
+        description="The shopper asked for a low price without naming one ('a cheap tablet', "
+        "'the cheapest ssd'): the picker weighs cheapness more.",
+    )
     bundle: tuple[BundleSlot, ...] = ()
     platforms: tuple[str, ...] = ()
 

@@ -455,3 +455,19 @@ def test_a_format_or_type_word_names_the_product(text: str, category: str) -> No
 )
 def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
     assert keyword in plan_from_text([text]).keywords
+
+
+@pytest.mark.parametrize(
+    ("messages", "cheap"),
+    [
+        (["a cheap tablet for reading ebooks"], True),
+        (["the cheapest ssd 500gb"], True),
+        (["an affordable 4k monitor"], True),
+        (["a good tablet, not cheap"], False),
+        (["a tablet under $200"], False),
+        (["a cheap tablet", "in black please"], True),
+        (["a cheap tablet", "actually a laptop"], False),
+    ],
+)
+def test_a_low_price_asked_without_an_amount_is_read(messages: list[str], cheap: bool) -> None:
+    assert plan_from_text(messages).cheap is cheap

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from app.config.params.picker import PICK_W_CHEAP, PICK_W_CHEAP_ASKED
 from app.tools._picker_filter import cheapness, excluded_by, hard_filter, prepare
 from app.tools._picker_gate import (
     accessories,
@@ -30,7 +31,13 @@ from app.tools._picker_model import (
 )
 from app.tools._picker_report import OfferView, reason, slot_report
 from app.tools._picker_result import PickOffer
-from app.tools._picker_scoring import TextVectors, semantic_scores, semantics, weigh
+from app.tools._picker_scoring import (
+    TextVectors,
+    current_weights,
+    semantic_scores,
+    semantics,
+    weigh,
+)
 from app.tools._picker_select import select
 from app.tools._picker_terms import (
     find_specs,
@@ -933,6 +940,17 @@ def test_weights_scale_each_part() -> None:
     }
     assert first.score == pytest.approx(5.15)
     assert first.gate_score == 0.5
+
+
+def test_a_low_price_asked_weighs_cheapness_more() -> None:
+    assert current_weights(cheap=True).cheap == max(PICK_W_CHEAP.get(), PICK_W_CHEAP_ASKED.get())
+    assert current_weights().cheap == PICK_W_CHEAP.get()
+    items = [item(1, "tablet", 400.0), item(2, "tablet", 180.0)]
+    filtered = filtered_for(items)
+    plain = weigh(filtered, NO_GATE, {}, current_weights(), penalty=0.5)
+    cheap = weigh(filtered, NO_GATE, {}, current_weights(cheap=True), penalty=0.5)
+    assert [r.item.item_id for r in plain] == ["amazon:1", "amazon:2"]
+    assert [r.item.item_id for r in cheap] == ["amazon:2", "amazon:1"]
 
 
 # --- stage 6: selection --------------------------------------------------------------------

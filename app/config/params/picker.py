@@ -103,6 +103,16 @@ PICK_W_CHEAP = REGISTRY.declare(
     description="Weight of cheapness: 1 - price/budget with a budget, else the min-max "
     "scaled price within the slot (cheapest 1); 0 for an unknown price.",
 )
+PICK_W_CHEAP_ASKED = REGISTRY.declare(
+    "PICK_W_CHEAP_ASKED",
+    float,
+    1.5,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of cheapness when the shopper asked for a low price without naming "
+    "one ('a cheap tablet', 'the cheapest ssd'); PICK_W_CHEAP when it is higher.",
+)
 PICK_W_SPEC = REGISTRY.declare(
     "PICK_W_SPEC",
     float,
