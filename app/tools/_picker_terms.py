@@ -258,11 +258,12 @@ _IMPLIED_BY = {
     "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
     "laptop": ("so-dimm", "sodimm"),
     "scan": ("multifunction", "multifunctional", "mfp", "scanner"),
+    "microphone": ("headset", "headsets"),
     **TIERS_OF_LINE,
 }
 """Words a title says a word with beside its other names (a notebook is a laptop): a
 Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory, a
-multifunction printer scans, a Core i7 is an Intel Core."""
+multifunction printer scans, a headset has a microphone, a Core i7 is an Intel Core."""
 
 
 def _forms(word: str) -> set[str]:
