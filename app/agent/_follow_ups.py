@@ -35,7 +35,11 @@ _PICK_REFERENCE = re.compile(
 _OFFER_QUESTION = re.compile(
     r"\b(?:cheaper|price|prices|priced|cost|costs|deal|deals|offers?|compare|elsewhere|"
     r"anywhere|other\s+(?:shops?|stores?|sites?)|where\s+(?:can|to|do)|buy\s+it)\b"
+    r"|\b(?:i'?ll\s+take|i\s+will\s+take|go\s+with|i'?ll\s+buy|tell\s+me\s+more|more\s+about|"
+    r"details)\b"
 )
+"""A question about a pick's price or shops, or the shopper choosing it ("i'll take the
+second one"): either is answered with its price and offers."""
 
 
 def with_relative_price(message: str, session: Session) -> tuple[str, str | None]:
@@ -70,9 +74,9 @@ def shown_to_skip(message: str, session: Session) -> frozenset[str]:
 
 
 def pick_asked_about(message: str, session: Session) -> PickView | None:
-    """The last turn's pick a price question points at ("is the second one cheaper
-    elsewhere?", "compare prices for #1"), or None; not after a bundle or beside another
-    product."""
+    """The last turn's pick a price question or a choice points at ("is the second one
+    cheaper elsewhere?", "compare prices for #1", "i'll take the first one"), or None; not
+    after a bundle or beside another product."""
     low = message.lower()
     found = _PICK_REFERENCE.search(low)
     if found is None or not _OFFER_QUESTION.search(low):

@@ -74,6 +74,9 @@ def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips
         ("compare prices for #1", "amazon:1"),
         ("where can i buy the last one", "amazon:2"),
         ("the second one please", None),
+        ("i'll take the first one", "amazon:1"),
+        ("tell me more about the second one", "amazon:2"),
+        ("i want the second one in black", None),
         ("is the first one cheaper than a keyboard", None),
     ],
 )
