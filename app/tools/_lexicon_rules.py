@@ -138,6 +138,13 @@ def is_color_label(before: str | None, word: str, after: str | None) -> bool:
     return after not in COLOR_COMPOUNDS
 
 
+FORM_PRODUCTS = {
+    "earbud": (("over-ear", "headphones"), ("on-ear", "headphones")),
+    "earphone": (("over-ear", "headphones"), ("on-ear", "headphones")),
+}
+"""Per product noun, forms it cannot take and the product that takes them: earbuds are
+in-ear, so "over-ear" asks for headphones."""
+
 CATALOG_ALIASES = {"laptop": "notebook"}
 """Another name catalogs give a product, searched beside the shopper's: Icecat titles call
 every laptop a notebook, which BM25 alone cannot know."""

@@ -11,6 +11,7 @@ from app.catalog.product_nouns import singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
 from app.tools._budget_rules import BudgetMention
+from app.tools._lexicon_rules import FORM_PRODUCTS
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -80,6 +81,7 @@ class _State:
         if not reading.not_shopping:
             self.shopping = True
         self._apply_products(reading)
+        self._fit_product_to_form()
         self.cheap = self.cheap or reading.cheap
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
@@ -153,6 +155,16 @@ class _State:
                 slots.append(_slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
+
+    def _fit_product_to_form(self) -> None:
+        """A form the product cannot take names the product that can ("earbuds", then "over
+        ear instead": over-ear headphones)."""
+        if self.head is None or self.bundle:
+            return
+        asked = {*self.keywords, *self.must_have, *self.prefer}
+        renamed = next((p for form, p in FORM_PRODUCTS.get(self.head, ()) if form in asked), None)
+        if renamed is not None:
+            self.category, self.head = renamed, singular(renamed)
 
     def _adds_to_bundle(self, products: Sequence[ProductReading]) -> bool:
         """Whether "and a <product>" starts or grows a bundle: not when it names only the

@@ -471,3 +471,13 @@ def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
 )
 def test_a_low_price_asked_without_an_amount_is_read(messages: list[str], cheap: bool) -> None:
     assert plan_from_text(messages).cheap is cheap
+
+
+def test_a_form_earbuds_cannot_take_asks_for_headphones() -> None:
+    plan = plan_from_text(["wireless earbuds under $50", "what about over ear instead"])
+    assert (plan.category, plan.keywords, plan.budget_usd) == (
+        "headphones",
+        ("wireless", "over-ear"),
+        50.0,
+    )
+    assert plan_from_text(["in-ear headphones"]).category == "headphones"
