@@ -257,11 +257,18 @@ def _sized_by_unit(word: str) -> bool:
     return is_unit(word) and word != "foot"
 
 
+_LABELS = frozenset({"size", "sizes"})
+"""Words that label a value without one after them ("3 feet in SIZE", "queen SIZE"): "size
+9" is read with its number before this; alone the word finds nothing."""
+
+
 def _content_word(low: str, words: list[Token], i: int) -> bool:
-    """Whether word `i` is a keyword: no function word, boundary, letter or colour label
-    (read beside the text's own neighbours: "color LASER printer")."""
+    """Whether word `i` is a keyword: no function word, boundary, letter, bare "size" or
+    colour label (read beside the text's own neighbours: "color LASER printer")."""
     tok = words[i]
     if tok.text in STOP_WORDS or tok.text in BOUNDARY_WORDS or len(tok.text) < 2:
+        return False
+    if tok.text in _LABELS:
         return False
     before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
     after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]
