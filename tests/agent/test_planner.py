@@ -189,3 +189,12 @@ async def test_a_platform_scope_replaces_the_platform_words_in_the_plan() -> Non
     assert plan.platforms == ("amazon",)
     assert "amazon" not in plan.keywords
     assert plan.query_text() == "earbuds wireless"
+
+
+async def test_a_low_price_the_rules_read_is_kept_beside_the_llm_plan(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    scripted_openai.script("plan", structured({"category": "tablet"}))
+    result = await plan_with(PlannerTool(model), ["a cheap tablet for reading"])
+    assert result.source == "llm"
+    assert (result.plan.category, result.plan.cheap) == ("tablet", True)
