@@ -266,9 +266,8 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     """Whether word `i` is a keyword: no function word, boundary, letter, bare "size" or
     colour label (read beside the text's own neighbours: "color LASER printer")."""
     tok = words[i]
-    if tok.text in STOP_WORDS or tok.text in BOUNDARY_WORDS or len(tok.text) < 2:
-        return False
-    if tok.text in _LABELS:
+    word = tok.text
+    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS or len(word) < 2:
         return False
     before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
     after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]

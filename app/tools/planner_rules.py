@@ -81,7 +81,6 @@ class _State:
         if not reading.not_shopping:
             self.shopping = True
         self._apply_products(reading)
-        self._fit_product_to_form()
         self.cheap = self.cheap or reading.cheap
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
@@ -89,6 +88,7 @@ class _State:
                 self._lift(event)
             else:
                 self._constrain(event)
+        self._fit_product_to_form()
         if reading.budget_cleared:
             self._drop_ceiling()
             self.budget_min_usd = None
