@@ -89,6 +89,16 @@ def pick_asked_about(message: str, session: Session) -> PickView | None:
     return session.picks[index] if -len(session.picks) <= index < len(session.picks) else None
 
 
+def without_pick_reference(text: str, session: Session) -> str:
+    """`text` for planning without a reference to one of the last turn's picks ("i want the
+    second one in black" plans "i want in black"), whose ordinal is no keyword."""
+    found = _PICK_REFERENCE.search(text.lower())
+    if found is None:
+        return text
+    rest = f"{text[: found.start()].rstrip()} {text[found.end() :].lstrip()}".strip()
+    return rest if _follows(rest, session.plan, session.picks) else text
+
+
 def _follows(message: str, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:
     """Whether the message follows up on the last turn's picks of one product: there are
     picks, no bundle, and the message names no other product."""

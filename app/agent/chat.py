@@ -12,7 +12,12 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.agent._follow_ups import pick_asked_about, shown_to_skip, with_relative_price
+from app.agent._follow_ups import (
+    pick_asked_about,
+    shown_to_skip,
+    with_relative_price,
+    without_pick_reference,
+)
 from app.agent._turn import Mode, Turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
@@ -111,6 +116,7 @@ class ShoppingAgent:
     def _start(self, session: Session, message: str) -> Turn:
         asked_about = pick_asked_about(message, session)
         planned_text, note = with_relative_price(message, session)
+        planned_text = without_pick_reference(planned_text, session)
         session.begin_turn(None if asked_about else planned_text)
         ctx = ToolContext(
             session.session_id,

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent._follow_ups import pick_asked_about, shown_to_skip, with_relative_price
+from app.agent._follow_ups import (
+    pick_asked_about,
+    shown_to_skip,
+    with_relative_price,
+    without_pick_reference,
+)
 from app.agent._offer_answer import offers_answer
 from app.agent.events import PickView
 from app.agent.session import Session
@@ -120,3 +125,15 @@ def test_the_offer_answer_names_the_cheaper_offer_and_the_other_platforms() -> N
     assert offers_answer(pick, alone) == (
         "[amazon:1] Earbuds is $23.10 on amazon; no other platform I search lists it."
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "planned"),
+    [
+        ("i want the second one in black", "i want in black"),
+        ("the first one but in white", "but in white"),
+        ("a number 2 pencil", "a number 2 pencil"),
+    ],
+)
+def test_a_reference_to_a_pick_is_no_keyword(message: str, planned: str) -> None:
+    assert without_pick_reference(message, _session(PICKS)) == planned
