@@ -8,6 +8,7 @@ question about one pick's offers."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from app.agent.events import PickView
 from app.agent.session import Session
@@ -42,61 +43,64 @@ _OFFER_QUESTION = re.compile(
 second one"): either is answered with its price and offers."""
 
 
-def with_relative_price(message: str, session: Session) -> tuple[str, str | None]:
-    """The message as the planner should read it, and a note when a relative price was read:
-    "cheaper" is under the last turn's first pick, "more expensive" over it. The message
-    stays as written when it states an amount, asks about another shop, names another
-    product, or follows a bundle or a turn without a priced first pick."""
+@dataclass(frozen=True)
+class FollowUp:
+    """How one message follows up on the last turn's picks."""
+
+    planned: str | None
+    """The text the planner reads; None for a message that changes no plan (a question about
+    a pick)."""
+    note: str | None = None
+    asked_about: PickView | None = None
+    shown_before: frozenset[str] = frozenset()
+
+
+def read_follow_up(message: str, session: Session) -> FollowUp:
+    """Read the message against the last turn's picks, when it follows up on them (there are
+    picks, no bundle, and it names no other product): a price question or a choice about one
+    pick ("is the second one cheaper elsewhere?", "i'll take the first one"); a relative
+    price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
+    stated or another shop asked about), planned as that amount; a request for other options
+    ("any others?"), which leaves out every pick shown for the request; and a reference to a
+    pick is no keyword ("i want the second one in black" plans "i want in black")."""
     low = message.lower()
+    reference = _PICK_REFERENCE.search(low)
+    rest = message if reference is None else _without(message, reference)
+    if not _follows(rest, session.plan, session.picks):
+        return FollowUp(message)
+    if reference is not None and _OFFER_QUESTION.search(low):
+        asked = _pick_at(reference, session.picks)
+        if asked is not None:
+            return FollowUp(None, asked_about=asked)
+    shown: frozenset[str] = frozenset()
+    if _OTHER_OPTIONS.search(low):
+        shown = frozenset(session.shown) | {p.item_id for p in session.picks}
+    planned, note = _with_relative_price(rest, low, session.picks[0].price_usd)
+    return FollowUp(planned, note, shown_before=shown)
+
+
+def _with_relative_price(text: str, low: str, price: float | None) -> tuple[str, str | None]:
+    """`text` with the amount a relative price in `low` means, and a note saying so."""
     cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
-    if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low):
-        return message, None
-    if not _follows(message, session.plan, session.picks):
-        return message, None
-    price = session.picks[0].price_usd
-    if price is None:
-        return message, None
+    if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low) or price is None:
+        return text, None
     if cheaper:
         limit = f"under ${price - 0.01:,.2f}"
-        return f"{message} ({limit})", f"read 'cheaper' as {limit}, below the last first pick"
+        return f"{text} ({limit})", f"read 'cheaper' as {limit}, below the last first pick"
     limit = f"over ${price + 0.01:,.2f}"
-    return f"{message} ({limit})", f"read 'more expensive' as {limit}, above the last first pick"
+    return f"{text} ({limit})", f"read 'more expensive' as {limit}, above the last first pick"
 
 
-def shown_to_skip(message: str, session: Session) -> frozenset[str]:
-    """The ids of the picks shown for the request when the message asks for other options of
-    it ("show me other options", "any others?"), else none."""
-    if not _OTHER_OPTIONS.search(message.lower()):
-        return frozenset()
-    if not _follows(message, session.plan, session.picks):
-        return frozenset()
-    return frozenset(session.shown) | {p.item_id for p in session.picks}
+def _without(message: str, reference: re.Match[str]) -> str:
+    """The message without the reference to a pick."""
+    before, after = message[: reference.start()].rstrip(), message[reference.end() :].lstrip()
+    return f"{before} {after}".strip()
 
 
-def pick_asked_about(message: str, session: Session) -> PickView | None:
-    """The last turn's pick a price question or a choice points at ("is the second one
-    cheaper elsewhere?", "compare prices for #1", "i'll take the first one"), or None; not
-    after a bundle or beside another product."""
-    low = message.lower()
-    found = _PICK_REFERENCE.search(low)
-    if found is None or not _OFFER_QUESTION.search(low):
-        return None
-    rest = f"{low[: found.start()]} {low[found.end() :]}"
-    if not _follows(rest, session.plan, session.picks):
-        return None
-    word, digit = found.groups()
+def _pick_at(reference: re.Match[str], picks: list[PickView]) -> PickView | None:
+    word, digit = reference.groups()
     index = int(digit) - 1 if digit else _ORDINALS[word]
-    return session.picks[index] if -len(session.picks) <= index < len(session.picks) else None
-
-
-def without_pick_reference(text: str, session: Session) -> str:
-    """`text` for planning without a reference to one of the last turn's picks ("i want the
-    second one in black" plans "i want in black"), whose ordinal is no keyword."""
-    found = _PICK_REFERENCE.search(text.lower())
-    if found is None:
-        return text
-    rest = f"{text[: found.start()].rstrip()} {text[found.end() :].lstrip()}".strip()
-    return rest if _follows(rest, session.plan, session.picks) else text
+    return picks[index] if -len(picks) <= index < len(picks) else None
 
 
 def _follows(message: str, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:

@@ -12,12 +12,7 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from app.agent._follow_ups import (
-    pick_asked_about,
-    shown_to_skip,
-    with_relative_price,
-    without_pick_reference,
-)
+from app.agent._follow_ups import read_follow_up
 from app.agent._turn import Mode, Turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
@@ -114,20 +109,18 @@ class ShoppingAgent:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
     def _start(self, session: Session, message: str) -> Turn:
-        asked_about = pick_asked_about(message, session)
-        planned_text, note = with_relative_price(message, session)
-        planned_text = without_pick_reference(planned_text, session)
-        session.begin_turn(None if asked_about else planned_text)
+        follow_up = read_follow_up(message, session)
+        session.begin_turn(follow_up.planned)
         ctx = ToolContext(
             session.session_id,
             uuid.uuid4().hex[:16],
             plan=session.plan or ShoppingPlan(),
             candidates=session.candidates,
-            shown_before=shown_to_skip(message, session),
+            shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
-        turn.notes += [note] if note else []
-        turn.asked_about = asked_about
+        turn.notes += [follow_up.note] if follow_up.note else []
+        turn.asked_about = follow_up.asked_about
         return turn
 
     async def _run(self, turn: Turn) -> None:

@@ -4,12 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent._follow_ups import (
-    pick_asked_about,
-    shown_to_skip,
-    with_relative_price,
-    without_pick_reference,
-)
+from app.agent._follow_ups import read_follow_up
 from app.agent._offer_answer import offers_answer
 from app.agent.events import PickView
 from app.agent.session import Session
@@ -41,7 +36,7 @@ def _session(picks: list[PickView], plan: ShoppingPlan | None = PLAN) -> Session
     ],
 )
 def test_a_relative_price_is_read_against_the_first_pick(message: str, planned: str) -> None:
-    assert with_relative_price(message, _session(PICKS))[0] == planned
+    assert read_follow_up(message, _session(PICKS)).planned == planned
 
 
 def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> None:
@@ -53,7 +48,8 @@ def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> N
         _session(PICKS, None),
         _session(PICKS, bundle),
     ):
-        assert with_relative_price("something cheaper", session) == ("something cheaper", None)
+        follow_up = read_follow_up("something cheaper", session)
+        assert (follow_up.planned, follow_up.note) == ("something cheaper", None)
 
 
 @pytest.mark.parametrize(
@@ -69,7 +65,7 @@ def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> N
 def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips: bool) -> None:
     session = Session(session_id="s", plan=PLAN, picks=PICKS[:1], shown=["amazon:9"])
     expected = {"amazon:1", "amazon:9"} if skips else set()
-    assert shown_to_skip(message, session) == expected
+    assert read_follow_up(message, session).shown_before == expected
 
 
 @pytest.mark.parametrize(
@@ -86,7 +82,7 @@ def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips
     ],
 )
 def test_a_price_question_points_at_one_pick(message: str, asked: str | None) -> None:
-    pick = pick_asked_about(message, _session(PICKS))
+    pick = read_follow_up(message, _session(PICKS)).asked_about
     assert (pick.item_id if pick else None) == asked
 
 
@@ -136,4 +132,4 @@ def test_the_offer_answer_names_the_cheaper_offer_and_the_other_platforms() -> N
     ],
 )
 def test_a_reference_to_a_pick_is_no_keyword(message: str, planned: str) -> None:
-    assert without_pick_reference(message, _session(PICKS)) == planned
+    assert read_follow_up(message, _session(PICKS)).planned == planned
