@@ -5,6 +5,7 @@ scores them as the noun itself, so item_search and item_picker read the word ins
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from app.catalog.product_nouns import head_positions, singular, tokens
@@ -151,7 +152,9 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
     Cable with Ethernet"); a standard counts by its family ("usb-c" names usb)."""
     kinds = RIVAL_KINDS.get(noun, ())
-    asked_words = _with_families(tokens(canonical_standards(" ".join(asked).lower())))
+    if not kinds:
+        return None
+    asked_words = _asked_words(tuple(asked))
     wanted = [kind for kind in kinds if kind.intersection(asked_words)]
     if not wanted:
         return None
@@ -160,6 +163,13 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+
+
+@functools.lru_cache(maxsize=1024)
+def _asked_words(asked: tuple[str, ...]) -> frozenset[str]:
+    """The asked words with standards in their one name and families ("usb c" -> usb-c,
+    usb): read once per request, not once per title the gate checks."""
+    return frozenset(_with_families(tokens(canonical_standards(" ".join(asked).lower()))))
 
 
 def _with_families(words: list[str]) -> list[str]:

@@ -26,6 +26,7 @@ from app.tools._amount_rules import (
 )
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
+    COLOR_WORDS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     HEADS_AFTER_A_PRODUCT,
@@ -269,6 +270,8 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     word = tok.text
     if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS or len(word) < 2:
         return False
+    if word not in COLOR_WORDS:
+        return True
     before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
     after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]
     return not is_color_label(

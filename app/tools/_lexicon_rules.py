@@ -126,6 +126,8 @@ COLOR_COMPOUNDS = word_set(
 )
 """Words "color" names a feature with ("a COLOR laser printer", "COLOR changing lights");
 before anything else it only labels a colour ("in the color redwood", "color: black")."""
+COLOR_WORDS = frozenset({"color", "colour"})
+"""The words `is_color_label` reads; plural "colors" is left alone."""
 _COLOR_NAMED_AFTER = word_set("full true hair artificial natural food")
 
 
@@ -133,7 +135,7 @@ def is_color_label(before: str | None, word: str, after: str | None) -> bool:
     """Whether `word` only labels the colour asked ("black COLOR", "COLOR: x-4i"), being no
     feature ("color printer", "full color") nor a thing ("hair color", "artificial color");
     plural "colors" is left alone, being as often an ingredient ("no artificial colors")."""
-    if word not in ("color", "colour") or before in _COLOR_NAMED_AFTER:
+    if word not in COLOR_WORDS or before in _COLOR_NAMED_AFTER:
         return False
     return after not in COLOR_COMPOUNDS
 
