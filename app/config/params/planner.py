@@ -38,3 +38,22 @@ PLANNER_MAX_MESSAGE_CHARS = REGISTRY.declare(
     maximum=20_000,
     description="Characters of each user message the rule planner reads; the rest is ignored.",
 )
+PLANNER_SPELL_MIN_LENGTH = REGISTRY.declare(
+    "PLANNER_SPELL_MIN_LENGTH",
+    int,
+    6,
+    group="planner",
+    minimum=3,
+    maximum=30,
+    description="Shortest unknown word the planner reads as a catalog word one edit away "
+    "('hedphones' -> 'headphones'); shorter words are left as written.",
+)
+PLANNER_SPELL_MIN_TITLES = REGISTRY.declare(
+    "PLANNER_SPELL_MIN_TITLES",
+    int,
+    3,
+    group="planner",
+    minimum=1,
+    maximum=1000,
+    description="Uses in catalog titles a word needs before a misspelling is read as it.",
+)
