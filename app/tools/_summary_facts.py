@@ -9,10 +9,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.catalog.spelling import Respelling
 from app.tools._picker_result import ItemPickerResult, Pick, PickOffer, SlotPicks
 from app.tools._picker_terms import tokens
 from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext
+from app.tools.planner import PlannerResult
 
 _ITEM_ID = re.compile(
     r"\[?\b((?:icecat|walmart|amazon|google|abt|buy):[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\]?"
@@ -34,12 +36,13 @@ class SlotFacts:
 
 @dataclass(frozen=True)
 class SummaryFacts:
-    """Every slot of the turn, the ruled-out terms, the plan's budget (a bundle's cap), and
-    the ids the text may cite."""
+    """Every slot of the turn, the ruled-out terms, the plan's budget (a bundle's cap), the
+    words of the message read as other words, and the ids the text may cite."""
 
     slots: tuple[SlotFacts, ...]
     excluded: tuple[str, ...]
     budget_usd: float | None = None
+    respelled: tuple[Respelling, ...] = ()
 
     @property
     def picks(self) -> list[Pick]:
@@ -68,7 +71,9 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         why = None if picks else why_nothing(search, part)
         caveat = _caveat(search, part) if picks else None
         facts.append(SlotFacts(slot, query, picks, why, caveat))
-    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms, ctx.plan.budget_usd)
+    planned = ctx.last_results.get("planner")
+    respelled = tuple(planned.respelled) if isinstance(planned, PlannerResult) else ()
+    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms, ctx.plan.budget_usd, respelled)
 
 
 def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:

@@ -13,6 +13,7 @@ from typing import Annotated, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.catalog.item import PLATFORMS
+from app.catalog.spelling import Respelling, Speller
 from app.config.params.agent import PLANNER_LLM_REPAIRS
 from app.errors import DependencyDown
 from app.tools.base import ToolContext, ToolResult
@@ -77,13 +78,17 @@ class PlannerResult(ToolResult):
     source: PlanSource
     turn_is_shopping: bool
     notes: list[str] = Field(default_factory=list)
+    respelled: list[Respelling] = Field(default_factory=list)
+    """Words of the latest message read as catalog words ("hedphones -> headphones")."""
 
     def render(self) -> str:
         return f"plan ({self.source}): " + self.plan.model_dump_json(exclude_defaults=True)
 
 
 class PlannerTool:
-    """Builds P_t; the session's current plan (`ctx.plan`) seeds the rules unless it is empty."""
+    """Builds P_t; the session's current plan (`ctx.plan`) seeds the rules unless it is empty.
+    With a speller, the rules read misspelt words as the catalog words meant; the LLM reads
+    the messages as written."""
 
     name: ClassVar[str] = "planner"
     description: ClassVar[str] = "Rebuild the shopping plan from the shopper's recent messages."
@@ -91,15 +96,17 @@ class PlannerTool:
     concurrency_safe: ClassVar[bool] = True
     terminal: ClassVar[bool] = False
 
-    def __init__(self, model: ChatModel | None = None) -> None:
+    def __init__(self, model: ChatModel | None = None, *, speller: Speller | None = None) -> None:
         self.model = model
+        self.speller = speller
 
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
-        rules = plan_from_text(args.messages, previous=previous)
+        read, respelled = self._read(args.messages)
+        rules = plan_from_text(read, previous=previous)
         platforms = platform_scope(args.messages, previous.platforms if previous else ())
         rules = _with_platforms(rules, platforms)
-        turn_is_shopping = plan_from_text(args.messages[-1:]).is_shopping
+        turn_is_shopping = plan_from_text(read[-1:]).is_shopping
         notes: list[str] = []
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
@@ -111,7 +118,15 @@ class PlannerTool:
             source=source,
             turn_is_shopping=turn_is_shopping,
             notes=notes,
+            respelled=list(respelled),
         )
+
+    def _read(self, messages: Sequence[str]) -> tuple[list[str], tuple[Respelling, ...]]:
+        """The messages as the rules read them, and the latest one's respelt words."""
+        if self.speller is None:
+            return list(messages), ()
+        repaired = [self.speller.text(m) for m in messages]
+        return [text for text, _ in repaired], repaired[-1][1]
 
     async def _draft(
         self,

@@ -5,10 +5,12 @@ Written by the LLM when one is configured, from a template otherwise; ids always
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.spelling import Respelling
 from app.errors import DependencyDown, InvalidRequest
 from app.tools._bundle_total import together
 from app.tools._picker_result import Pick
@@ -116,7 +118,7 @@ class ShoppingSummaryTool:
 def template(facts: SummaryFacts, note: str | None = None) -> str:
     """The deterministic answer: picks per slot with reasons and offers, or why none."""
     bundle = len(facts.slots) > 1
-    lines: list[str] = []
+    lines: list[str] = [_respelled_line(facts.respelled)] if facts.respelled else []
     total = len(facts.picks)
     if not bundle and facts.slots[0].caveat:
         lines.append(f"{facts.slots[0].caveat}.")
@@ -134,6 +136,11 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def _respelled_line(respelled: Sequence[Respelling]) -> str:
+    read = ", ".join(f'"{r.written}" as "{r.read_as}"' for r in respelled)
+    return f"(I read {read}.)"
 
 
 def _slot_lines(slot: SlotFacts, bundle: bool) -> list[str]:

@@ -9,6 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.catalog.item import Item
+from app.catalog.spelling import Respelling, Speller
 from app.config.registry import REGISTRY
 from app.tools._openai_chat import OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
@@ -166,6 +168,23 @@ async def test_without_an_llm_the_session_plan_seeds_the_rules() -> None:
     assert later.plan.platforms == ("walmart",)
     fresh = await plan_with(tool, ["hello"])
     assert fresh.plan.is_shopping is False
+
+
+async def test_with_a_speller_the_rules_read_slips_and_the_latest_ones_are_reported() -> None:
+    titles = ["Sony Wireless Headphones", "JBL Headphones", "Bose Headphones", "Shure Mic"]
+    items = [
+        Item(item_id=f"icecat:{n}", platform="icecat", title=t, source="test")
+        for n, t in enumerate(titles)
+    ]
+    tool = PlannerTool(speller=Speller.from_items(items, english={"with", "mic", "black"}))
+    result = await plan_with(tool, ["wireless hedphones with mic", "in black"])
+    assert (result.plan.category, result.plan.must_have) == ("headphones", ("mic",))
+    assert result.respelled == []
+    first = await plan_with(tool, ["wireless hedphones with mic"])
+    assert first.respelled == [Respelling("hedphones", "headphones")]
+    assert (await plan_with(PlannerTool(), ["wireless hedphones with mic"])).plan.category == (
+        "mic"
+    )
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from app.catalog.spelling import Respelling
 from app.config.registry import REGISTRY
 from app.tools._openai_chat import OpenAIChatModel
 from app.tools._picker_result import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
@@ -15,6 +16,7 @@ from app.tools._search_result import AppliedScope, BlockedItem, ItemSearchResult
 from app.tools._summary_facts import check_item_ids, cited_ids
 from app.tools.base import ToolContext, ToolError, invoke_tool
 from app.tools.chat_fallback import ChatFallbackResult, ChatFallbackTool
+from app.tools.planner import PlannerResult
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from app.tools.shopping_summary import ShoppingSummaryResult, ShoppingSummaryTool
 from tests.fakes.scripted_openai import ScriptedOpenAI, echo, fail, say
@@ -144,6 +146,21 @@ async def test_the_template_cites_picks_offers_and_says_why_a_slot_has_none() ->
     ]
     assert result.cited == [KEYBOARD, OFFER]
     assert result.slots_without_picks == ["monitor"]
+
+
+async def test_words_read_as_other_words_are_said_first() -> None:
+    ctx = bundle_context()
+    ctx.last_results["planner"] = PlannerResult(
+        plan=ctx.plan,
+        source="rules",
+        turn_is_shopping=True,
+        respelled=[Respelling("keybaord", "keyboard"), Respelling("moniter", "monitor")],
+    )
+    result = await summarise(ShoppingSummaryTool(), ctx)
+    assert result.text.splitlines()[:2] == [
+        '(I read "keybaord" as "keyboard", "moniter" as "monitor".)',
+        "Here is my pick:",
+    ]
 
 
 def priced_out_context(*, product: str | None) -> ToolContext:
