@@ -58,7 +58,8 @@ class FollowUp:
 def read_follow_up(message: str, session: Session) -> FollowUp:
     """Read the message against the last turn's picks, when it follows up on them (there are
     picks, no bundle, and it names no other product): a price question or a choice about one
-    pick ("is the second one cheaper elsewhere?", "i'll take the first one"); a relative
+    pick ("is the second one cheaper elsewhere?", "i'll take the first one", "the second one
+    please": a reference asking nothing else); a relative
     price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
@@ -66,9 +67,10 @@ def read_follow_up(message: str, session: Session) -> FollowUp:
     low = message.lower()
     reference = _PICK_REFERENCE.search(low)
     rest = message if reference is None else _without(message, reference)
-    if not _follows(rest, session.plan, session.picks):
+    asks = plan_from_text([rest])
+    if not _follows(asks, session.plan, session.picks):
         return FollowUp(message)
-    if reference is not None and _OFFER_QUESTION.search(low):
+    if reference is not None and (_OFFER_QUESTION.search(low) or not asks.is_shopping):
         asked = _pick_at(reference, session.picks)
         if asked is not None:
             return FollowUp(None, asked_about=asked)
@@ -103,10 +105,9 @@ def _pick_at(reference: re.Match[str], picks: list[PickView]) -> PickView | None
     return picks[index] if -len(picks) <= index < len(picks) else None
 
 
-def _follows(message: str, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:
-    """Whether the message follows up on the last turn's picks of one product: there are
-    picks, no bundle, and the message names no other product."""
+def _follows(asks: ShoppingPlan, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:
+    """Whether a message that `asks` this follows up on the last turn's picks of one
+    product: there are picks, no bundle, and the message names no other product."""
     if plan is None or plan.bundle or not picks:
         return False
-    named = plan_from_text([message]).category
-    return named is None or named == plan.category
+    return asks.category is None or asks.category == plan.category
