@@ -85,6 +85,8 @@ ACCESSORY_NOUNS = frozenset(
         "antenna",
         "cleaning",
         "privacy",
+        "installation",
+        "wiring",
     }
 )
 """Nouns that make the word before them a modifier: "laptop sleeve", "mouse pad", "tv mount"."""

@@ -28,6 +28,9 @@ from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
         ("Lenovo Thinkpad x60 Tablet Tether", "tablet", True),
         ("Lenovo Thinkpad x60 Tablet Digitizer Pen Tether 3pk", "tablet", True),
         ("Samsung Galaxy Tab tablet with tether strap", "tablet", False),
+        ("Boss kit-2 Complete 8 Gauge Amplifier Installation Kit", "amplifier", True),
+        ("Pyramid pbin3 1000 Watt Amplifier Installation Wiring Kit", "amplifier", True),
+        ("Alpine V-Power Series 4/3/2 Channel Power Amplifier mrpf300", "amplifier", False),
     ],
 )
 def test_a_product_named_after_an_add_on_is_its_target(
