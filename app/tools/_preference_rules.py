@@ -24,7 +24,7 @@ _PREFER_BACKWARD = re.compile(
 _MUST = (
     re.compile(
         r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:have|include|"
-        r"come\s+with|feature|support|be(?:\s+(?:in|of))?)\s+"
+        r"come\s+with|feature|support|be(?:\s+(?:in|of))?)\s+(?!able\s+to\b)"
     ),
     re.compile(
         r"\b(?:that|which|it|they|also)\s+(?:has|have|comes\s+with|come\s+with|includes|include|"
