@@ -16,9 +16,12 @@ from app.catalog.product_nouns import (
     tokens,
 )
 
-ADD_ON_NOUNS = frozenset({"protector", "sleeve", "holster", "hood", "tether"})
-"""Words that end only an accessory's name; "skin" and "film" are left out ("Cruzer Micro
-Skin" is a flash drive, "film scanner" a scanner)."""
+ADD_ON_NOUNS = frozenset(
+    {"protector", "sleeve", "holster", "hood", "tether", "tripod", "monopod", "station"}
+)
+"""Words that end only an accessory's name ("tripod Digital/film cameras", "dock station
+Tablet"); "skin" and "film" are left out ("Cruzer Micro Skin" is a flash drive, "film
+scanner" a scanner)."""
 
 PART_NOUNS = frozenset({"memory", "ram", "dimm", "sodimm"})
 """Parts named after the product they fit ("Laptop Memory Kit", "Notebook Memory Module"):
