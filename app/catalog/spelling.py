@@ -1,17 +1,22 @@
 """Spelling repair for shoppers' words: a word that is neither English nor common in the
 catalog is read as the catalog word one edit away that most titles use ("hedphones" ->
-"headphones"). Known words stay, so brands, model names and foods the catalog lacks do too."""
+"headphones"), else as the commonest English word one edit away ("somthing" -> "something").
+Known words stay, so brands, model names and foods the catalog lacks do too."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
 from app.catalog.item import Item
-from app.config.params.planner import PLANNER_SPELL_MIN_LENGTH, PLANNER_SPELL_MIN_TITLES
+from app.config.params.planner import (
+    PLANNER_SPELL_MIN_ENGLISH_COUNT,
+    PLANNER_SPELL_MIN_LENGTH,
+    PLANNER_SPELL_MIN_TITLES,
+)
 
 __all__ = ["Respelling", "Speller", "english_words"]
 
@@ -29,7 +34,7 @@ _CONTRACTIONS = frozenset(
 
 @dataclass(frozen=True)
 class Respelling:
-    """One word of a message and the catalog word it was read as."""
+    """One word of a message and the word it was read as."""
 
     written: str
     read_as: str
@@ -39,25 +44,27 @@ class Respelling:
 
 
 @lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """The English word list bundled with pyspellchecker (about 160,000 words)."""
+def english_words() -> Mapping[str, int]:
+    """The English words bundled with pyspellchecker (about 160,000) and their counts in its
+    corpus."""
     from spellchecker import SpellChecker
 
-    return frozenset(SpellChecker(language="en").word_frequency.dictionary)
+    return dict(SpellChecker(language="en").word_frequency.dictionary)
 
 
 class Speller:
-    """Reads misspelt words as catalog words; built once per index from its items."""
+    """Reads misspelt words as catalog or English words; built once per index from its
+    items."""
 
     def __init__(
-        self, titles: Mapping[str, int], used: Mapping[str, int], english: Collection[str]
+        self, titles: Mapping[str, int], used: Mapping[str, int], english: Mapping[str, int]
     ) -> None:
         self._titles = titles
         self._used = used
         self._english = english
 
     @classmethod
-    def from_items(cls, items: Iterable[Item], english: Collection[str] | None = None) -> Speller:
+    def from_items(cls, items: Iterable[Item], english: Mapping[str, int] | None = None) -> Speller:
         """Title, brand and category words as targets, counted by item; every word of the
         items' text beside the English word list as the words left alone."""
         titles: Counter[str] = Counter()
@@ -67,19 +74,24 @@ class Speller:
             titles.update(named)
             used.update(named | _words(item.description))
         words = english_words() if english is None else english
-        return cls(titles, used, frozenset(words) | _CONTRACTIONS)
+        return cls(titles, used, {**dict.fromkeys(_CONTRACTIONS, 0), **words})
 
     def word(self, word: str) -> str | None:
-        """The catalog word `word` is a slip of, or None when it is known or too far off."""
+        """The word `word` is a slip of, or None when it is known or too far off."""
         low = word.lower()
         floor = PLANNER_SPELL_MIN_TITLES.get()
         if len(low) < PLANNER_SPELL_MIN_LENGTH.get() or not low.isalpha():
             return None
         if self._is_known(low, floor):
             return None
+        edits = _one_edit(low)
         plural = low.endswith("s")
-        counted = [(self._title_uses(w, plural), w) for w in _one_edit(low)]
-        best = max((c for c in counted if c[0] >= floor), default=None)
+        in_titles = [(self._title_uses(w, plural), w) for w in edits]
+        best = max((c for c in in_titles if c[0] >= floor), default=None)
+        if best is None:
+            common = PLANNER_SPELL_MIN_ENGLISH_COUNT.get()
+            in_english = [(self._english.get(w, 0), w) for w in edits]
+            best = max((c for c in in_english if c[0] >= common), default=None)
         return best[1] if best else None
 
     def text(self, text: str) -> tuple[str, tuple[Respelling, ...]]:

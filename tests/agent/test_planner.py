@@ -176,7 +176,8 @@ async def test_with_a_speller_the_rules_read_slips_and_the_latest_ones_are_repor
         Item(item_id=f"icecat:{n}", platform="icecat", title=t, source="test")
         for n, t in enumerate(titles)
     ]
-    tool = PlannerTool(speller=Speller.from_items(items, english={"with", "mic", "black"}))
+    english = dict.fromkeys(["with", "mic", "black"], 1)
+    tool = PlannerTool(speller=Speller.from_items(items, english=english))
     result = await plan_with(tool, ["wireless hedphones with mic", "in black"])
     assert (result.plan.category, result.plan.must_have) == ("headphones", ("mic",))
     assert result.respelled == []

@@ -10,7 +10,8 @@ from app.catalog.loader import Catalog
 from app.catalog.spelling import Respelling, Speller
 from app.config.registry import REGISTRY
 
-ENGLISH = frozenset({"a", "with", "for", "my", "candle", "under", "quiet", "wireless", "mic"})
+ENGLISH = dict.fromkeys(["a", "with", "for", "my", "candle", "under", "quiet", "wireless"], 1)
+ENGLISH |= {"mic": 50_000, "something": 2_000_000, "soothing": 20_000, "recommend": 5_000}
 
 
 def item(n: int, title: str, brand: str | None = None, description: str = "") -> Item:
@@ -82,6 +83,15 @@ def test_text_keeps_the_rest_as_written_and_reports_each_word_once(speller: Spel
     assert speller.text("quiet headphones") == ("quiet headphones", ())
 
 
+def test_without_a_catalog_word_a_slip_is_read_as_the_commonest_english_word(
+    speller: Speller,
+) -> None:
+    assert speller.word("somthing") == "something"
+    assert speller.word("recomend") is None
+    with REGISTRY.overridden(PLANNER_SPELL_MIN_ENGLISH_COUNT=1000):
+        assert speller.word("recomend") == "recommend"
+
+
 @pytest.mark.parametrize(
     ("written", "read_as"),
     [
@@ -92,6 +102,8 @@ def test_text_keeps_the_rest_as_written_and_reports_each_word_once(speller: Spel
         ("bluethooth", "bluetooth"),
         ("rechargable", "rechargeable"),
         ("tripoid", "tripod"),
+        ("somthing", "something"),
+        ("recomend", "recommend"),
     ],
 )
 def test_real_catalog_reads_slips(real_speller: Speller, written: str, read_as: str) -> None:

@@ -57,3 +57,13 @@ PLANNER_SPELL_MIN_TITLES = REGISTRY.declare(
     maximum=1000,
     description="Uses in catalog titles a word needs before a misspelling is read as it.",
 )
+PLANNER_SPELL_MIN_ENGLISH_COUNT = REGISTRY.declare(
+    "PLANNER_SPELL_MIN_ENGLISH_COUNT",
+    int,
+    10_000,
+    group="planner",
+    minimum=1,
+    maximum=100_000_000,
+    description="Count in pyspellchecker's English corpus a word needs before a misspelling "
+    "no catalog word fits is read as it ('somthing' -> 'something').",
+)
