@@ -84,6 +84,8 @@ _SPLIT_COMPOUNDS = re.compile(
     r"(?<![\w.])(?:\d in 1|built in|plug (?:and|n) play|(?:over|in|on) ear|blu ray"
     r"|(?:fe)?male to (?:fe)?male"
     r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core)"
+    r"|(?:high|low) power(?:ed)?(?! (?:banks?|suppl(?:y|ies)|strips?|cords?|inverters?|stations?"
+    r"|adapters?|cables?|tools?)\b)"
     r"|flat screen(?= (?:(?:smart|led|lcd|hd|4k) )*(?:tv|tvs|television|televisions|hdtv)\b)"
     r"|(?<=\btv )flat screen)"
     r"(?![\w.])",
@@ -94,7 +96,8 @@ _SPLIT_COMPOUNDS = re.compile(
 def normalize(text: str) -> str:
     """Same-length normalisation: typographic quotes and dashes to ASCII, no-break spaces,
     and the hyphenated words catalogs write that shoppers split ("2 in 1", "built in",
-    "plug and play", "dual band", "over ear", "flat screen tv", "male to female"), so none
+    "plug and play", "dual band", "over ear", "flat screen tv", "male to female", "high
+    power"), so none
     of their words reads as a product or is dropped as a function word."""
     return _SPLIT_COMPOUNDS.sub(
         lambda m: m.group(0).replace(" ", "-"), text.translate(_SAME_LENGTH)

@@ -88,6 +88,8 @@ def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
     ("text", "category", "keywords"),
     [
         ("a 2 in 1 laptop", "laptop", ("2-in-1",)),
+        ("a high power soundbar", "soundbar", ("high-power",)),
+        ("high powered binoculars", "binoculars", ("high-powered",)),
         ("a 3 in 1 charger", "charger", ("3-in-1",)),
         ("a monitor arm for two monitors", "monitor arm", ("dual", "monitors")),
         ("a docking station for 3 screens", "docking station", ("triple", "screens")),
@@ -109,7 +111,11 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         normalize("a flat screen tv; smart tv flat screen")
         == "a flat-screen tv; smart tv flat-screen"
     )
-    kept = "hdmi splitter 1 in 2 out, 4 in 3.5 oz, a flat screen for my projector"
+    assert normalize("a high power soundbar, low powered") == "a high-power soundbar, low-powered"
+    kept = (
+        "hdmi splitter 1 in 2 out, 4 in 3.5 oz, a flat screen for my projector, "
+        "a high power bank, a high power supply"
+    )
     assert normalize(kept) == kept
 
 
