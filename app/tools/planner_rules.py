@@ -80,7 +80,9 @@ class _State:
         """Fold one message into the state: products, constraints in text order, budget."""
         if not reading.not_shopping:
             self.shopping = True
-        self._apply_products(reading)
+        part = self._part_named(reading)
+        if part is None:
+            self._apply_products(reading)
         self.cheap = self.cheap or reading.cheap
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
@@ -88,11 +90,13 @@ class _State:
                 self._lift(event)
             else:
                 self._constrain(event)
+        if part is not None:
+            self._refine_part(part, reading)
         self._fit_product_to_form()
         if reading.budget_cleared:
             self._drop_ceiling()
             self.budget_min_usd = None
-        if reading.budget is not None:
+        if reading.budget is not None and part is None:
             self._set_budget(reading.budget)
         if reading.floor is not None:
             self._set_floor(reading.floor.floor_usd, with_ceiling=reading.budget is not None)
@@ -155,6 +159,32 @@ class _State:
                 slots.append(_slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
+
+    def _part_named(self, reading: MessageReading) -> int | None:
+        """The bundle part a message is about: it names one product, a part's ("make the
+        keyboard wireless" after "a monitor and a keyboard"); None for anything else."""
+        if not self.bundle or reading.continues_bundle or len(reading.products) != 1:
+            return None
+        head = reading.products[0].head
+        heads = [singular(part.category.split()[-1]) for part in self.bundle]
+        return heads.index(head) if head in heads else None
+
+    def _refine_part(self, index: int, reading: MessageReading) -> None:
+        """Give one bundle part the message's words, must-haves and budget; the other parts
+        and the bundle's budget stay."""
+        part, product = self.bundle[index], reading.products[0]
+        musts = [*product.must_have, *(f.term for f in reading.findings if f.kind == "must_have")]
+        self.must_have += [m for m in dict.fromkeys(musts) if m not in self.must_have]
+        named = set(part.category.split())
+        words = [k for k in (*product.keywords, *reading.keywords) if k not in named]
+        budget = reading.budget or product.budget
+        self.bundle[index] = part.model_copy(
+            update={
+                "keywords": tuple(dict.fromkeys((*part.keywords, *words))),
+                "must_have": tuple(dict.fromkeys((*part.must_have, *musts))),
+                "budget_usd": budget.budget_usd if budget else part.budget_usd,
+            }
+        )
 
     def _fit_product_to_form(self) -> None:
         """A form the product cannot take names the product that can ("earbuds", then "over

@@ -88,6 +88,27 @@ def test_asking_again_for_a_slot_already_planned_adds_none() -> None:
     assert [s.slot for s in plan.bundle] == ["keyboard", "mouse", "mouse-2"]
 
 
+def test_a_message_about_one_part_refines_that_part() -> None:
+    first = "a 27 inch monitor and a keyboard under $400 total"
+    plan = plan_from_text([first, "make the keyboard wireless"])
+    assert [(s.slot, s.keywords, s.budget_usd) for s in plan.bundle] == [
+        ("monitor", ("27 inch",), None),
+        ("keyboard", ("wireless",), None),
+    ]
+    assert (plan.category, plan.budget_usd) == ("monitor", 400.0)
+    plan = plan_from_text([first, "the keyboard should be backlit and under $50"])
+    assert [(s.must_have, s.budget_usd) for s in plan.bundle] == [((), None), (("backlit",), 50.0)]
+    assert (plan.must_have, plan.budget_usd) == (("backlit",), 400.0)
+    plan = plan_from_text(["a laptop and a mouse", "a wireless mouse instead", "not dell"])
+    assert [(s.slot, s.keywords) for s in plan.bundle] == [("laptop", ()), ("mouse", ("wireless",))]
+    assert plan.exclude_terms == ("dell",)
+
+
+def test_a_product_of_no_part_replaces_the_bundle() -> None:
+    plan = plan_from_text(["a laptop and a mouse", "actually a tablet"])
+    assert (plan.category, plan.bundle) == ("tablet", ())
+
+
 def test_constraints_of_a_bundle_stay_on_the_plan() -> None:
     plan = plan_from_text(["a laptop and a mouse, not logitech"])
     assert len(plan.bundle) == 2
