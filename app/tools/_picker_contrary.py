@@ -18,6 +18,12 @@ FAMILIES: tuple[frozenset[str], ...] = (
 )
 """Forms of which a product is one at a time, as normalised terms read them."""
 
+TRAITS = frozenset(
+    {"waterproof", "rechargeable", "refurbished", "backlit", "foldable", "ergonomic", "shockproof"}
+)
+"""Traits an item has or lacks, with no alternative to name: a pick that does not state an
+asked one says so, as it does of an asked form."""
+
 
 def asked_forms(asked: Iterable[Term], *, product: str | None = None) -> tuple[str, ...]:
     """The forms asked as terms or in the product's name, in its words or in words that
@@ -51,6 +57,11 @@ def contrary_terms(forms: Iterable[str]) -> tuple[str, ...]:
 def is_form(term: str) -> bool:
     """Whether the term names one of the forms a product is one at a time ("wireless")."""
     return any(term in family for family in FAMILIES)
+
+
+def is_checked(term: str) -> bool:
+    """Whether an asked word is a form or a trait, which a pick's reason says it lacks."""
+    return term in TRAITS or is_form(term)
 
 
 def same_family(asked: str, said: Iterable[str]) -> bool:

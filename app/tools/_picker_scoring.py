@@ -27,7 +27,7 @@ from app.config.params.picker import (
     PICK_W_UNNAMED,
 )
 from app.recall.embedder import Embedder
-from app.tools._picker_contrary import is_form, same_family
+from app.tools._picker_contrary import is_checked, same_family
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_terms import (
     Stated,
@@ -162,13 +162,13 @@ def _terms_unsaid(
     forms_said: Mapping[str, bool],
     avoid_said: Sequence[str],
 ) -> tuple[str, ...]:
-    """The must-haves without specs and the asked forms, as terms or in the product's name
-    (wireless of "bluetooth headphones"), that neither title nor sheet states; a form the
-    title contradicts ("wired" for wireless) is reported as the contrary instead, while the
-    other asked forms ("over ear") are still named."""
+    """The must-haves without specs, the asked traits ("waterproof") and forms, as terms or in
+    the product's name (wireless of "bluetooth headphones"), that neither title nor sheet
+    states; a form the title contradicts ("wired" for wireless) is reported as the contrary
+    instead, while the other asked forms ("over ear") are still named."""
     wanted = [
         *(t.text for t in inputs.must if not t.specs and not said[t.text]),
-        *(t.text for t in inputs.prefer if is_form(t.text) and not said[t.text]),
+        *(t.text for t in inputs.prefer if is_checked(t.text) and not said[t.text]),
         *(form for form, stated in forms_said.items() if not stated and form not in said),
     ]
     return tuple(

@@ -1,5 +1,6 @@
-"""A pick that does not state a must-have ("with hdmi") or an asked form ("wireless") says
-so, and when no pick does the slot report names it for the answer's caveat."""
+"""A pick that does not state a must-have ("with hdmi"), an asked form ("wireless") or trait
+("waterproof") says so, and when no pick does the slot report names it for the answer's
+caveat."""
 
 from __future__ import annotations
 
@@ -64,6 +65,18 @@ def test_the_report_names_a_must_have_no_pick_states() -> None:
     report = report_for(hubs, ShoppingPlan(category="hub", must_have=("hdmi",)), "hub")
     assert report.unstated == ["hdmi"]
     assert unstated(report) == "None of the items I found says hdmi; these come closest"
+
+
+def test_an_asked_trait_a_pick_lacks_is_said_and_named_when_no_pick_states_it() -> None:
+    speakers = [item(1, "Sony Portable Bluetooth Speaker"), item(2, "JBL Waterproof Speaker")]
+    plan = ShoppingPlan(category="speaker", keywords=("waterproof", "portable"))
+    reasons = {p.item_id: p.reason for p in report_for(speakers, plan, "speaker").picks}
+    assert "does not say waterproof" in reasons["amazon:1"]
+    assert "also waterproof" in reasons["amazon:2"]
+    assert "does not say portable" not in reasons["amazon:2"]
+    report = report_for(speakers[:1], plan, "speaker")
+    assert report.unstated == ["waterproof"]
+    assert unstated(report) == "None of the items I found says waterproof; these come closest"
 
 
 def test_an_asked_form_no_pick_states_is_named_and_a_contrary_one_is_said_instead() -> None:
