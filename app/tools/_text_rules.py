@@ -81,7 +81,7 @@ def screen_setups(text: str) -> str:
 
 
 _SPLIT_COMPOUNDS = re.compile(
-    r"(?<![\w.])(?:\d in 1|built in|plug (?:and|n) play|(?:over|in|on) ear|blu ray"
+    r"(?<![\w.])(?:\d in 1|built in|plug (?:(?:and|n|&) )?play|(?:over|in|on) ear|blu ray"
     r"|(?:fe)?male to (?:fe)?male"
     r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core)"
     r"|(?:high|low) power(?:ed)?(?! (?:banks?|suppl(?:y|ies)|strips?|cords?|inverters?|stations?"

@@ -104,6 +104,7 @@ def test_catalog_words_for_counts(text: str, category: str, keywords: tuple[str,
 def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
     assert normalize("a 2 in 1 laptop, Built In speakers") == "a 2-in-1 laptop, Built-In speakers"
     assert normalize("plug and play, dual band") == "plug-and-play, dual-band"
+    assert normalize("plug play, plug & play") == "plug-play, plug-&-play"
     assert (
         normalize("over ear or on ear, a blu ray player") == "over-ear or on-ear, a blu-ray player"
     )
