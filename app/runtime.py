@@ -9,7 +9,6 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from app.agent.session import SessionStore, open_session_store
-from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.bm25 import query_variant as bm25_query_variant
@@ -178,7 +177,7 @@ def _build_tools(
     """Every tool of the agent by name; adding a tool is one line here."""
     tools: list[Tool[Any, Any]] = [
         ItemSearchTool(index, pipeline, query_vectors=dense),
-        PlannerTool(chat_model, speller=Speller.from_items(index.items.values())),
+        PlannerTool(chat_model, speller=index.speller),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
         CategoryInsightTool(kb),

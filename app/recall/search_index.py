@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from app.catalog.item import Item
 from app.catalog.item_table import read_items
+from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.bm25 import Bm25Index
@@ -55,6 +57,11 @@ class SearchIndex:
             store=store,
             embedder=embedder,
         )
+
+    @cached_property
+    def speller(self) -> Speller:
+        """Reads shoppers' slips as this catalog's words; built once, on first use."""
+        return Speller.from_items(self.items.values())
 
     def item(self, item_id: str) -> Item | None:
         """The catalog item with this id, if indexed."""

@@ -89,6 +89,18 @@ async def test_a_budget_request_is_searched_picked_and_summarised(agent: Shoppin
     assert {"planner", "tool.item_search", "harness.autopick", "session.save"} <= stages
 
 
+async def test_a_misspelt_product_is_read_as_the_catalog_word_and_the_answer_says_so(
+    agent: ShoppingAgent,
+) -> None:
+    events = await turn(agent, "wireless hedphones with mic under $100")
+    done = events[-1]
+    assert done.data["plan"]["category"] == "headphones"
+    assert done.data["answer"].startswith('(I read "hedphones" as "headphones".)')
+    picks = picks_of(events)
+    assert picks
+    assert all("headphone" in p.title.lower() or "headset" in p.title.lower() for p in picks)
+
+
 async def test_an_excluded_term_keeps_matching_items_out(
     opened: tuple[Runtime, ShoppingAgent],
 ) -> None:
