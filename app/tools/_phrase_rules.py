@@ -31,8 +31,11 @@ BOUNDARY_WORDS = word_set("""
     """)
 """Words that end a phrase: conjunctions, prepositions, pronouns, auxiliaries, fillers."""
 
-LEADING_ARTICLES = word_set("a an the any some all each every another")
-"""Skipped before an item: "without A bag", "no ANY sugar"."""
+LEADING_ARTICLES = word_set(
+    "a an the any some all each every another good great nice decent excellent awesome"
+)
+"""Skipped before an item: articles and praise that names nothing ("without A bag", "no ANY
+sugar", "with a GOOD mic")."""
 _HARD_BREAK = set('.;:!?()[]\n"')
 _JOINED_BY_TO = word_set("easy ready simple quick safe hard difficult")
 _GENERIC_TAILS = word_set(

@@ -41,7 +41,8 @@ STOP_WORDS = word_set(
     well actually maybe perhaps probably definitely something anything am what's where's least
     cheap cheaper cheapest inexpensive affordable expensive pricey pricier add include
     option options choice choices suggestion suggestions others elsewhere anywhere somewhere
-    compare able
+    compare able good great nice decent excellent awesome
+    wont cant isnt doesnt didnt arent wasnt wouldnt shouldnt couldnt youre theyre whats
     who's how's there's here's let's it'll that'll price prices cost costs budget total
     overall altogether combined locate
     """
