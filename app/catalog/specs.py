@@ -62,8 +62,11 @@ _AT_LEAST_AFTER = re.compile(
 """A shopper's minimum written around a quantity: "at least 24 inch", "16gb or more",
 "20000mah+" ("no more than 24 inch" is no minimum)."""
 _VIDEO_LINES = (480.0, 720.0, 1080.0, 1440.0, 2160.0)
-_EQUIVALENT = {"tb": ("gb", 1000.0)}
-"""Units written in another canonical unit, as catalogs also write them: "1 TB" is "1000 GB"."""
+_PIXELS = re.compile(r"(?<![\d.])\d{3,4}\s*[x×]\s*(\d{3,4})(?![\d.])")
+"""A screen's size in pixels ("2560 x 1440"): it states the video line of its height (1440p)."""
+_EQUIVALENT = {"tb": ("gb", 1000.0), "k": ("p", 540.0)}
+"""Units written in another canonical unit, as catalogs also write them: "1 TB" is "1000 GB",
+"4K" is 2160p ("3840 x 2160")."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ class Quantity:
 
 
 def quantities(low: str) -> list[Quantity]:
-    """Every number with a known unit in lower-case `low`, in order ("p" only for video lines)."""
+    """Every number with a known unit in lower-case `low`, in order ("p" only for video lines,
+    also read off a pixel size)."""
     found: list[Quantity] = []
     for match in SPEC.finditer(low):
         raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
@@ -98,7 +102,12 @@ def quantities(low: str) -> list[Quantity]:
         reach = (before.start() if before else start, after.end() if after else end)
         at_least = before is not None or after is not None
         found.append(Quantity(value, unit, text, start, end, at_least, reach))
-    return found
+    for match in _PIXELS.finditer(low):
+        height = float(match.group(1))
+        if height in _VIDEO_LINES:
+            span = match.span()
+            found.append(Quantity(height, "p", match.group(0), *span, False, span))
+    return sorted(found, key=lambda q: q.start)
 
 
 def without_quantities(low: str) -> str:
@@ -146,7 +155,8 @@ def as_spec_words(low: str) -> str:
 
 def spec_words_fingerprint() -> str:
     """A short hash of the units and equivalences, for index versions built with them."""
-    table = SPEC.pattern + repr(sorted(UNITS.items())) + repr(sorted(_EQUIVALENT.items()))
+    table = SPEC.pattern + _PIXELS.pattern + repr(sorted(UNITS.items()))
+    table += repr(sorted(_EQUIVALENT.items()))
     return hashlib.sha256(table.encode()).hexdigest()[:8]
 
 

@@ -83,7 +83,9 @@ def gate_for(
     [
         ('Dell 15.6" laptop', [(15.6, "inch")]),
         ("15.6-inch screen, 16GB RAM", [(15.6, "inch"), (16.0, "gb")]),
-        ("1 TB SSD and 4K at 144hz", [(1000.0, "gb"), (4.0, "k"), (144.0, "hz")]),
+        ("1 TB SSD and 4K at 144hz", [(1000.0, "gb"), (2160.0, "p"), (144.0, "hz")]),
+        ("27in 2560 x 1440 pixels Quad HD", [(1440.0, "p")]),
+        ("Screen 60 x 80 Video Format, 1366 x 768 pixels", []),
         ("internal solid state drive M.2 1000 GB", [(1000.0, "gb")]),
         ("2 in 1 laptop, 1080p", [(1080.0, "p")]),
         ("model 2024 and 7 colours", []),
