@@ -15,7 +15,7 @@ PRODUCT_NOUNS = word_set(
     display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
     cam camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
     docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
-    nas ups presenter inverter
+    nas ups presenter inverter extender repeater splitter converter transmitter
     card reader cartridge ink pad mousepad
     earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable player
     microphone mic radio phone smartphone iphone smartwatch watch band strap fitbit tracker

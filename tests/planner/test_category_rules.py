@@ -79,6 +79,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a high speed plug and play external optical drive with usb", "external optical drive"),
         ("dual band and quad core smart streaming media tv box", "media tv box"),
         ("a high power soundbar", "soundbar"),
+        ("a wifi extender for my backyard", "wifi extender"),
+        ("an fm transmitter for my car", "transmitter"),
         ("high powered binoculars", "binoculars"),
     ],
 )
