@@ -31,6 +31,7 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "ml": ("ml",),
     "l": ("l", "liter", "litre"),
     "v": ("v", "volt", "volts"),
+    "va": ("va",),
     "k": ("k",),
     "p": ("p",),
     "core": ("core", "cores"),

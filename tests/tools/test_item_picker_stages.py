@@ -85,6 +85,7 @@ def gate_for(
         ("15.6-inch screen, 16GB RAM", [(15.6, "inch"), (16.0, "gb")]),
         ("1 TB SSD and 4K at 144hz", [(1000.0, "gb"), (2160.0, "p"), (144.0, "hz")]),
         ("27in 2560 x 1440 pixels Quad HD", [(1440.0, "p")]),
+        ("APC Smart-UPS 1500VA, 980 W", [(1500.0, "va"), (980.0, "w")]),
         ("Screen 60 x 80 Video Format, 1366 x 768 pixels", []),
         ("internal solid state drive M.2 1000 GB", [(1000.0, "gb")]),
         ("2 in 1 laptop, 1080p", [(1080.0, "p")]),
