@@ -67,7 +67,13 @@ _SMALL_TALK = re.compile(
     r"who\s+(?:are|made)\s+you|your\s+name|how\s+are\s+you|what\s+time\s+is\s+it|meaning\s+of\s+"
     r"life|translate|homework|sports?\s+scores?)\b"
 )
-PURPOSE_PRODUCTS = {"charge": "charger", "charging": "charger", "print": "printer"}
+PURPOSE_PRODUCTS = {
+    "charge": "charger",
+    "charging": "charger",
+    "print": "printer",
+    "connect": "cable",
+    "hook": "cable",
+}
 """Verbs a shopper asks a tool for by purpose, and the product noun of that tool."""
 _PURPOSE = re.compile(
     r"\b(?:something|anything|a\s+(?:thing|way|device|gadget))\s+(?:to|that\s+(?:can|will)|"

@@ -184,6 +184,8 @@ def test_forms_counts_and_names_shoppers_split(
         ("something to charge my phone in the car", "charger", ("phone", "car")),
         ("i want something for charging my laptop", "charger", ("laptop",)),
         ("i need something to print photos at home", "printer", ("photos", "home")),
+        ("something to connect my laptop to my tv", "cable", ("laptop", "tv")),
+        ("i need something to hook up my ps4 to a monitor", "cable", ("ps4", "monitor")),
         # a product named first is what is asked: the purpose is a search word
         ("a laptop and something to charge it", "laptop", ("charge",)),
         ("a phone charger for the car", "phone charger", ("car",)),
