@@ -5,6 +5,7 @@ power cords and toys, while every power bank costs more)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
@@ -90,7 +91,7 @@ def _names(item: Item, product: str, request: str) -> bool:
         return False
     shelf = to_short_names((item.known_category or "").lower())
     texts = [item.title.lower(), shelf if shelf and head(shelf) == noun else ""]
-    texts += [text.replace("-", " ") for text in texts if "-" in text]
+    texts += [_split_compounds(text, noun) for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
     asked = (*category_words(product), *tokens(request))
     return any(
@@ -102,6 +103,20 @@ def _names(item: Item, product: str, request: str) -> bool:
     ) and _says_modifiers(" ".join(texts), product, noun)
 
 
+def _split_compounds(text: str, noun: str) -> str:
+    """`text` with the hyphenated compounds that hold the noun split ("Power-Bank",
+    "Triple-Monitor"); other hyphens stay, so "USB-C Docking Station" still reads as one
+    accessory after the noun."""
+
+    def split(match: re.Match[str]) -> str:
+        compound = match.group(0)
+        held = any(canonical(part) == noun for part in compound.split("-"))
+        return compound.replace("-", " ") if held else compound
+
+    return _HYPHENATED.sub(split, text)
+
+
+_HYPHENATED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 _FEATURE_REACH = 4
 """How many words after "with" a feature may come ("Webcam with Snapshot and Microphone")."""
 

@@ -80,6 +80,8 @@ def test_the_asked_product_is_the_planners_category(query: str, product: str | N
         ("Anker PowerCore+ 26800mAh power bank Black", None, "power bank", True),
         ("Kids Power Fun for Kids", None, "power bank", False),
         ("Xiaomi Mi Power-Bank 10000", None, "power bank", True),
+        # a hyphen joins the noun to a count, not the noun to the accessory after it
+        ("Tripp Lite Triple-Monitor USB-C Docking Station with 4K HDMI", None, "monitor", False),
         ("Indesit CAA 55 fridge-freezer Freestanding", None, "fridge", True),
         ("Dynabook Power Cord - 2-pin", None, "power bank", False),
         ("HP Compaq 6910p Notebook 35.8 cm", None, "laptop", True),
