@@ -56,10 +56,10 @@ class FollowUp:
 
 
 def read_follow_up(message: str, session: Session) -> FollowUp:
-    """Read the message against the last turn's picks, when it follows up on them (there are
-    picks, no bundle, and it names no other product): a price question or a choice about one
-    pick ("is the second one cheaper elsewhere?", "i'll take the first one", "the second one
-    please": a reference asking nothing else); a relative
+    """Read the message against the last turn's picks: a price question or a choice about one
+    pick, a bundle's too ("is the second one cheaper elsewhere?", "i'll take the first one",
+    "the second one please": a reference asking nothing else); and when it follows up on
+    them (there are picks, no bundle, and it names no other product) a relative
     price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
@@ -68,12 +68,12 @@ def read_follow_up(message: str, session: Session) -> FollowUp:
     reference = _PICK_REFERENCE.search(low)
     rest = message if reference is None else _without(message, reference)
     asks = plan_from_text([rest])
-    if not _follows(asks, session.plan, session.picks):
-        return FollowUp(message)
     if reference is not None and (_OFFER_QUESTION.search(low) or not asks.is_shopping):
-        asked = _pick_at(reference, session.picks)
+        asked = _pick_at(reference, session.picks) if _about_picks(asks, session.plan) else None
         if asked is not None:
             return FollowUp(None, asked_about=asked)
+    if not _follows(asks, session.plan, session.picks):
+        return FollowUp(message)
     shown: frozenset[str] = frozenset()
     if _OTHER_OPTIONS.search(low):
         shown = frozenset(session.shown) | {p.item_id for p in session.picks}
@@ -103,6 +103,14 @@ def _pick_at(reference: re.Match[str], picks: list[PickView]) -> PickView | None
     word, digit = reference.groups()
     index = int(digit) - 1 if digit else _ORDINALS[word]
     return picks[index] if -len(picks) <= index < len(picks) else None
+
+
+def _about_picks(asks: ShoppingPlan, plan: ShoppingPlan | None) -> bool:
+    """Whether a question that `asks` this can be about the last picks, a bundle's too: it
+    names no product, or one the plan asked for."""
+    if plan is None:
+        return False
+    return asks.category in {None, plan.category, *(part.category for part in plan.bundle)}
 
 
 def _follows(asks: ShoppingPlan, plan: ShoppingPlan | None, picks: list[PickView]) -> bool:

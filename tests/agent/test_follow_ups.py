@@ -88,6 +88,21 @@ def test_a_price_question_points_at_one_pick(message: str, asked: str | None) ->
     assert (pick.item_id if pick else None) == asked
 
 
+@pytest.mark.parametrize(
+    ("message", "asked"),
+    [
+        ("the second one please", "amazon:2"),
+        ("is the first one cheaper elsewhere?", "amazon:1"),
+        ("is the mouse cheaper elsewhere? the second one", "amazon:2"),
+        ("the first one in a tablet instead", None),
+    ],
+)
+def test_a_bundle_pick_is_asked_about_in_the_order_shown(message: str, asked: str | None) -> None:
+    bundle = plan_from_text(["a laptop and a mouse"])
+    pick = read_follow_up(message, _session(PICKS, bundle)).asked_about
+    assert (pick.item_id if pick else None) == asked
+
+
 def test_the_offer_answer_names_the_cheaper_offer_and_the_other_platforms() -> None:
     pick = PICKS[0]
     offers = [
