@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS
+from app.catalog.specs import UNITS, comparable, quantities, without_quantities
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
 from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token
 
@@ -127,3 +127,23 @@ def keeps_next(word: str, nxt: str) -> bool:
     if MEASURED.fullmatch(word) and not ORDINAL.fullmatch(word):
         return singular(nxt) in ATTRIBUTE_NOUNS or is_product_noun(nxt)
     return True
+
+
+_MANY_PER_PRODUCT = frozenset({"gb", "tb", "mb"})
+"""Units a product states of several parts ("16gb" of ram, "512gb" of storage): a bare
+amount of one does not replace another."""
+
+
+def same_measure(earlier: str, later: str) -> bool:
+    """Whether a later term sizes what an earlier one did, in one unit ("27 inch" then "32
+    inch", "at least 16gb ram" then "32gb ram", "4k" then "1440p"): it replaces it."""
+    first, second = quantities(earlier), quantities(later)
+    if len(first) != 1 or len(second) != 1 or earlier == later:
+        return False
+    unit = comparable(first[0].value, first[0].unit)[1]
+    if unit != comparable(second[0].value, second[0].unit)[1]:
+        return False
+    rest = without_quantities(earlier).split()
+    return rest == without_quantities(later).split() and (
+        bool(rest) or unit not in _MANY_PER_PRODUCT
+    )

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 from app.catalog.product_nouns import singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
+from app.tools._amount_rules import same_measure
 from app.tools._budget_rules import BudgetMention
-from app.tools._lexicon_rules import FORM_PRODUCTS
+from app.tools._lexicon_rules import FORM_PRODUCTS, SIZED_PARTS
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -53,6 +54,8 @@ class _State:
     currency: str = "USD"
     cheap: bool = False
     bundle: list[BundleSlot] = field(default_factory=list)
+    said_now: set[str] = field(default_factory=set)
+    """The terms of the message being applied: a later one never replaces them."""
 
     @classmethod
     def seed(cls, previous: ShoppingPlan | None) -> _State:
@@ -80,6 +83,7 @@ class _State:
         """Fold one message into the state: products, constraints in text order, budget."""
         if not reading.not_shopping:
             self.shopping = True
+        self.said_now = set()
         part = self._part_named(reading)
         if part is None:
             self._apply_products(reading)
@@ -123,6 +127,13 @@ class _State:
         products = reading.products
         if reading.claimed_product and self.category is not None:
             products = ()
+        sized = self._sized_part(reading)
+        if sized is not None:
+            self._drop_remeasured([sized])
+            self.must_have = [*(m for m in self.must_have if m != sized), sized]
+            part_words = set(reading.products[0].keywords)
+            self._add_keywords([k for k in reading.keywords if k not in part_words])
+            return
         if not products:
             self._add_keywords(reading.keywords)
             return
@@ -186,6 +197,20 @@ class _State:
             }
         )
 
+    def _sized_part(self, reading: MessageReading) -> str | None:
+        """The requirement a message that only sizes a part of the product makes ("16gb ram",
+        "an i7 processor" after "a laptop": "16gb ram", "core-i7 processor"); None when it
+        asks for something else, or adds to a bundle."""
+        if self.head is None or self.bundle or reading.continues_bundle:
+            return None
+        if len(reading.products) != 1:
+            return None
+        part = reading.products[0]
+        sizes = [k for k in part.keywords if any(c.isdigit() for c in k)]
+        if part.head not in SIZED_PARTS.get(self.head, ()) or not sizes:
+            return None
+        return " ".join([*part.keywords, part.category])
+
     def _fit_product_to_form(self) -> None:
         """A form the product cannot take names the product that can ("earbuds", then "over
         ear instead": over-ear headphones)."""
@@ -211,6 +236,7 @@ class _State:
         cap = PLANNER_MAX_KEYWORDS.get()
         ruled_out = {w for term in (*self.exclude, *self.avoid) for w in term.split()}
         fresh = [k for k in new if k not in self.keywords and k not in ruled_out]
+        self._drop_remeasured(fresh)
         keep = set([*fresh, *self.keywords][:cap])
         self.keywords = [k for k in [*self.keywords, *fresh] if k in keep]
 
@@ -224,10 +250,23 @@ class _State:
             table[term] = Constraint(term=term, evidence=evidence)
             self._drop_positive(term)
             return
+        self._drop_remeasured([term])
         target = self.must_have if finding.kind == "must_have" else self.prefer
         if term in target:
             target.remove(term)
         target.append(term)
+
+    def _drop_remeasured(self, terms: Sequence[str]) -> None:
+        """Forget amounts of earlier messages that these terms size anew ("32 inch" after
+        "27 inch")."""
+
+        def kept(old: str) -> bool:
+            return old in self.said_now or not any(same_measure(old, new) for new in terms)
+
+        self.keywords = [k for k in self.keywords if kept(k)]
+        self.must_have = [m for m in self.must_have if kept(m)]
+        self.prefer = [p for p in self.prefer if kept(p)]
+        self.said_now.update(terms)
 
     def _drop_positive(self, term: str) -> None:
         words = set(term.split())

@@ -66,6 +66,56 @@ def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
     assert plan.budget_usd == 70.0
 
 
+@pytest.mark.parametrize(
+    ("messages", "keywords", "must_have"),
+    [
+        (["a 27 inch monitor", "32 inch"], ("32 inch",), ()),
+        (["a 4k monitor under $300", "what about 1440p instead"], ("1440p",), ()),
+        (["a laptop with at least 16gb ram", "with 32gb ram"], (), ("32gb ram",)),
+        # one message may name two of a unit; two parts sized in gb are not one measure
+        (
+            ["blinds 58 inches wide and 64 inches tall"],
+            ("58 inches", "wide", "64 inches", "tall"),
+            (),
+        ),
+        (["a laptop with 16gb", "512gb"], ("512gb",), ("16gb",)),
+    ],
+)
+def test_a_later_amount_of_the_same_measure_replaces_the_earlier(
+    messages: list[str], keywords: tuple[str, ...], must_have: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.keywords, plan.must_have) == (keywords, must_have)
+    assert plan_from_text(messages, previous=plan) == plan
+
+
+@pytest.mark.parametrize(
+    ("messages", "must_have"),
+    [
+        (["a laptop", "16gb ram"], ("16gb ram",)),
+        (["a laptop with 16gb ram", "512gb ssd"], ("16gb ram", "512gb ssd")),
+        (["a laptop with at least 16gb ram", "actually 32gb ram"], ("32gb ram",)),
+        (["a tablet", "an i7 processor"], ("core-i7 processor",)),
+    ],
+)
+def test_a_message_sizing_a_part_of_the_product_is_its_requirement(
+    messages: list[str], must_have: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.category, plan.must_have, plan.keywords) == (
+        plan_from_text(messages[:1]).category,
+        must_have,
+        (),
+    )
+
+
+def test_a_part_asked_alone_or_added_is_still_a_product() -> None:
+    assert plan_from_text(["a laptop", "a battery"]).category == "battery"
+    assert plan_from_text(["a monitor", "16gb ram"]).category == "ram"
+    bundle = plan_from_text(["a laptop", "also a 1tb ssd"]).bundle
+    assert [part.slot for part in bundle] == ["laptop", "ssd"]
+
+
 def test_a_new_product_resets_product_words_but_keeps_budget_and_excludes() -> None:
     plan = plan_from_text(
         ["a quiet gaming keyboard with rgb under $80, not logitech", "a mouse instead"]
