@@ -8,10 +8,10 @@ import re
 from dataclasses import dataclass
 
 from app.tools._budget_rules import BudgetMention, pick_mention
-from app.tools._category_rules import Allowed, CategoryGuess, guess_category
+from app.tools._category_rules import CategoryGuess, guess_category
 from app.tools._lexicon_rules import AMBIGUOUS_HEADS, ATTRIBUTE_NOUNS
 from app.tools._phrase_rules import specs_only
-from app.tools._text_rules import tokens
+from app.tools._text_rules import Allowed, tokens
 
 _JOINER = re.compile(
     r"(?:,\s*)?(?:\b(?:and|plus|along\s+with|as\s+well\s+as|together\s+with)|&)\s+(?:also\s+)?"

@@ -1,62 +1,35 @@
-"""Category, keyword and is-shopping rules: the head product noun of the first noun chunk with
-up to two noun modifiers ("a quiet GAMING KEYBOARD"), the unclaimed content words as
-keywords, and "not shopping" only for clear small talk."""
+"""Category and is-shopping rules: the head product noun of the first noun chunk with up to
+two noun modifiers ("a quiet GAMING KEYBOARD"), a tool asked by purpose ("something to
+charge my phone"), and "not shopping" only for clear small talk."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, quantities
-from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
+from app.catalog.specs import UNITS
 from app.tools._amount_rules import (
     MEASURED,
     PIECES,
     STORAGE_PARTS,
     TENS,
-    amount_of,
     is_unit,
-    keeps_next,
-    pack_of,
-    part_of,
-    spelled_amount,
-    spelled_size,
 )
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
-    COLOR_WORDS,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     HEADS_AFTER_A_PRODUCT,
-    MINIMUM_CUE,
     PARTS_NAMED_LAST,
     PASSED_MODIFIERS,
-    SIZED_BY_NUMBER_ONLY,
     TWO_WORD_NAMES,
-    is_color_label,
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import (
-    NUMBER_WORDS,
-    STOP_WORDS,
-    SpanMask,
-    Token,
-    tokens,
-    word_set,
-)
-
-Allowed = Callable[[Token], bool]
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens, word_set
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
-_UNIT_LEADS = word_set(
-    "size pack model version number no count set "
-    "usb hdmi bluetooth wifi thunderbolt pcie displayport"
-)
-"""Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
-after the number takes it instead ("size 75 feet" is 75 feet)."""
 _REQUEST_LEAD = re.compile(
     r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
     r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
@@ -164,129 +137,6 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
             category = " ".join(t.text for t in words)
             return CategoryGuess(category, singular(words[-1].text), words[0].start, words[-1].end)
     return None
-
-
-_MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
-"""The word after an asked minimum, which may name the part it sizes ("16gb or more ram")."""
-
-
-@dataclass(frozen=True)
-class Minimum:
-    """An asked minimum of a quantity, as the keyword "at least 24 inch", and where it is."""
-
-    term: str
-    start: int
-    end: int
-
-
-def find_minimums(low: str, mask: SpanMask) -> list[Minimum]:
-    """Quantities asked as a minimum ("at least 24 inch", "16gb or more ram"), with the part
-    they size, claimed in `mask` so their cue words ("or more", "larger") become no keyword
-    or list item of their own."""
-    found = []
-    for quantity in quantities(low):
-        start, end = quantity.reach
-        if not quantity.at_least or not mask.is_free(start, end):
-            continue
-        term = MINIMUM_CUE + quantity.text.replace('"', " inch")
-        part = _MINIMUM_PART.match(low, end)
-        if part is not None and _is_part(part.group(1)) and mask.is_free(end, part.end()):
-            term, end = f"{term} {part.group(1)}", part.end()
-        mask.take(start, end)
-        found.append(Minimum(term, start, end))
-    return found
-
-
-def _is_part(word: str) -> bool:
-    """Whether the word after a minimum names the part it sizes ("16gb or more ram")."""
-    return singular(word) in SIZED_BY_NUMBER_ONLY
-
-
-def keywords(
-    low: str, start: int, end: int, allowed: Allowed, minimums: Sequence[Minimum] = ()
-) -> list[str]:
-    """Content words of `low[start:end]` no rule claimed, in text order with the asked
-    minimums there; a number keeps the word it measures (`keeps_next`: "4 ounce", "1tb
-    ssd", but "8gb ddr4" is two) and a standard its one name ("usb type c" -> usb-c, "cat
-    6" -> cat6), a processor tier with its model number ("core-i7 1165g7")."""
-    words = [t for t in tokens(low, start, end) if allowed(t)]
-    out = [(m.start, m.term) for m in minimums if start <= m.start < end]
-    i = 0
-    while i < len(words):
-        tok = words[i]
-        standard = standard_at(low, tok.start)
-        if standard is not None and standard[1] <= end:
-            name, stop = standard
-            model = model_after(low, name, stop)
-            if model is not None and model[1] <= end:
-                name, stop = f"{name} {model[0]}", model[1]
-            out.append((tok.start, name))
-            i += 1
-            while i < len(words) and words[i].start < stop:
-                i += 1
-            if name.startswith(PROCESSOR_TIERS) and i < len(words) and words[i].text in _TIER_WORDS:
-                i += 1
-            continue
-        nxt = words[i + 1] if i + 1 < len(words) else None
-        adjacent = nxt is not None and low[tok.end : nxt.start].strip() == ""
-        if adjacent and nxt is not None and keeps_next(tok.text, nxt.text):
-            amount = f"{tok.text} {nxt.text}"
-            part = part_of(low, words, i + 1) if nxt.text in UNITS else None
-            out.append((tok.start, f"{amount} {part[0]}" if part else amount))
-            i += 2 + (part[1] if part else 0)
-            continue
-        spelled = (
-            spelled_amount(low, words, i)
-            or pack_of(low, words, i)
-            or amount_of(low, words, i)
-            or spelled_size(low, words, i)
-        )
-        if spelled is not None:
-            out.append((tok.start, spelled[0]))
-            i += spelled[1]
-            continue
-        if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
-            if i + 2 < len(words) and _sized_by_unit(words[i + 2].text):
-                i += 1
-                continue
-            out.append((tok.start, f"{tok.text} {nxt.text}"))
-            i += 2
-            continue
-        if _content_word(low, words, i):
-            out.append((tok.start, tok.text))
-        i += 1
-    return list(dict.fromkeys(word for _, word in sorted(out)))
-
-
-def _sized_by_unit(word: str) -> bool:
-    """Whether the word after "size 75" is the unit the number measures ("size 75 feet" is 75
-    feet); "foot" there is as often the shopper's own ("for my size 8 foot")."""
-    return is_unit(word) and word != "foot"
-
-
-_LABELS = frozenset({"size", "sizes"})
-"""Words that label a value without one after them ("3 feet in SIZE", "queen SIZE"): "size
-9" is read with its number before this; alone the word finds nothing."""
-
-
-def _content_word(low: str, words: list[Token], i: int) -> bool:
-    """Whether word `i` is a keyword: no function word, boundary, letter, bare "size" or
-    colour label (read beside the text's own neighbours: "color LASER printer")."""
-    tok = words[i]
-    word = tok.text
-    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS or len(word) < 2:
-        return False
-    if word not in COLOR_WORDS:
-        return True
-    before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
-    after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]
-    return not is_color_label(
-        before[0].text if before else None, tok.text, after[0].text if after else None
-    )
-
-
-_TIER_WORDS = frozenset({"core", "processor", "cpu"})
-"""Words after a processor tier that only repeat what it is ("an i5 core", "ryzen 5 cpu")."""
 
 
 def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:

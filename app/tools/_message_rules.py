@@ -18,20 +18,14 @@ from app.tools._budget_rules import (
     pick_mention,
 )
 from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
-from app.tools._category_rules import (
-    Allowed,
-    CategoryGuess,
-    Minimum,
-    clearly_not_shopping,
-    fallback_category,
-    find_minimums,
-    keywords,
-)
+from app.tools._category_rules import CategoryGuess, clearly_not_shopping, fallback_category
+from app.tools._keyword_rules import Minimum, find_minimums, keywords
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._lift_rules import Lift, find_lifts
 from app.tools._negation_rules import Finding, find_negations
 from app.tools._preference_rules import find_preferences, must_cue_before
 from app.tools._text_rules import (
+    Allowed,
     SpanMask,
     Token,
     lower_same_length,

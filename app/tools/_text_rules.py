@@ -4,6 +4,7 @@ Rules read a lower-cased copy with the shopper's offsets, so evidence is an exac
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 _SAME_LENGTH = str.maketrans(
@@ -120,6 +121,10 @@ class Token:
     text: str
     start: int
     end: int
+
+
+Allowed = Callable[[Token], bool]
+"""Whether a rule may still read a word (no earlier rule claimed it)."""
 
 
 def tokens(low: str, start: int = 0, end: int | None = None) -> list[Token]:
