@@ -79,7 +79,7 @@ class PlannerResult(ToolResult):
     turn_is_shopping: bool
     notes: list[str] = Field(default_factory=list)
     respelled: list[Respelling] = Field(default_factory=list)
-    """Words of the latest message read as catalog words ("hedphones -> headphones")."""
+    """Words of the latest message read as other words ("hedphones" as "headphones")."""
 
     def render(self) -> str:
         return f"plan ({self.source}): " + self.plan.model_dump_json(exclude_defaults=True)
@@ -87,8 +87,8 @@ class PlannerResult(ToolResult):
 
 class PlannerTool:
     """Builds P_t; the session's current plan (`ctx.plan`) seeds the rules unless it is empty.
-    With a speller, the rules read misspelt words as the catalog words meant; the LLM reads
-    the messages as written."""
+    With a speller, the rules read misspelt words as the words meant; the LLM reads the
+    messages as written."""
 
     name: ClassVar[str] = "planner"
     description: ClassVar[str] = "Rebuild the shopping plan from the shopper's recent messages."
