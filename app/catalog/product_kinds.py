@@ -99,6 +99,7 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"sd", "sdhc", "sdxc"}),
         frozenset({"compactflash", "cf", "cfexpress"}),
         frozenset({"xd", "xd-picture"}),
+        frozenset({"stick", "duo"}),
         frozenset({"graphics", "video", "gpu", "geforce", "radeon", "quadro"}),
         frozenset({"sound", "audio"}),
         frozenset({"network", "ethernet", "lan", "nic"}),

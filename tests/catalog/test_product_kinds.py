@@ -77,6 +77,12 @@ def test_a_cable_of_a_rival_kind_is_another_kind(
     assert other_kind(text, "cable", asked) == kind
 
 
+def test_a_memory_stick_is_no_graphics_card() -> None:
+    memory_stick = "Sony 8gb Memory Stick Pro Duo Card msmt8g"
+    assert other_kind(memory_stick, "card", ("graphics", "card")) == "stick card"
+    assert other_kind(memory_stick, "card", ("memory", "stick", "card")) is None
+
+
 def test_a_landline_phone_is_no_android_phone() -> None:
     assert other_kind("Uniden Black Slimline Corded Phone", "phone", ("android", "phone")) == (
         "corded phone"
