@@ -214,9 +214,11 @@ _SPLIT_COMPOUNDS = {
     ("smart", "phone"): "smartphone",
     ("head", "phone"): "headphone",
     ("lap", "top"): "laptop",
+    ("charging", "pad"): "charger",
 }
-"""Product names shoppers split, whose second half is a product noun of its own, that
-catalogs write as one word: "a smart watch" is a smartwatch, not a watch."""
+"""Product names of two words whose second half is a product noun of its own, by the one
+word catalogs write: "a smart watch" is a smartwatch, not a watch; "a wireless charging pad"
+a wireless charger, not a pad."""
 
 
 def _phrase(run: list[Token], head: int) -> CategoryGuess:

@@ -80,6 +80,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("dual band and quad core smart streaming media tv box", "media tv box"),
         ("a high power soundbar", "soundbar"),
         ("a wifi extender for my backyard", "wifi extender"),
+        ("a wireless charging pad for iphone and airpods", "charger"),
         ("an fm transmitter for my car", "transmitter"),
         ("high powered binoculars", "binoculars"),
     ],
