@@ -1,6 +1,7 @@
 """Short names shoppers use for products that catalogs often spell out ("ssd" for "internal solid
-state drive", "hdd" for "hard disk drive", "nas" for "network attached storage"), so a request
-in either form finds and credits titles in the other."""
+state drive", "hdd" for "hard disk drive", "nas" for "network attached storage", "adf" for an
+"automatic document feeder"), so a request in either form finds and credits titles in the
+other."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ _LONG_FORMS: dict[str, str] = {
     r"hard[\s-]*disk[\s-]*drive": "hdd",
     r"network[\s-]*attached[\s-]*storage": "nas",
     r"uninterruptible[\s-]*power[\s-]*supply": "ups",
+    r"auto(?:matic)?[\s-]*(?:document[\s-]*)?feeder": "adf",
 }
 _PATTERN = re.compile(
     "|".join(f"(?P<n{i}>{form})" for i, form in enumerate(_LONG_FORMS)),

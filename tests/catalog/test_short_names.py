@@ -20,6 +20,8 @@ from app.tools._picker_terms import Term, make_term, term_in
         ("buffalo linkstation duo network attached storage", "buffalo linkstation duo nas"),
         ("a 2TB Hard Disk Drive", "a 2TB hdd"),
         ("apc back-ups uninterruptible power supply (ups)", "apc back-ups ups (ups)"),
+        ("scanner with automatic document feeder", "scanner with adf"),
+        ("a document scanner with auto feeder", "a document scanner with adf"),
     ],
 )
 def test_long_forms_read_as_the_short_name(text: str, expected: str) -> None:
