@@ -50,6 +50,9 @@ _MEMORY_KINDS = (
 """Laptops take SO-DIMM modules, desktops full-size DIMMs (by pin count too): neither fits
 the other."""
 
+_WRIST = frozenset({"watch", "smartwatch", "fitbit", "wristband", "wristbands"})
+"""What a band or strap worn on the wrist is named by: one for a watch is no camera strap."""
+
 RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
     "cable": (
         frozenset({"coaxial", "coax", "bnc", "rg6", "rg59"}),
@@ -94,6 +97,27 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"gps"}),
         frozenset({"satellite", "dvr"}),
     ),
+    "camera": (
+        frozenset({"surveillance", "security", "cctv", "ip", "network", "dome", "bullet"}),
+        frozenset({"spy", "hidden", "nanny"}),
+        frozenset({"digital", "compact", "point", "dslr", "slr", "mirrorless", "instant"}),
+        frozenset({"dash", "dashcam", "car", "backup", "rear", "reversing"}),
+        frozenset({"action", "gopro"}),
+        frozenset({"trail", "game"}),
+    ),
+    "strap": (
+        _WRIST,
+        frozenset({"shoulder", "neck", "sling", "camera"}),
+        frozenset({"currency", "bill", "money"}),
+        frozenset({"guitar"}),
+        frozenset({"ratchet", "cargo", "tie-down"}),
+    ),
+    "band": (
+        _WRIST,
+        frozenset({"head", "headband"}),
+        frozenset({"resistance", "exercise"}),
+        frozenset({"rubber"}),
+    ),
     "card": (
         frozenset({"microsd", "microsdhc", "microsdxc", "micro", "tf"}),
         frozenset({"sd", "sdhc", "sdxc"}),
@@ -125,7 +149,8 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
 """Per product noun, kinds of which one item is one, each by the words that name it: an
 HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, a printer
 stand no TV stand, a cordless phone no Android phone, a computer case no phone case, a car
-charger no wall charger and a hard drive no optical drive."""
+charger no wall charger, a hard drive no optical drive, a digital camera no surveillance
+camera and a shoulder strap no smartwatch strap."""
 
 
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:

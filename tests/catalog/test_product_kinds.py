@@ -77,6 +77,39 @@ def test_a_cable_of_a_rival_kind_is_another_kind(
     assert other_kind(text, "cable", asked) == kind
 
 
+@pytest.mark.parametrize(
+    ("text", "noun", "asked", "kind"),
+    [
+        (
+            "Canon Powershot Elph 300 HS Digital Camera",
+            "camera",
+            ("surveillance",),
+            "digital camera",
+        ),
+        ("Trendnet Internet Surveillance Camera", "camera", ("surveillance",), None),
+        ("Defender Digital Wireless DVR Security Camera", "camera", ("digital",), None),
+        ("Canon SS-650 Shoulder Strap", "strap", ("smartwatch",), "shoulder strap"),
+        ("Bower ss2477bk Digital Camera Wrist Strap", "strap", ("smartwatch",), "camera strap"),
+        (
+            "Manhattan 179317 headphones/headset Head-band Black",
+            "band",
+            ("smartwatch",),
+            "head band",
+        ),
+        (
+            "10 Pack Sport Bands Compatible with Fitbit Charge 2 Bands",
+            "band",
+            ("smartwatch",),
+            None,
+        ),
+    ],
+)
+def test_a_camera_strap_or_band_of_a_rival_kind_is_another_kind(
+    text: str, noun: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    assert other_kind(text, noun, (*asked, noun)) == kind
+
+
 def test_a_memory_stick_is_no_graphics_card() -> None:
     memory_stick = "Sony 8gb Memory Stick Pro Duo Card msmt8g"
     assert other_kind(memory_stick, "card", ("graphics", "card")) == "stick card"
