@@ -107,7 +107,7 @@ class PlannerTool:
         platforms = platform_scope(args.messages, previous.platforms if previous else ())
         rules = _with_platforms(rules, platforms)
         turn_is_shopping = plan_from_text(read[-1:]).is_shopping
-        notes: list[str] = []
+        notes = [f"read {r.written!r} as {r.read_as!r}" for r in respelled]
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
         if self.model is not None:

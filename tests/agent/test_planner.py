@@ -183,6 +183,7 @@ async def test_with_a_speller_the_rules_read_slips_and_the_latest_ones_are_repor
     assert result.respelled == []
     first = await plan_with(tool, ["wireless hedphones with mic"])
     assert first.respelled == [Respelling("hedphones", "headphones")]
+    assert first.notes == ["read 'hedphones' as 'headphones'"]
     assert (await plan_with(PlannerTool(), ["wireless hedphones with mic"])).plan.category == (
         "mic"
     )
