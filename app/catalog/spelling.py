@@ -23,6 +23,9 @@ __all__ = ["Respelling", "Speller", "english_words"]
 _TOKEN = re.compile(r"[a-z0-9]+")
 _WRITTEN = re.compile(r"[A-Za-z0-9]+")
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_LONGEST = 24
+"""Longer words are left as written: no English or catalog word is that long, and the edits
+of a long run of letters would cost memory and time for nothing."""
 _CONTRACTIONS = frozenset(
     {
         "arent", "couldnt", "didnt", "doesnt", "hadnt", "hasnt", "havent", "heres", "shouldnt",
@@ -80,7 +83,7 @@ class Speller:
         """The word `word` is a slip of, or None when it is known or too far off."""
         low = word.lower()
         floor = PLANNER_SPELL_MIN_TITLES.get()
-        if len(low) < PLANNER_SPELL_MIN_LENGTH.get() or not low.isalpha():
+        if not PLANNER_SPELL_MIN_LENGTH.get() <= len(low) <= _LONGEST or not low.isalpha():
             return None
         if self._is_known(low, floor):
             return None

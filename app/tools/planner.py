@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from app.catalog.item import PLATFORMS
 from app.catalog.spelling import Respelling, Speller
 from app.config.params.agent import PLANNER_LLM_REPAIRS
+from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS
 from app.errors import DependencyDown
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import ChatModel, Message
@@ -122,10 +123,12 @@ class PlannerTool:
         )
 
     def _read(self, messages: Sequence[str]) -> tuple[list[str], tuple[Respelling, ...]]:
-        """The messages as the rules read them, and the latest one's respelt words."""
+        """The messages as the rules read them (the first PLANNER_MAX_MESSAGE_CHARS of each),
+        and the latest one's respelt words."""
         if self.speller is None:
             return list(messages), ()
-        repaired = [self.speller.text(m) for m in messages]
+        cap = PLANNER_MAX_MESSAGE_CHARS.get()
+        repaired = [self.speller.text(m[:cap]) for m in messages]
         return [text for text, _ in repaired], repaired[-1][1]
 
     async def _draft(

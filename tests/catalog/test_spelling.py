@@ -67,6 +67,12 @@ def test_short_words_model_names_and_far_words_stay(speller: Speller) -> None:
     assert speller.word("xheadphones") is None
 
 
+def test_a_run_of_letters_longer_than_any_word_is_left_as_written(speller: Speller) -> None:
+    word = "hedphones" * 4000
+    assert speller.word(word) is None
+    assert speller.text(f"wireless {word}") == (f"wireless {word}", ())
+
+
 def test_the_title_count_floor_is_read_at_call_time(speller: Speller) -> None:
     assert speller.word("subwofer") == "subwoofer"
     with REGISTRY.overridden(PLANNER_SPELL_MIN_TITLES=4):
