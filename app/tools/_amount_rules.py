@@ -4,6 +4,7 @@ amount sizes ("64gb of ram" -> "64gb ram"), never the product itself."""
 
 from __future__ import annotations
 
+import functools
 import re
 
 from app.catalog.product_nouns import singular
@@ -137,13 +138,20 @@ amount of one does not replace another."""
 def same_measure(earlier: str, later: str) -> bool:
     """Whether a later term sizes what an earlier one did, in one unit ("27 inch" then "32
     inch", "at least 16gb ram" then "32gb ram", "4k" then "1440p"): it replaces it."""
-    first, second = quantities(earlier), quantities(later)
-    if len(first) != 1 or len(second) != 1 or earlier == later:
+    measure = _measure(earlier)
+    if measure is None or earlier == later or measure != _measure(later):
         return False
-    unit = comparable(first[0].value, first[0].unit)[1]
-    if unit != comparable(second[0].value, second[0].unit)[1]:
-        return False
-    rest = without_quantities(earlier).split()
-    return rest == without_quantities(later).split() and (
-        bool(rest) or unit not in _MANY_PER_PRODUCT
-    )
+    unit, rest = measure
+    return bool(rest) or unit not in _MANY_PER_PRODUCT
+
+
+@functools.lru_cache(maxsize=4096)
+def _measure(term: str) -> tuple[str, tuple[str, ...]] | None:
+    """The unit of a term's one amount and the words beside it ("at least 16gb ram" -> gb,
+    ("ram",)); None without exactly one amount. Read once per term, not once per pair the
+    planner compares on every replayed message."""
+    found = quantities(term)
+    if len(found) != 1:
+        return None
+    unit = comparable(found[0].value, found[0].unit)[1]
+    return unit, tuple(without_quantities(term).split())
