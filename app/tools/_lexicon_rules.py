@@ -147,15 +147,13 @@ FORM_PRODUCTS = {
 """Per product noun, forms it cannot take and the product that takes them: earbuds are
 in-ear, so "over-ear" asks for headphones."""
 
-SIZED_PARTS = {
-    host: word_set("ram memory ssd hdd storage processor cpu gpu battery screen display")
-    for host in word_set(
-        "laptop notebook netbook chromebook macbook desktop pc computer workstation tablet "
-        "ipad phone smartphone iphone"
-    )
-}
-"""Per product noun, the parts a later message may size alone ("a laptop", then "16gb ram"
-or "i7 processor"): the product's requirement, not a new product."""
+PART_HOSTS = word_set(
+    "laptop notebook netbook chromebook macbook desktop pc computer workstation tablet ipad "
+    "phone smartphone iphone"
+)
+SIZED_PARTS = word_set("ram memory ssd hdd storage processor cpu gpu battery screen display")
+"""Parts of a `PART_HOSTS` product a later message may size alone ("a laptop", then "16gb
+ram" or "i7 processor"): the product's requirement, not a new product."""
 
 CATALOG_ALIASES = {"laptop": "notebook"}
 """Another name catalogs give a product, searched beside the shopper's: Icecat titles call

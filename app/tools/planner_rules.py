@@ -12,7 +12,7 @@ from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
 from app.tools._amount_rules import same_measure
 from app.tools._budget_rules import BudgetMention
-from app.tools._lexicon_rules import FORM_PRODUCTS, SIZED_PARTS
+from app.tools._lexicon_rules import FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -206,8 +206,8 @@ class _State:
         if len(reading.products) != 1:
             return None
         part = reading.products[0]
-        sizes = [k for k in part.keywords if any(c.isdigit() for c in k)]
-        if part.head not in SIZED_PARTS.get(self.head, ()) or not sizes:
+        sized = any(c.isdigit() for k in part.keywords for c in k)
+        if self.head not in PART_HOSTS or part.head not in SIZED_PARTS or not sized:
             return None
         return " ".join([*part.keywords, part.category])
 
