@@ -4,6 +4,7 @@ tokenizer would otherwise split "1 TB" into a dropped "1" and "tb"."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Callable
@@ -82,6 +83,9 @@ class Quantity:
     end: int
     at_least: bool
     reach: tuple[int, int]
+    part: str | None = None
+    """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
+    memory, "512 GB SSD" -> storage, "8 GB GDDR6" -> video): the same 32 GB is not both."""
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -108,7 +112,41 @@ def quantities(low: str) -> list[Quantity]:
         if height in _VIDEO_LINES:
             span = match.span()
             found.append(Quantity(height, "p", match.group(0), *span, False, span))
-    return sorted(found, key=lambda q: q.start)
+    found.sort(key=lambda q: q.start)
+    stops = [q.start for q in found[1:]] + [len(low)] if found else []
+    return [
+        dataclasses.replace(q, part=_part_after(low, q.end, stop)) if q.unit in _BYTES else q
+        for q, stop in zip(found, stops, strict=True)
+    ]
+
+
+_PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("video", re.compile(r"g(?:ddr\d\w*|dr\d\w*)|vram|video|graphics|gpu")),
+    ("memory", re.compile(r"(?:lp)?ddr\d?\w*|s?dram|ram|memory|dimm")),
+    ("storage", re.compile(r"ssd|hdd|emmc|storage|flash|nvme|drive|disk|(?:micro)?sd(?:hc|xc)?")),
+)
+"""The parts an amount of bytes may size, each by the words that name it after the amount."""
+_PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
+_BYTES = frozenset({"mb", "gb", "tb"})
+_PART_REACH = 3
+"""How many words after an amount may name its part ("8 GB DDR4-SDRAM", "512 GB PCIe NVMe
+SSD"), up to the next amount or a comma."""
+_CARD_AFTER = re.compile(r"\s*[- ]?(?:card|stick)\b")
+
+
+def _part_after(low: str, start: int, stop: int) -> str | None:
+    """The part the words after an amount of bytes name, within `_PART_REACH` words."""
+    position = start
+    for _ in range(_PART_REACH):
+        match = _PART_WORD.search(low, position, stop)
+        if match is None or match.group(0) in ",;/|(":
+            return None
+        word, position = match.group(0).strip("."), match.end()
+        for family, pattern in _PART_FAMILIES:
+            if pattern.fullmatch(word):
+                memory_card = word == "memory" and _CARD_AFTER.match(low, position, stop)
+                return "storage" if memory_card else family
+    return None
 
 
 def without_quantities(low: str) -> str:

@@ -76,12 +76,14 @@ def tokens(text: str | None) -> tuple[str, ...]:
 class Spec:
     """A spec a title must state: a number with a canonical unit, or a named standard (its
     name as the unit, value 0); `text` is how the shopper wrote it; `at_least` when a larger
-    amount serves too ("at least 24 inch")."""
+    amount serves too ("at least 24 inch"); `part` the part an amount of bytes sizes, when
+    said (memory, storage, video)."""
 
     value: float
     unit: str
     text: str = ""
     at_least: bool = False
+    part: str | None = field(default=None, compare=False)
 
     @property
     def wording(self) -> str:
@@ -112,7 +114,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     """Every spec in `text`: numbers with canonical units in order, then named standards
     (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
-    found = [Spec(q.value, q.unit, q.text, q.at_least) for q in quantities(low)]
+    found = [Spec(q.value, q.unit, q.text, q.at_least, q.part) for q in quantities(low)]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
 
@@ -130,7 +132,9 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     whole-number class ('15.6", a 15 inch size'); for an asked minimum or a unit where more
     also serves, the smallest larger amount it states ("26,800mah, more than 20000mah"); for
     a standard, the nearest newer one of its line ("usb-3.2-gen2, newer than usb-3.0"); None
-    when it does not."""
+    when it does not. An amount said of another part serves no asked part ("32 GB eMMC" is
+    no "32gb ram")."""
+    title_specs = _of_part(title_specs, asked)
     if any(s.key == asked.key for s in title_specs):
         return asked.text
     if asked.unit in NOMINAL_UNITS and asked.value == int(asked.value):
@@ -149,9 +153,18 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
 
 def _states(title_specs: Sequence[Spec], asked: Spec) -> bool:
     """Whether a title states the asked spec: the same amount, or more for an asked minimum."""
+    title_specs = _of_part(title_specs, asked)
     if any(s.key == asked.key for s in title_specs):
         return True
     return asked.at_least and bool(_more_of(title_specs, asked))
+
+
+def _of_part(title_specs: Sequence[Spec], asked: Spec) -> Sequence[Spec]:
+    """The title's specs that may size the asked one's part: those of the same part, or of
+    none said on either side."""
+    if asked.part is None:
+        return title_specs
+    return [s for s in title_specs if s.part in (None, asked.part)]
 
 
 def _more_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:

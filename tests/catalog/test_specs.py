@@ -34,6 +34,26 @@ def test_a_bare_g_is_gigabytes_only_before_the_part_it_sizes() -> None:
     assert as_spec_words("8g ram") == "8gb ram"
 
 
+@pytest.mark.parametrize(
+    ("low", "parts"),
+    [
+        ("notebook 8 gb ddr4-sdram 256 gb pcie nvme ssd", ["memory", "storage"]),
+        ("16gb ram, 1tb hdd", ["memory", "storage"]),
+        ("celeron 4 gb 32 gb emmc", [None, "storage"]),
+        ("rtx 2060 6 gb gddr6", ["video"]),
+        ("sandisk 64 gb microsdxc", ["storage"]),
+        ("a 32gb memory card", ["storage"]),
+        ("64gb of ram", ["memory"]),
+        ("32gb (2x16gb) ddr4", [None]),
+        ('15.6" 8 gb', [None, None]),
+    ],
+)
+def test_an_amount_of_bytes_says_the_part_the_words_after_it_name(
+    low: str, parts: list[str | None]
+) -> None:
+    assert [q.part for q in quantities(low)] == parts
+
+
 def test_rates_and_energy_are_units_too() -> None:
     found = [(q.value, q.unit) for q in quantities("16000 dpi, 30 ppm, 99.9wh")]
     assert found == [(16000.0, "dpi"), (30.0, "ppm"), (99.9, "wh")]

@@ -151,6 +151,12 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("at least 16gb", "Acer notebook 8 GB DDR4-SDRAM 256 GB SSD", None),
         ("at least 16gb", "HP notebook 32 GB DDR4-SDRAM 1 TB SSD", "32 gb, more than 16gb"),
         ("no more than 24 inch", 'AOC 27" monitor', None),
+        ("32gb ram", "HP Stream 14 notebook Intel Celeron 4 GB 32 GB eMMC", None),
+        ("32gb ram", "Dell notebook 32 GB DDR4-SDRAM 1 TB SSD", "32gb"),
+        ("512gb ssd", "Lenovo notebook 512 GB DDR4 RAM", None),
+        ("at least 16gb ram", "HP notebook 8 GB DDR4-SDRAM 1 TB SSD", None),
+        ("8gb ram", "MSI GeForce RTX 2060 8 GB GDDR6 graphics card", None),
+        ("32gb ram", "Corsair 32GB (2x16GB) kit", "32gb"),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
