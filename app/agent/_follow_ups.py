@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from app.agent.events import PickView
 from app.agent.session import Session
+from app.catalog.spelling import Speller
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
 
@@ -55,7 +56,7 @@ class FollowUp:
     shown_before: frozenset[str] = frozenset()
 
 
-def read_follow_up(message: str, session: Session) -> FollowUp:
+def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
     """Read the message against the last turn's picks: a price question or a choice about one
     pick, a bundle's too ("is the second one cheaper elsewhere?", "i'll take the first one",
     "the second one please": a reference asking nothing else); and when it follows up on
@@ -63,11 +64,15 @@ def read_follow_up(message: str, session: Session) -> FollowUp:
     price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
-    pick is no keyword ("i want the second one in black" plans "i want in black")."""
-    low = message.lower()
+    pick is no keyword ("i want the second one in black" plans "i want in black"). With a
+    speller the cues are read through slips ("somthing cheeper"); the planner gets the
+    shopper's words, which it respells itself."""
+    read = speller.text(message)[0] if speller is not None else message
+    low = read.lower()
     reference = _PICK_REFERENCE.search(low)
-    rest = message if reference is None else _without(message, reference)
-    asks = plan_from_text([rest])
+    written = _PICK_REFERENCE.search(message.lower())
+    rest = message if written is None else _without(message, written)
+    asks = plan_from_text([read if reference is None else _without(read, reference)])
     if reference is not None and (_OFFER_QUESTION.search(low) or not asks.is_shopping):
         asked = _pick_at(reference, session.picks) if _about_picks(asks, session.plan) else None
         if asked is not None:

@@ -19,6 +19,7 @@ from app.agent.hooks import TurnHook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
+from app.catalog.spelling import Speller
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
 from app.logging_setup import bind_turn
@@ -52,12 +53,14 @@ class ShoppingAgent:
         *,
         model: ChatModel | None = None,
         hooks: HookFactory = no_hooks,
+        speller: Speller | None = None,
     ) -> None:
         if "planner" not in tools:
             raise PickwiseError("the agent needs the planner tool")
         self.tools = dict(tools)
         self.sessions = sessions
         self.model = model
+        self.speller = speller
         self.hooks = hooks
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -65,7 +68,11 @@ class ShoppingAgent:
     def from_runtime(cls, runtime: Runtime, *, hooks: HookFactory | None = None) -> ShoppingAgent:
         """The agent on an opened runtime: its tools, session store and chat model."""
         return cls(
-            runtime.tools, runtime.sessions, model=runtime.chat_model, hooks=hooks or no_hooks
+            runtime.tools,
+            runtime.sessions,
+            model=runtime.chat_model,
+            hooks=hooks or no_hooks,
+            speller=runtime.index.speller,
         )
 
     @property
@@ -109,7 +116,7 @@ class ShoppingAgent:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
     def _start(self, session: Session, message: str) -> Turn:
-        follow_up = read_follow_up(message, session)
+        follow_up = read_follow_up(message, session, self.speller)
         session.begin_turn(follow_up.planned)
         ctx = ToolContext(
             session.session_id,

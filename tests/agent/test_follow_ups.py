@@ -8,6 +8,8 @@ from app.agent._follow_ups import read_follow_up
 from app.agent._offer_answer import offers_answer
 from app.agent.events import PickView
 from app.agent.session import Session
+from app.catalog.item import Item
+from app.catalog.spelling import Speller
 from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult, ProductGroup
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
@@ -150,3 +152,18 @@ def test_the_offer_answer_names_the_cheaper_offer_and_the_other_platforms() -> N
 )
 def test_a_reference_to_a_pick_is_no_keyword(message: str, planned: str) -> None:
     assert read_follow_up(message, _session(PICKS)).planned == planned
+
+
+def test_a_follow_up_is_read_through_slips_and_planned_as_written() -> None:
+    english = {"something": 2_000_000, "cheaper": 50_000}
+    titles = ["Wireless Earbuds", "Sony Earbuds", "JBL Earbuds"]
+    items = [
+        Item(item_id=f"icecat:{n}", platform="icecat", title=t, source="test")
+        for n, t in enumerate(titles)
+    ]
+    speller = Speller.from_items(items, english=english)
+    without = read_follow_up("somthing cheeper", _session(PICKS))
+    follow_up = read_follow_up("somthing cheeper", _session(PICKS), speller)
+    assert (without.planned, without.note) == ("somthing cheeper", None)
+    assert follow_up.planned == "somthing cheeper (under $23.09)"
+    assert follow_up.note is not None
