@@ -1,9 +1,12 @@
 """Recall by spec sheet: when no hit states a must-have ("touchscreen", "wifi 6") that only
 spec sheets list, the catalog's items of the asked product whose sheets list it are looked
-up directly, since neither the BM25 text nor the dense text carries sheet features."""
+up directly, since neither the BM25 text nor the dense text carries sheet features; so are
+those whose titles state a must-have's amounts ("32gb ram": a long notebook title saying
+"32 GB DDR4-SDRAM" ranks below short accessory titles for "laptop notebook 32gb")."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -12,7 +15,7 @@ from app.catalog.standards import standard_labels
 from app.recall.filters import SearchFilters
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
-from app.tools._picker_terms import Term, term_in, where_stated
+from app.tools._picker_terms import Term, find_specs, spec_said, term_in, tokens, where_stated
 from app.tools._search_args import SearchScope
 from app.tools._search_postfilters import ItemMatchers
 from app.tools._search_probe import Block, PriceVerdict, block_reasons, price_verdict
@@ -24,7 +27,7 @@ SHEET_SOURCE = "spec_sheet"
 
 class SheetLookup:
     """Item ids per spec-sheet feature ("HDMI" -> the items whose sheet lists one), built
-    once per item table."""
+    once per item table, and per unit of an amount a title states, built on first use."""
 
     def __init__(self, items: Mapping[str, Item]) -> None:
         self._items = items
@@ -32,6 +35,14 @@ class SheetLookup:
         for item in items.values():
             for feature in item.features:
                 self._by_feature.setdefault(feature, []).append(item.item_id)
+
+    @functools.cached_property
+    def _by_unit(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for item in self._items.values():
+            for unit in {s.key[1] for s in find_specs(item.title) if s.value}:
+                out.setdefault(unit, []).append(item.item_id)
+        return out
 
     def stating(
         self,
@@ -42,28 +53,48 @@ class SheetLookup:
         *,
         limit: int,
     ) -> list[Item]:
-        """Up to `limit` items naming the product whose sheets list any of the terms and that
-        pass the filters: those listing the most terms first, then in item-id order."""
+        """Up to `limit` items naming the product whose sheets list any of the terms, or whose
+        titles state a term's amounts, and that pass the filters: those stating the most
+        terms first, then those whose titles say the most request words, then in item-id
+        order."""
         if limit <= 0:
             return []
         listed: Counter[str] = Counter()
         for term in terms:
-            listed.update(
-                {
-                    i
-                    for feature, ids in self._by_feature.items()
-                    if term_in(feature, term)
-                    for i in ids
-                }
-            )
+            on_sheet = {
+                i
+                for feature, ids in self._by_feature.items()
+                if term_in(feature, term)
+                for i in ids
+            }
+            listed.update(on_sheet | self._title_stating(term))
+        asked = set(tokens(request))
+
+        def order(entry: tuple[str, int]) -> tuple[int, int, str]:
+            item_id, count = entry
+            return -count, -len(asked.intersection(tokens(self._items[item_id].title))), item_id
+
         out = []
-        for item_id, _ in sorted(listed.items(), key=lambda kv: (-kv[1], kv[0])):
+        for item_id, _ in sorted(listed.items(), key=order):
             item = self._items[item_id]
             if filters.matches(item_payload(item)) and names_product(item, product, request):
                 out.append(item)
                 if len(out) >= limit:
                     break
         return out
+
+    def _title_stating(self, term: Term) -> set[str]:
+        """The items whose titles state every amount of the term ("32gb ram": 32 GB of
+        memory, or of no part said); none for a term without one."""
+        amounts = [s for s in term.specs if s.value]
+        if not amounts:
+            return set()
+        titled = self._by_unit.get(amounts[0].key[1], ())
+        return {
+            i
+            for i in titled
+            if all(spec_said(s, find_specs(self._items[i].title)) for s in amounts)
+        }
 
 
 def sheet_price_verdict(

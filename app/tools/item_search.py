@@ -283,8 +283,8 @@ class ItemSearchTool:
         matchers: ItemMatchers,
     ) -> list[ScoredHit]:
         """When no hit states some must-haves (`unmet`), put first the items of the product
-        whose spec sheets list the most must-haves, looked up under the same filters
-        (`_evidenced`)."""
+        whose spec sheets list, or titles state the amounts of, the most must-haves, looked up
+        under the same filters (`_evidenced`)."""
         filters = run.effective.filters()
         limit = ITEM_SEARCH_SHEET_LIMIT.get()
         found = self.sheets.stating(musts, product, run.scope.query, filters, limit=limit)
@@ -301,7 +301,9 @@ class ItemSearchTool:
         if not listed:
             return kept
         said = " or ".join(t.text for t in unmet)
-        run.notes.append(f"put first {len(listed)} {product} item(s) whose spec sheet lists {said}")
+        run.notes.append(
+            f"put first {len(listed)} {product} item(s) whose spec sheet or title states {said}"
+        )
         return _ahead(listed, kept)
 
     async def _score_looked_up(

@@ -262,11 +262,23 @@ async def test_a_short_query_has_no_variants(runtime: Runtime) -> None:
 
 async def test_notebooks_whose_sheets_list_a_must_have_come_first(runtime: Runtime) -> None:
     result = await search_laptops(runtime)
-    assert any("whose spec sheet lists" in note for note in result.notes), result.notes
+    assert any("whose spec sheet or title states" in note for note in result.notes), result.notes
     first = runtime.index.items[result.hits[0].item_id]
     assert {"touchscreen", "backlit keyboard"} & set(first.features)
     assert "notebook" in first.title.lower()
     assert all(h.price_usd is not None and h.price_usd <= 900 for h in result.hits)
+
+
+async def test_notebooks_whose_titles_state_an_asked_amount_come_first(runtime: Runtime) -> None:
+    """ "laptop notebook 32gb" recalls short accessory titles first; the catalog's notebooks
+    say "32 GB DDR4-SDRAM" deep in long titles."""
+    plan = ShoppingPlan(category="laptop", must_have=("32gb ram",))
+    args = {"query": "laptop notebook 32gb"}
+    outcome = await invoke_tool(runtime.tool("item_search"), args, ToolContext("s", "t", plan))
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    titles = [runtime.index.items[h.item_id].title for h in result.hits[:3]]
+    assert all("32 GB DDR4" in t and "Notebook" in t for t in titles), titles
 
 
 async def test_the_sheet_lookup_can_be_turned_off(runtime: Runtime) -> None:

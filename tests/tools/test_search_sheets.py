@@ -55,6 +55,23 @@ def test_the_lookup_finds_the_product_listing_the_most_asked_terms_first() -> No
     assert lookup.stating(asked, "laptop", "laptop", SearchFilters(), limit=0) == []
 
 
+def test_the_lookup_finds_titles_stating_a_terms_amounts_of_its_part() -> None:
+    items = {
+        i.item_id: i
+        for i in (
+            laptop(1, "Acer notebook 8 GB DDR4-SDRAM 32 GB eMMC", 299.0),
+            laptop(2, "MSI notebook 32 GB DDR4-SDRAM 1 TB SSD", 1999.0),
+            laptop(3, "Kingston 32GB memory card", 9.0),
+            laptop(4, "ASUS ROG gaming notebook 32 GB DDR4-SDRAM 512 GB SSD", 2199.0),
+            laptop(5, "HP notebook 16 GB DDR4-SDRAM 32 GB SSD", 899.0),
+        )
+    }
+    lookup = SheetLookup(items)
+    found = lookup.stating([term("32gb ram")], "laptop", "gaming laptop", SearchFilters(), limit=5)
+    assert [i.item_id for i in found] == ["icecat:4", "icecat:2"]
+    assert lookup.stating([term("ram")], "laptop", "laptop", SearchFilters(), limit=5) == []
+
+
 def test_a_term_is_unstated_when_no_title_or_sheet_says_it() -> None:
     asked = [term("touchscreen"), term("bluetooth"), term("notebook")]
     said = unstated(asked, [ITEMS["icecat:6"], ITEMS["icecat:3"]])
