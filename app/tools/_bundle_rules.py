@@ -33,6 +33,11 @@ _CONTINUES = re.compile(
     rf"^\W*(?:(?:and|plus|also|oh\s+and)\s+(?:(?:i\s+)?(?:need|want)\s+|{_ADD_VERB}\s+)?"
     rf"|{_ADD_VERB}\s+)(?:a|an|some)\s+"
 )
+_NEW_REQUEST = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|now|next|so|alright|and)[\s,]+)*(?:i\s+(?:also\s+)?(?:need|want)|"
+    r"i(?:'d|\s+would)\s+like|(?:i'?m\s+|i\s+am\s+)?looking\s+for|show\s+me|find\s+me|get\s+me|"
+    r"can\s+you\s+find(?:\s+me)?)\s+(?:a|an|some|one)\s+"
+)
 _NEAR_HEAD_TOKENS = 5
 
 
@@ -80,6 +85,12 @@ def continues_bundle(low: str) -> bool:
     """True when a message adds a product to the previous one ("and a mouse too", "also add
     a mouse", "add a mouse")."""
     return bool(_CONTINUES.search(low))
+
+
+def opens_request(low: str) -> bool:
+    """True when a message opens as a request of its own ("now i need a 1tb ssd", "i'm
+    looking for a battery"): a part it names is a product to find, not the last one's part."""
+    return bool(_NEW_REQUEST.search(low))
 
 
 def assign_budgets(

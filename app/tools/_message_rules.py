@@ -17,7 +17,13 @@ from app.tools._budget_rules import (
     find_budget,
     pick_mention,
 )
-from app.tools._bundle_rules import Segment, assign_budgets, continues_bundle, split_bundle
+from app.tools._bundle_rules import (
+    Segment,
+    assign_budgets,
+    continues_bundle,
+    opens_request,
+    split_bundle,
+)
 from app.tools._category_rules import CategoryGuess, clearly_not_shopping, fallback_category
 from app.tools._keyword_rules import Minimum, find_minimums, keywords
 from app.tools._lexicon_rules import is_product_noun
@@ -52,7 +58,8 @@ class ProductReading:
 @dataclass(frozen=True)
 class MessageReading:
     """Everything the rules found in one message, with positions kept for ordering;
-    `claimed_product`: the product noun only appears inside a requirement ("with a case")."""
+    `claimed_product`: the product noun only appears inside a requirement ("with a case");
+    `opens_request`: it opens as a request of its own ("now i need a ...")."""
 
     products: tuple[ProductReading, ...]
     keywords: tuple[str, ...]
@@ -65,6 +72,7 @@ class MessageReading:
     claimed_product: bool
     not_shopping: bool
     cheap: bool = False
+    opens_request: bool = False
 
 
 def read_message(message: str) -> MessageReading:
@@ -122,6 +130,7 @@ def read_message(message: str) -> MessageReading:
         continues_bundle=continues and bool(products),
         claimed_product=claimed_product,
         cheap=asks_cheap(low),
+        opens_request=opens_request(low),
         not_shopping=clearly_not_shopping(
             low,
             has_product=bool(segments),

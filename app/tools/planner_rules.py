@@ -200,8 +200,9 @@ class _State:
     def _sized_part(self, reading: MessageReading) -> str | None:
         """The requirement a message that only sizes a part of the product makes ("16gb ram",
         "an i7 processor" after "a laptop": "16gb ram", "core-i7 processor"); None when it
-        asks for something else, or adds to a bundle."""
-        if self.head is None or self.bundle or reading.continues_bundle:
+        asks for something else, adds to a bundle, or opens as a request of its own ("now i
+        need a 1tb ssd")."""
+        if self.head is None or self.bundle or reading.continues_bundle or reading.opens_request:
             return None
         if len(reading.products) != 1:
             return None

@@ -96,6 +96,8 @@ def test_a_later_amount_of_the_same_measure_replaces_the_earlier(
         (["a laptop with 16gb ram", "512gb ssd"], ("16gb ram", "512gb ssd")),
         (["a laptop with at least 16gb ram", "actually 32gb ram"], ("32gb ram",)),
         (["a tablet", "an i7 processor"], ("core-i7 processor",)),
+        (["a laptop", "i need 16gb ram"], ("16gb ram",)),
+        (["a laptop", "make it 512gb ssd"], ("512gb ssd",)),
     ],
 )
 def test_a_message_sizing_a_part_of_the_product_is_its_requirement(
@@ -114,6 +116,20 @@ def test_a_part_asked_alone_or_added_is_still_a_product() -> None:
     assert plan_from_text(["a monitor", "16gb ram"]).category == "ram"
     bundle = plan_from_text(["a laptop", "also a 1tb ssd"]).bundle
     assert [part.slot for part in bundle] == ["laptop", "ssd"]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "now i need a 1tb ssd",
+        "i want a 1tb ssd",
+        "ok, i'm looking for a 1tb ssd",
+        "find me a 1tb ssd",
+    ],
+)
+def test_a_sized_part_asked_as_a_request_of_its_own_is_a_product(request_: str) -> None:
+    plan = plan_from_text(["a laptop", request_])
+    assert (plan.category, plan.keywords, plan.must_have) == ("ssd", ("1tb",), ())
 
 
 def test_a_new_product_resets_product_words_but_keeps_budget_and_excludes() -> None:
