@@ -228,10 +228,28 @@ def plan_gate(
     order = _scoring_order(inputs, filtered.pool, marked)
     budget = tuple(order[: max(k, 0)])
     plan = _plan_gate(inputs, filtered, budget, k=k, unavailable=unavailable, why=why)
-    spare = () if plan.off else tuple(p for p in order[k : 2 * k] if p.item.item_id not in marked)
+    spare = () if plan.off else _spare(order, budget, marked, k=k, by_specs=bool(inputs.specs))
     return plan._replace(
         accessories=marked, budget=frozenset(p.item.item_id for p in budget), spare=spare
     )
+
+
+def _spare(
+    order: Sequence[Pooled],
+    budget: Sequence[Pooled],
+    accessories: AbstractSet[str],
+    *,
+    k: int,
+    by_specs: bool,
+) -> tuple[Pooled, ...]:
+    """The next `k` items to score when none of the first batch is relevant: the next in
+    scoring order, or, when asked specs ordered the first batch, the best recalled left, so
+    that a first batch of 500 GB hard drives for "a 500gb ssd" gives way to the SSDs."""
+    scored = {p.item.item_id for p in budget}
+    rest = [p for p in order if p.item.item_id not in scored | accessories]
+    if by_specs:
+        rest.sort(key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
+    return tuple(rest[: max(k, 0)])
 
 
 def _plan_gate(

@@ -490,6 +490,20 @@ async def test_the_gate_looks_past_a_first_batch_of_another_product_once() -> No
     assert (gate.on, gate.none_relevant, len(nowhere.seen)) == (False, True, 4)
 
 
+async def test_after_a_batch_ordered_by_asked_specs_the_gate_takes_the_best_recalled() -> None:
+    """Four 1 TB hard drives carry the asked "1tb"; the SSDs recalled first carry none."""
+    ssds = [item(n, f"Intel solid state drive {n}0 GB", 60.0) for n in (1, 2)]
+    hard_disks = [item(n, f"Fujitsu 1TB SATA hard drive {n}", 90.0) for n in (3, 4, 5, 6)]
+    inputs = inputs_for(ssds + hard_disks, plan(category="ssd", keywords=("1tb",)), query="ssd")
+    filtered = hard_filter(inputs)
+    model = _WordReranker("solid state")
+    gate = await run_gate(inputs, filtered, model, k=2, floor=0.3)
+    assert gate.on
+    assert len([t for t in model.seen if "solid state" in t]) == 2
+    ranked = weigh(filtered, gate, {}, WEIGHTS, penalty=0.5)
+    assert ranked[0].item.title.startswith("Intel solid state drive")
+
+
 @pytest.mark.parametrize(
     ("category", "request_text", "contradicts"),
     [
