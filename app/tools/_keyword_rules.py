@@ -4,12 +4,13 @@ standards, processor tiers and asked minimums they carry kept whole ("1tb ssd", 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, quantities
+from app.catalog.specs import UNITS, comparable, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     amount_of,
@@ -119,7 +120,30 @@ def keywords(
         if _content_word(low, words, i):
             out.append((tok.start, tok.text))
         i += 1
-    return list(dict.fromkeys(word for _, word in sorted(out)))
+    return list(dict.fromkeys(word for _, word in _with_alternatives(low, sorted(out))))
+
+
+_OR = re.compile(r"\s+or\s+")
+
+
+def _with_alternatives(low: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Amounts of one measure joined by "or" as one keyword ("1440p or 4k", "720p or 1080p
+    or 4k"): any of them serves."""
+    at = dict(found)
+    amounts = quantities(low)
+    head: int | None = None
+    for first, second in itertools.pairwise(amounts):
+        joined = _OR.fullmatch(low, first.end, second.start) is not None
+        same = comparable(first.value, first.unit)[1] == comparable(second.value, second.unit)[1]
+        lead = head if head is not None else first.start
+        if joined and same and at.get(second.start) == second.text and lead in at:
+            if head is None and at[lead] != first.text:
+                continue
+            at[lead] = f"{at[lead]} or {at.pop(second.start)}"
+            head = lead
+        else:
+            head = None
+    return sorted(at.items())
 
 
 def _sized_by_unit(word: str) -> bool:

@@ -84,6 +84,8 @@ class Spec:
     text: str = ""
     at_least: bool = False
     part: str | None = field(default=None, compare=False)
+    alternatives: tuple[Spec, ...] = field(default=(), compare=False)
+    """The amounts any of which serves, for a spec asked as "1440p or 4k"."""
 
     @property
     def wording(self) -> str:
@@ -133,7 +135,9 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     also serves, the smallest larger amount it states ("26,800mah, more than 20000mah"); for
     a standard, the nearest newer one of its line ("usb-3.2-gen2, newer than usb-3.0"); None
     when it does not. An amount said of another part serves no asked part ("32 GB eMMC" is
-    no "32gb ram")."""
+    no "32gb ram"). Of alternatives ("1440p or 4k"), the first the title states."""
+    if asked.alternatives:
+        return next(filter(None, (spec_said(a, title_specs) for a in asked.alternatives)), None)
     title_specs = _of_part(title_specs, asked)
     if any(s.key == asked.key for s in title_specs):
         return asked.text
@@ -152,7 +156,10 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
 
 
 def _states(title_specs: Sequence[Spec], asked: Spec) -> bool:
-    """Whether a title states the asked spec: the same amount, or more for an asked minimum."""
+    """Whether a title states the asked spec: the same amount, or more for an asked minimum;
+    any of its alternatives."""
+    if asked.alternatives:
+        return any(_states(title_specs, a) for a in asked.alternatives)
     title_specs = _of_part(title_specs, asked)
     if any(s.key == asked.key for s in title_specs):
         return True
@@ -193,8 +200,17 @@ def make_term(text: str) -> Term | None:
     words = tuple(w for w in tokens(rest) if w)
     if specs and words[:1] == ("of",):
         words = words[1:]
+    if len(specs) > 1 and set(words) == {"or"} and len({s.key[1] for s in specs}) == 1:
+        specs, words = (_either(specs),), ()
     words = tuple(w for w in words if w not in _SUPPORT_WORDS) or words
     return Term(clean, words, specs, " ".join(text.lower().split()))
+
+
+def _either(specs: Sequence[Spec]) -> Spec:
+    """One spec asked as alternatives of one measure ("1440p or 4k"), worded as asked."""
+    first = specs[0]
+    text = " or ".join(s.text for s in specs)
+    return Spec(first.value, first.unit, text, first.at_least, first.part, tuple(specs))
 
 
 _SUPPORT_WORDS = frozenset({"support", "supports", "supported", "supporting"})

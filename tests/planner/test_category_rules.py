@@ -281,6 +281,21 @@ def test_numbers_keep_their_unit() -> None:
     assert "size 7" in plan.keywords
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a 27 inch monitor 1440p or 4k", ("27 inch", "1440p or 4k")),
+        ("a tv 720p or 1080p or 4k", ("720p or 1080p or 4k",)),
+        ("a 27 inch or 32 inch monitor", ("27 inch or 32 inch",)),
+        ("a 27 inch monitor or 1440p", ("27 inch", "1440p")),
+    ],
+)
+def test_amounts_of_one_measure_joined_by_or_are_one_keyword(
+    text: str, keywords: tuple[str, ...]
+) -> None:
+    assert plan_from_text([text]).keywords == keywords
+
+
 def test_a_number_with_thousands_commas_keeps_its_unit() -> None:
     plan = plan_from_text(["a power bank 20,000 mah under $1,200"])
     assert (plan.category, plan.keywords, plan.budget_usd) == ("power bank", ("20,000 mah",), 1200)

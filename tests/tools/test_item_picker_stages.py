@@ -166,6 +166,25 @@ def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
     assert spec_said(spec, find_specs(title)) == said
 
 
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        ('AOC Q2790PQE 68.6 cm (27") 2560 x 1440 pixels', "1440p"),
+        ('LG 27UL500 27" 4K monitor', "4k"),
+        ('Dell 27" 1920 x 1080 pixels', None),
+    ],
+)
+def test_amounts_asked_as_alternatives_are_said_by_any_of_them(
+    title: str, said: str | None
+) -> None:
+    term = make_term("1440p or 4k")
+    assert term is not None
+    ((spec,), words) = term.specs, term.words
+    assert (spec.wording, words) == ("1440p or 4k", ())
+    assert spec_said(spec, find_specs(title)) == said
+    assert term_in(title, term) == (said is not None)
+
+
 def test_an_asked_minimum_is_a_spec_with_its_cue_left_out_of_the_words() -> None:
     term = make_term("at least 16gb ram")
     assert term is not None
