@@ -12,6 +12,7 @@ from collections.abc import Set as AbstractSet
 
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
+from app.recall.filters import brand_key
 from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
@@ -82,7 +83,14 @@ def prepare(
         max_picks=max(1, picks),
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
+        brands=_asked_brands(prefer, entries),
     )
+
+
+def _asked_brands(prefer: Sequence[Term], entries: Sequence[Entry]) -> tuple[str, ...]:
+    """The preferred words that are a candidate's brand ("dell", "sony"), as terms' texts."""
+    brands = {brand_key(e.item.brand) for e in entries} - {None}
+    return tuple(t.text for t in prefer if t.words and brand_key(t.text) in brands)
 
 
 def _own_must_haves(plan: ShoppingPlan, part: BundleSlot | None) -> tuple[str, ...]:
@@ -225,3 +233,12 @@ def _forms(term: str) -> tuple[str, ...]:
     last = singular(words[-1])
     stems = {words[-1], last, last + "s"}
     return tuple(" ".join([*words[:-1], w]) for w in sorted(stems))
+
+
+def of_asked_brand(item: Item, brands: Sequence[str]) -> bool:
+    """Whether the item is of one of the named brands: its brand field, or, when it has none,
+    the maker its title starts with."""
+    if item.brand:
+        return brand_key(item.brand) in {brand_key(b) for b in brands}
+    first = normalise(item.title).split()[:1]
+    return bool(first) and first[0] in brands

@@ -41,6 +41,7 @@ from app.catalog.text import add_once_after
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools._lexicon_rules import is_product_noun
+from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_shelves import misfile, shelf_floor
 from app.tools._picker_terms import find_specs, spec_said, tokens
@@ -228,7 +229,11 @@ def plan_gate(
     order = _scoring_order(inputs, filtered.pool, marked)
     budget = tuple(order[: max(k, 0)])
     plan = _plan_gate(inputs, filtered, budget, k=k, unavailable=unavailable, why=why)
-    spare = () if plan.off else _spare(order, budget, marked, k=k, by_specs=bool(inputs.specs))
+    spare = (
+        ()
+        if plan.off
+        else _spare(order, budget, marked, k=k, by_asked=bool(inputs.specs or inputs.brands))
+    )
     return plan._replace(
         accessories=marked, budget=frozenset(p.item.item_id for p in budget), spare=spare
     )
@@ -240,14 +245,15 @@ def _spare(
     accessories: AbstractSet[str],
     *,
     k: int,
-    by_specs: bool,
+    by_asked: bool,
 ) -> tuple[Pooled, ...]:
     """The next `k` items to score when none of the first batch is relevant: the next in
-    scoring order, or, when asked specs ordered the first batch, the best recalled left, so
-    that a first batch of 500 GB hard drives for "a 500gb ssd" gives way to the SSDs."""
+    scoring order, or, when asked specs or brands ordered the first batch, the best recalled
+    left, so that a first batch of 500 GB hard drives for "a 500gb ssd" gives way to the
+    SSDs."""
     scored = {p.item.item_id for p in budget}
     rest = [p for p in order if p.item.item_id not in scored | accessories]
-    if by_specs:
+    if by_asked:
         rest.sort(key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
     return tuple(rest[: max(k, 0)])
 
@@ -285,11 +291,13 @@ def _scoring_order(
 ) -> list[Pooled]:
     """The order in which the gate and the semantic stage spend their budget of
     PICK_RERANK_K items: accessories last, titles that serve more of the asked specs ("64gb";
-    more mAh, a newer USB as stage 4 credits them) first, then best recall."""
+    more mAh, a newer USB as stage 4 credits them) and of a named brand first, then best
+    recall."""
 
     def key(p: Pooled) -> tuple[bool, int, float, int]:
         stated = find_specs(p.item.title) if inputs.specs else ()
         carried = sum(1 for spec in inputs.specs if spec_said(spec, stated))
+        carried += of_asked_brand(p.item, inputs.brands) if inputs.brands else 0
         accessory = p.item.item_id in accessories
         return (accessory, -carried, -p.candidate.recall_score, p.candidate.rank)
 

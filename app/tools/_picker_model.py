@@ -50,6 +50,8 @@ class PickInputs:
     -> "16gb"): a title that says that says the must-have."""
     shown_before: tuple[Item, ...] = ()
     """The picks the shopper saw and asked to see others than."""
+    brands: tuple[str, ...] = ()
+    """The asked words that are the brand of a candidate ("dell" in "a dell laptop")."""
 
     def form_terms(self) -> tuple[Term, ...]:
         """The asked forms that are words, not specs ("wireless", not "ddr4"), as terms."""
@@ -128,6 +130,8 @@ class Semantics:
     spec: float = 0.0
     form: float = 0.0
     """The share of the asked forms ("wireless", "dual") that title or spec sheet states."""
+    brand: float = 0.0
+    """1 when the item is of a brand the shopper named, else 0."""
     must_said: tuple[str, ...] = ()
     prefer_said: tuple[str, ...] = ()
     avoid_said: tuple[str, ...] = ()
@@ -160,6 +164,7 @@ class Weights:
     spec: float
     unnamed: float = 0.0
     form: float = 0.0
+    brand: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from app.catalog.item import Item
 from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
+    PICK_W_BRAND,
     PICK_W_CHEAP,
     PICK_W_CHEAP_ASKED,
     PICK_W_FORM,
@@ -28,6 +29,7 @@ from app.config.params.picker import (
 )
 from app.recall.embedder import Embedder
 from app.tools._picker_contrary import is_checked, same_family
+from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_terms import (
     Stated,
@@ -55,6 +57,7 @@ def current_weights(*, cheap: bool = False) -> Weights:
         spec=PICK_W_SPEC.get(),
         form=PICK_W_FORM.get(),
         unnamed=PICK_W_UNNAMED.get(),
+        brand=PICK_W_BRAND.get(),
     )
     if cheap:
         return dataclasses.replace(weights, cheap=max(weights.cheap, PICK_W_CHEAP_ASKED.get()))
@@ -107,12 +110,14 @@ def semantic_scores(
             for t in inputs.avoid
         ]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
+        of_brand = of_asked_brand(pooled.item, inputs.brands)
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
             spec=(len(specs_said) + on_sheet) / len(inputs.specs) if inputs.specs else 0.0,
             form=_mean([1.0 if stated else 0.0 for stated in forms_said.values()]),
+            brand=1.0 if of_brand else 0.0,
             must_said=_said_in(said, inputs.must, "title"),
             prefer_said=_said_in(said, inputs.prefer, "title"),
             avoid_said=avoid_said,
@@ -123,7 +128,8 @@ def semantic_scores(
                 if not listed_there and not _contradicted(spec.wording, avoid_said, inputs)
             ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
-            terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said),
+            terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
+            + (() if of_brand or not inputs.brands else (" or ".join(inputs.brands),)),
             named=_named(pooled, inputs),
             noun_said=bool(inputs.category) and names_noun(title, inputs.category or ""),
         )
@@ -258,6 +264,7 @@ def weigh(
             "prefer": weights.prefer * sem.prefer,
             "spec": weights.spec * sem.spec,
             "form": weights.form * sem.form,
+            "brand": weights.brand * sem.brand,
             "unnamed": -weights.unnamed
             if named and sem.named is False and not (sem.specs_said and sem.noun_said)
             else 0.0,

@@ -84,7 +84,7 @@ def test_every_tunable_is_declared_with_type_bounds_group_and_description() -> N
     assert {p.name for p in declared.values() if p.name.startswith("PICK_")} >= {
         "PICK_RERANK_K", "PICK_GATE_PENALTY", "PICK_W_RECALL", "PICK_W_GATE", "PICK_W_MUST",
         "PICK_W_PREFER", "PICK_W_AVOID", "PICK_W_CHEAP", "PICK_W_SPEC", "PICK_W_UNNAMED",
-        "PICK_W_FORM", "PICK_DUP_JACCARD",
+        "PICK_W_FORM", "PICK_W_BRAND", "PICK_DUP_JACCARD",
     }  # fmt: skip
 
 

@@ -820,6 +820,37 @@ def test_the_report_names_the_asked_specs_no_pick_states() -> None:
     assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
 
 
+def test_an_item_of_a_named_brand_weighs_the_brand_weight_more() -> None:
+    items = [
+        item(1, "JBL Tune noise canceling headphones", brand="JBL"),
+        item(2, "Sony MDR headphones", brand="Sony"),
+        item(3, "Bose QuietComfort headphones"),
+        item(4, "Sonos speaker", brand="Sonos"),
+    ]
+    p = plan(category="headphones", keywords=("sony", "bose", "noise", "canceling"))
+    inputs = inputs_for(items, p, query="headphones sony bose noise canceling")
+    assert inputs.brands == ("sony",)
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    assert [sem[f"amazon:{n}"].brand for n in (1, 2, 3, 4)] == [0.0, 1.0, 0.0, 0.0]
+    assert "sony" in sem["amazon:1"].terms_unsaid
+    assert "sony" not in sem["amazon:2"].terms_unsaid
+    weights = dataclasses.replace(WEIGHTS, brand=1.5)
+    ranked = weigh(filtered, NO_GATE, sem, weights, penalty=0.5)
+    assert ranked[0].item.item_id == "amazon:2"
+    assert ranked[0].parts["brand"] == 1.5
+    unweighted = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    assert unweighted[0].item.item_id == "amazon:1"
+
+
+def test_a_brandless_listing_is_of_the_maker_its_title_starts_with() -> None:
+    items = [item(1, "Bose QuietComfort headphones"), item(2, "Bose-like headphones", brand="Acme")]
+    items.append(item(3, "Bose SoundLink", brand="Bose"))
+    inputs = inputs_for(items, plan(category="headphones", keywords=("bose",)), query="bose")
+    sem = semantic_scores(inputs, hard_filter(inputs).pool, {}, None)
+    assert [sem[f"amazon:{n}"].brand for n in (1, 2, 3)] == [1.0, 0.0, 1.0]
+
+
 def test_the_report_names_the_product_no_pick_names() -> None:
     items = [item(1, "Sony projector lamp"), item(2, "Philips LED bulb")]
     p = plan(category="desk lamp")
@@ -965,8 +996,8 @@ def test_weights_scale_each_part() -> None:
     items = [item(1, "a", 5.0), item(2, "b", 10.0)]
     filtered = filtered_for(items, plan(budget_usd=10))
     gate = Gate(True, None, "q", 0.3, {"amazon:1": 0.5, "amazon:2": 0.9})
-    sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0, form=0.5)}
-    weights = dataclasses.replace(WEIGHTS, form=1.0)
+    sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0, form=0.5, brand=1.0)}
+    weights = dataclasses.replace(WEIGHTS, form=1.0, brand=0.5)
     ranked = weigh(filtered, gate, sem, weights, penalty=0.5)
     first = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert first.parts == {
@@ -976,11 +1007,12 @@ def test_weights_scale_each_part() -> None:
         "prefer": 0.75,
         "spec": 1.0,
         "form": 0.5,
+        "brand": 0.5,
         "cheap": 0.15,
         "avoid": -0.0,
         "unnamed": 0.0,
     }
-    assert first.score == pytest.approx(5.15)
+    assert first.score == pytest.approx(5.65)
     assert first.gate_score == 0.5
 
 

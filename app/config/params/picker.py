@@ -123,6 +123,17 @@ PICK_W_SPEC = REGISTRY.declare(
     description="Weight of the numeric-spec match ('16 inch', '1tb'): the share of asked "
     "specs the title carries.",
 )
+PICK_W_BRAND = REGISTRY.declare(
+    "PICK_W_BRAND",
+    float,
+    1.5,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of being of a brand the shopper named ('a dell laptop', 'sony or "
+    "bose headphones'), on top of the word's own prefer weight: 1 for an item of any named "
+    "brand, else 0.",
+)
 PICK_W_FORM = REGISTRY.declare(
     "PICK_W_FORM",
     float,
