@@ -21,6 +21,7 @@ from app.tools._lexicon_rules import (
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     HEADS_AFTER_A_PRODUCT,
+    IMPLIED_MODIFIERS,
     PARTS_NAMED_LAST,
     PASSED_MODIFIERS,
     TWO_WORD_NAMES,
@@ -224,9 +225,14 @@ a wireless charger, not a pad."""
 def _phrase(run: list[Token], head: int) -> CategoryGuess:
     joined = _joined_head(run, head)
     last = head - 1 if joined else head
-    first, taken, passed = last, 0, []
+    first, taken, passed, implied = last, 0, [], []
+    noun = joined or run[head].text
     while first > 0 and taken < 2:
         tok = run[first - 1]
+        if singular(noun) in IMPLIED_MODIFIERS.get(tok.text, ()):
+            implied.append(tok)
+            first -= 1
+            continue
         if tok.text in PASSED_MODIFIERS:
             passed.append(tok)
             first -= 1
@@ -242,8 +248,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
     while passed and passed[-1] is run[first]:
         first += 1
         passed.pop()
-    noun = joined or run[head].text
-    words = [t.text for t in run[first:last] if t not in passed] + [noun]
+    words = [t.text for t in run[first:last] if t not in passed and t not in implied] + [noun]
     spans = tuple((t.start, t.end) for t in passed)
     return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end, spans)
 

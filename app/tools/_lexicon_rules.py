@@ -306,6 +306,9 @@ PASSED_MODIFIERS = frozenset(
 )
 """Words between a product's name and its noun that describe the item, not the product
 ("hdmi male-to-male cables" asks for HDMI cables, male to male)."""
+IMPLIED_MODIFIERS = {"external": word_set("monitor display keyboard mouse")}
+"""Modifiers every such product is, which no title says: "an external monitor for my
+macbook" asks for a monitor ("external" names a product for drives and cd drives)."""
 
 
 @lru_cache(maxsize=8192)

@@ -28,6 +28,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("i need a light weight laptop", "laptop"),
         ("usb flash drive 64gb", "usb flash drive"),
         ("an external hard drive 2tb", "external hard drive"),
+        ("an external monitor for my macbook", "monitor"),
+        ("a wireless external keyboard", "keyboard"),
         ("top quality shampoo", "shampoo"),
         ("a tank top for women", "tank top"),
         ("a grey laptop case that is water resistant", "laptop case"),
