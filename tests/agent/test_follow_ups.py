@@ -155,15 +155,15 @@ def test_a_reference_to_a_pick_is_no_keyword(message: str, planned: str) -> None
 
 
 def test_a_follow_up_is_read_through_slips_and_planned_as_written() -> None:
-    english = {"something": 2_000_000, "cheaper": 50_000}
+    english = {"those": 2_000_000, "are": 2_000_000, "too": 2_000_000, "expensive": 50_000}
     titles = ["Wireless Earbuds", "Sony Earbuds", "JBL Earbuds"]
     items = [
         Item(item_id=f"icecat:{n}", platform="icecat", title=t, source="test")
         for n, t in enumerate(titles)
     ]
     speller = Speller.from_items(items, english=english)
-    without = read_follow_up("somthing cheeper", _session(PICKS))
-    follow_up = read_follow_up("somthing cheeper", _session(PICKS), speller)
-    assert (without.planned, without.note) == ("somthing cheeper", None)
-    assert follow_up.planned == "somthing cheeper (under $23.09)"
+    without = read_follow_up("those are too expensiv", _session(PICKS))
+    follow_up = read_follow_up("those are too expensiv", _session(PICKS), speller)
+    assert (without.planned, without.note) == ("those are too expensiv", None)
+    assert follow_up.planned == "those are too expensiv (under $23.09)"
     assert follow_up.note is not None
