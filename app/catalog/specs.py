@@ -85,7 +85,7 @@ class Quantity:
     reach: tuple[int, int]
     part: str | None = None
     """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
-    memory, "512 GB SSD" -> storage, "8 GB GDDR6" -> video): the same 32 GB is not both."""
+    memory, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -123,9 +123,16 @@ def quantities(low: str) -> list[Quantity]:
 _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("video", re.compile(r"g(?:ddr\d\w*|dr\d\w*)|vram|video|graphics|gpu")),
     ("memory", re.compile(r"(?:lp)?ddr\d?\w*|s?dram|ram|memory|dimm")),
-    ("storage", re.compile(r"ssd|hdd|emmc|storage|flash|nvme|drive|disk|(?:micro)?sd(?:hc|xc)?")),
+    ("ssd", re.compile(r"ssd|nvme")),
+    ("hdd", re.compile(r"hdd|hard")),
+    ("emmc", re.compile(r"emmc")),
+    ("flash", re.compile(r"flash")),
+    ("card", re.compile(r"(?:micro)?sd(?:hc|xc)?")),
+    ("storage", re.compile(r"storage|drive|disk")),
 )
-"""The parts an amount of bytes may size, each by the words that name it after the amount."""
+"""The parts an amount of bytes may size, each by the words that name it after the amount;
+"storage" names any of the kinds of storage."""
+_STORAGE_KINDS = frozenset({"ssd", "hdd", "emmc", "flash", "card"})
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
 _BYTES = frozenset({"mb", "gb", "tb"})
 _PART_REACH = 3
@@ -145,8 +152,16 @@ def _part_after(low: str, start: int, stop: int) -> str | None:
         for family, pattern in _PART_FAMILIES:
             if pattern.fullmatch(word):
                 memory_card = word == "memory" and _CARD_AFTER.match(low, position, stop)
-                return "storage" if memory_card else family
+                return "card" if memory_card else family
     return None
+
+
+def same_part(asked: str | None, stated: str | None) -> bool:
+    """Whether an amount said of the `stated` part may serve one asked of the `asked` part:
+    the same part, a part unsaid on either side, or storage of any kind."""
+    if asked is None or stated is None or asked == stated:
+        return True
+    return {asked, stated} <= _STORAGE_KINDS | {"storage"} and "storage" in {asked, stated}
 
 
 def without_quantities(low: str) -> str:

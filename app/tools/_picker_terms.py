@@ -13,7 +13,7 @@ from typing import Literal
 from app.catalog.item import Item
 from app.catalog.product_nouns import other_names, singular
 from app.catalog.short_names import to_short_names
-from app.catalog.specs import comparable, quantities, without_quantities
+from app.catalog.specs import comparable, quantities, same_part, without_quantities
 from app.catalog.standards import (
     TIERS_OF_LINE,
     canonical_standards,
@@ -167,11 +167,11 @@ def _states(title_specs: Sequence[Spec], asked: Spec) -> bool:
 
 
 def _of_part(title_specs: Sequence[Spec], asked: Spec) -> Sequence[Spec]:
-    """The title's specs that may size the asked one's part: those of the same part, or of
-    none said on either side."""
+    """The title's specs that may size the asked one's part (`same_part`: "1 TB HDD" is no
+    "1tb ssd", but serves "1tb storage")."""
     if asked.part is None:
         return title_specs
-    return [s for s in title_specs if s.part in (None, asked.part)]
+    return [s for s in title_specs if same_part(asked.part, s.part)]
 
 
 def _more_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:

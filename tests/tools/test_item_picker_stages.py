@@ -154,6 +154,8 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("32gb ram", "HP Stream 14 notebook Intel Celeron 4 GB 32 GB eMMC", None),
         ("32gb ram", "Dell notebook 32 GB DDR4-SDRAM 1 TB SSD", "32gb"),
         ("512gb ssd", "Lenovo notebook 512 GB DDR4 RAM", None),
+        ("1tb nvme ssd", "Acer desktop 8 GB DDR4-SDRAM 1000 GB HDD", None),
+        ("1tb storage", "Acer desktop 8 GB DDR4-SDRAM 1000 GB HDD", "1tb"),
         ("at least 16gb ram", "HP notebook 8 GB DDR4-SDRAM 1 TB SSD", None),
         ("8gb ram", "MSI GeForce RTX 2060 8 GB GDDR6 graphics card", None),
         ("32gb ram", "Corsair 32GB (2x16GB) kit", "32gb"),
