@@ -80,18 +80,26 @@ def amount_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
 
 
 def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
-    """The part an amount ending at word `i` sizes, right after it or after an "of" ("32
-    gigabytes of ram", "16 gb ram" -> ram), and how many words after `i` it took; None when
-    none follows."""
+    """The part an amount ending at word `i` sizes, right after it, after an "of" or after a
+    drive's interface ("32 gigabytes of ram", "16 gb ram" -> ram, "1 tb nvme ssd" -> nvme
+    ssd), and how many words after `i` it took; None when none follows."""
     at = i + 2 if i + 1 < len(words) and words[i + 1].text == "of" else i + 1
     if at >= len(words):
         return None
     gap = low[words[i].end : words[at].start].split()
     part = words[at].text
+    if not gap and part in _INTERFACES and at + 1 < len(words):
+        drive = words[at + 1].text
+        if low[words[at].end : words[at + 1].start].strip() == "" and drive in {"ssd", "hdd"}:
+            return f"{part} {drive}", at + 1 - i
     joined = not gap and singular(part) in STORAGE_PARTS
     if not (gap == ["of"] or joined) or not _sized_part(part):
         return None
     return part, at - i
+
+
+_INTERFACES = frozenset({"nvme", "pcie", "sata", "m.2", "m2"})
+"""How a drive connects, written between its size and its kind ("1 tb nvme ssd")."""
 
 
 STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
