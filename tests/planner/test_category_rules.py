@@ -261,6 +261,7 @@ def test_parts_and_descriptions_inside_a_name_leave_the_product(
         ("a 4 ounce lotion", ("4 ounce",)),
         ("a 3rd generation ipad", ("3rd generation",)),
         ("an hp laptop 1tb ssd", ("hp", "1tb ssd")),
+        ("a gaming pc, 16 gb ram, 1 tb nvme ssd", ("16 gb ram", "1 tb nvme ssd")),
     ],
 )
 def test_a_number_keeps_only_the_word_it_measures(text: str, keywords: tuple[str, ...]) -> None:
