@@ -167,3 +167,24 @@ def test_a_follow_up_is_read_through_slips_and_planned_as_written() -> None:
     assert (without.planned, without.note) == ("those are too expensiv", None)
     assert follow_up.planned == "those are too expensiv (under $23.09)"
     assert follow_up.note is not None
+
+
+def test_bigger_is_read_against_the_first_picks_screen_size() -> None:
+    plan = plan_from_text(["a 4k tv under $500"])
+    tvs = [
+        PickView(item_id="icecat:1", title='Samsung TV 139.7 cm (55") 4K', platform="icecat",
+                 price_usd=496.95, reason=""),
+        PickView(item_id="icecat:2", title='Toshiba TV 165.1 cm (65") 4K', platform="icecat",
+                 price_usd=409.95, reason=""),
+    ]  # fmt: skip
+    follow_up = read_follow_up("something bigger", _session(tvs, plan))
+    assert follow_up.planned == "something bigger (at least 56 inch)"
+    assert follow_up.note == "read 'bigger' as at least 56 inch, above the last first pick"
+    assert plan_from_text(["a 4k tv under $500", follow_up.planned]).keywords[-1] == (
+        "at least 56 inch"
+    )
+    assert read_follow_up("bigger than 60 inch", _session(tvs, plan)).planned == (
+        "bigger than 60 inch"
+    )
+    unsized = [tvs[0].model_copy(update={"title": "Samsung 4K TV"})]
+    assert read_follow_up("a larger one", _session(unsized, plan)).planned == "a larger one"
