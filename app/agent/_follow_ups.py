@@ -69,7 +69,7 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
     pick is no keyword ("i want the second one in black" plans "i want in black"). With a
-    speller the cues are read through slips ("somthing cheeper"); the planner gets the
+    speller the cues are read through slips ("too expensiv"); the planner gets the
     shopper's words, which it respells itself."""
     read = speller.text(message)[0] if speller is not None else message
     low = read.lower()
