@@ -34,6 +34,7 @@ from app.tools._text_rules import (
     Allowed,
     SpanMask,
     Token,
+    connector_names,
     lower_same_length,
     normalize,
     screen_setups,
@@ -77,7 +78,8 @@ class MessageReading:
 
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
-    text = screen_setups(to_short_names(normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])))
+    written = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
+    text = screen_setups(connector_names(to_short_names(written)))
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)

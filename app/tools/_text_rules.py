@@ -82,6 +82,23 @@ def screen_setups(text: str) -> str:
     )
 
 
+_DP = re.compile(r"(?<![\w.-])dp(?![\w-])", re.IGNORECASE)
+_CONNECTOR_CONTEXT = re.compile(
+    r"\b(?:hdmi|vga|dvi|usb[\s-]?c|type[\s-]?c|thunderbolt|cables?|adapters?|ports?|"
+    r"converters?|monitors?|displays?)\b",
+    re.IGNORECASE,
+)
+
+
+def connector_names(text: str) -> str:
+    """`text` with "dp" spelt "displayport" where it names a connector, beside a cable,
+    adapter, port, screen or another connector ("an hdmi to dp cable"), as catalogs spell
+    it; alone it is as often a brand (DP Audio)."""
+    if not _CONNECTOR_CONTEXT.search(text):
+        return text
+    return _DP.sub("displayport", text)
+
+
 _SPLIT_COMPOUNDS = re.compile(
     r"(?<![\w.])(?:\d in 1|built in|plug (?:(?:and|n|&) )?play|(?:over|in|on) ear|blu ray"
     r"|(?:fe)?male to (?:fe)?male"

@@ -511,3 +511,15 @@ def test_a_form_earbuds_cannot_take_asks_for_headphones() -> None:
         50.0,
     )
     assert plan_from_text(["in-ear headphones"]).category == "headphones"
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("an hdmi to dp cable", ("hdmi", "displayport")),
+        ("a mini dp to hdmi adapter", ("mini", "displayport")),
+        ("a dp audio speaker", ("dp",)),
+    ],
+)
+def test_dp_beside_a_connector_is_displayport(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
