@@ -85,7 +85,7 @@ class Quantity:
     reach: tuple[int, int]
     part: str | None = None
     """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
-    memory, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
+    ram, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -122,7 +122,8 @@ def quantities(low: str) -> list[Quantity]:
 
 _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("video", re.compile(r"g(?:ddr\d\w*|dr\d\w*)|vram|video|graphics|gpu")),
-    ("memory", re.compile(r"(?:lp)?ddr\d?\w*|s?dram|ram|memory|dimm")),
+    ("ram", re.compile(r"(?:lp)?ddr\d?\w*|s?dram|ram|dimm")),
+    ("memory", re.compile(r"memory")),
     ("ssd", re.compile(r"ssd|nvme")),
     ("hdd", re.compile(r"hdd|hard")),
     ("emmc", re.compile(r"emmc")),
@@ -131,7 +132,8 @@ _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("storage", re.compile(r"storage|drive|disk")),
 )
 """The parts an amount of bytes may size, each by the words that name it after the amount;
-"storage" names any of the kinds of storage."""
+"storage" names any of the kinds of storage, and "memory" RAM or storage (a card's, a
+phone's)."""
 _STORAGE_KINDS = frozenset({"ssd", "hdd", "emmc", "flash", "card"})
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
 _BYTES = frozenset({"mb", "gb", "tb"})
@@ -158,10 +160,14 @@ def _part_after(low: str, start: int, stop: int) -> str | None:
 
 def same_part(asked: str | None, stated: str | None) -> bool:
     """Whether an amount said of the `stated` part may serve one asked of the `asked` part:
-    the same part, a part unsaid on either side, or storage of any kind."""
+    the same part, a part unsaid on either side, storage of any kind, or memory of RAM or
+    storage."""
     if asked is None or stated is None or asked == stated:
         return True
-    return {asked, stated} <= _STORAGE_KINDS | {"storage"} and "storage" in {asked, stated}
+    pair = {asked, stated}
+    if "memory" in pair:
+        return pair <= _STORAGE_KINDS | {"storage", "ram", "memory"}
+    return pair <= _STORAGE_KINDS | {"storage"} and "storage" in pair
 
 
 def without_quantities(low: str) -> str:

@@ -43,14 +43,15 @@ def test_a_bare_g_is_gigabytes_only_before_the_part_it_sizes() -> None:
 @pytest.mark.parametrize(
     ("low", "parts"),
     [
-        ("notebook 8 gb ddr4-sdram 256 gb pcie nvme ssd", ["memory", "ssd"]),
-        ("16gb ram, 1tb hdd", ["memory", "hdd"]),
+        ("notebook 8 gb ddr4-sdram 256 gb pcie nvme ssd", ["ram", "ssd"]),
+        ("16gb ram, 1tb hdd", ["ram", "hdd"]),
         ("celeron 4 gb 32 gb emmc", [None, "emmc"]),
         ("rtx 2060 6 gb gddr6", ["video"]),
         ("sandisk 64 gb microsdxc", ["card"]),
         ("a 32gb memory card", ["card"]),
         ("a 2tb hard drive, 1tb of storage", ["hdd", "storage"]),
-        ("64gb of ram", ["memory"]),
+        ("64gb of ram", ["ram"]),
+        ("a phone with 128gb memory", ["memory"]),
         ("32gb (2x16gb) ddr4", [None]),
         ('15.6" 8 gb', [None, None]),
     ],
@@ -61,12 +62,15 @@ def test_an_amount_of_bytes_says_the_part_the_words_after_it_name(
     assert [q.part for q in quantities(low)] == parts
 
 
-def test_storage_of_any_kind_serves_an_asked_storage_and_no_other_part() -> None:
+def test_storage_of_any_kind_serves_an_asked_storage_and_memory_ram_or_storage() -> None:
     served = [("ssd", "ssd"), ("ssd", None), (None, "hdd"), ("storage", "hdd"), ("ssd", "storage")]
     assert all(same_part(asked, stated) for asked, stated in served)
     assert not same_part("ssd", "hdd")
-    assert not same_part("memory", "emmc")
-    assert not same_part("storage", "memory")
+    assert not same_part("ram", "emmc")
+    assert not same_part("storage", "ram")
+    assert same_part("memory", "card")
+    assert same_part("memory", "ram")
+    assert not same_part("memory", "video")
 
 
 def test_rates_and_energy_are_units_too() -> None:

@@ -159,6 +159,7 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("at least 16gb ram", "HP notebook 8 GB DDR4-SDRAM 1 TB SSD", None),
         ("8gb ram", "MSI GeForce RTX 2060 8 GB GDDR6 graphics card", None),
         ("32gb ram", "Corsair 32GB (2x16GB) kit", "32gb"),
+        ("64gb memory", "SanDisk Ultra 64 GB MicroSDXC UHS-I memory card", "64gb"),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
