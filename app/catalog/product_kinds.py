@@ -63,6 +63,7 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"displayport"}),
         frozenset({"optical", "toslink"}),
         frozenset({"serial", "db9", "db25", "rs232", "rs-232"}),
+        frozenset({"parallel", "ieee-1284", "ieee1284", "centronics", "c36"}),
         frozenset({"usb", "micro-usb"}),
         frozenset({"lightning"}),
         frozenset({"xlr", "rca", "audio", "aux"}),
@@ -189,6 +190,15 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+
+
+@functools.lru_cache(maxsize=1024)
+def names_kind(product: str) -> bool:
+    """Whether a product's name says a kind of its noun ("coaxial cable", "sd card"; not
+    "memory card"), which a title of that kind says too."""
+    words = tokens(canonical_standards(product.lower()))
+    kinds = RIVAL_KINDS.get(singular(words[-1]), ()) if words else ()
+    return any(w in kind for w in words[:-1] for kind in kinds)
 
 
 @functools.lru_cache(maxsize=1024)

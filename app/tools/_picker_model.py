@@ -148,7 +148,8 @@ class Semantics:
     """Whether the title or category names the slot's product with every word of a name of
     two or more ("hair dryer", not "Electric Dryer"); None for other slots."""
     noun_said: bool = False
-    """Whether the title says the product's noun ("card" of a memory card), if not its name."""
+    """Whether the title says the product's noun ("card" of a memory card), if not its name;
+    never for a name that says a kind of the noun ("coaxial cable": any cable says "cable")."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 import numpy as np
 
 from app.catalog.item import Item
+from app.catalog.product_kinds import names_kind
 from app.catalog.product_nouns import category_words
 from app.config.params.picker import (
     PICK_W_AVOID,
@@ -84,6 +85,7 @@ def semantic_scores(
     said."""
     out: dict[str, Semantics] = {}
     forms = inputs.form_terms()
+    noun_only = bool(inputs.category) and not names_kind(inputs.category or "")
     for row, pooled in enumerate(pool):
         title = pooled.item.title
         text = f"{title} {pooled.item.brand or ''}"
@@ -131,7 +133,7 @@ def semantic_scores(
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
             + (() if of_brand or not inputs.brands else (" or ".join(inputs.brands),)),
             named=_named(pooled, inputs),
-            noun_said=bool(inputs.category) and names_noun(title, inputs.category or ""),
+            noun_said=noun_only and names_noun(title, inputs.category or ""),
         )
     return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.catalog.product_kinds import other_kind, other_kind_in
+from app.catalog.product_kinds import names_kind, other_kind, other_kind_in
 
 
 @pytest.mark.parametrize(
@@ -59,6 +59,11 @@ def test_any_text_of_an_item_may_name_the_other_kind() -> None:
         ("Anker USB-C to USB-C cable", ("lightning", "cable"), "usb cable"),
         ("C2G 12ft Pro XLR Male to XLR Female audio cable", ("hdmi", "cable"), "xlr cable"),
         ("C2G 3ft DB9 M/M Cable - Black DB9M", ("coaxial", "cable"), "db9 cable"),
+        (
+            "C2G 10ft IEEE-1284 DB25M to C36M Parallel printer cable 3.04 m Gray",
+            ("10 foot", "copper", "coaxial", "cable"),
+            "ieee-1284 cable",
+        ),
         (
             "Cables Unlimited hdb15 Male to Female Svga Cable 100 Feet",
             ("hdmi", "cable"),
@@ -180,3 +185,11 @@ def test_chargers_drives_cases_memory_and_standards_name_their_kind(
     phone case, desktop memory no laptop memory, and an asked standard counts by its family
     as a title's does ("usb-c" asks for a USB cable)."""
     assert other_kind(text, noun, asked) == kind
+
+
+@pytest.mark.parametrize(
+    ("product", "says_kind"),
+    [("coaxial cable", True), ("sd card", True), ("memory card", False), ("cable", False)],
+)
+def test_a_name_may_say_a_kind_of_its_noun(product: str, says_kind: bool) -> None:
+    assert names_kind(product) is says_kind

@@ -887,6 +887,13 @@ def test_the_report_names_the_product_no_pick_names() -> None:
             ["V7 64GB SDXC card", "Sandisk 8gb SD card", "Sony Memory Card 8MB"],
             [0.0, -1.0, 0.0],
         ),
+        # a name that says a kind of its noun gives no doubt to a title saying the noun
+        (
+            "coaxial cable",
+            ("10 foot",),
+            ["C2G 10ft Cable Wrap cable tie", "C2G 6ft BNC coaxial cable"],
+            [-1.0, 0.0],
+        ),
         # an asked spec keeps the doubt only for a title that says the product's noun
         (
             "cell phone",
