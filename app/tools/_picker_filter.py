@@ -88,9 +88,10 @@ def prepare(
 
 
 def _asked_brands(prefer: Sequence[Term], entries: Sequence[Entry]) -> tuple[str, ...]:
-    """The preferred words that are a candidate's brand ("dell", "sony"), as terms' texts."""
+    """The preferred words that are a candidate's brand ("dell", "sony"), as brand keys."""
     brands = {brand_key(e.item.brand) for e in entries} - {None}
-    return tuple(t.text for t in prefer if t.words and brand_key(t.text) in brands)
+    keys = (brand_key(t.text) for t in prefer if t.words)
+    return tuple(k for k in keys if k is not None and k in brands)
 
 
 def _own_must_haves(plan: ShoppingPlan, part: BundleSlot | None) -> tuple[str, ...]:
@@ -236,9 +237,9 @@ def _forms(term: str) -> tuple[str, ...]:
 
 
 def of_asked_brand(item: Item, brands: Sequence[str]) -> bool:
-    """Whether the item is of one of the named brands: its brand field, or, when it has none,
-    the maker its title starts with."""
+    """Whether the item is of one of the named brands (brand keys): its brand field, or, when
+    it has none, the maker its title starts with."""
     if item.brand:
-        return brand_key(item.brand) in {brand_key(b) for b in brands}
+        return brand_key(item.brand) in brands
     first = normalise(item.title).split()[:1]
     return bool(first) and first[0] in brands

@@ -251,8 +251,8 @@ def _spare(
     scoring order, or, when asked specs or brands ordered the first batch, the best recalled
     left, so that a first batch of 500 GB hard drives for "a 500gb ssd" gives way to the
     SSDs."""
-    scored = {p.item.item_id for p in budget}
-    rest = [p for p in order if p.item.item_id not in scored | accessories]
+    skipped = {p.item.item_id for p in budget} | accessories
+    rest = [p for p in order if p.item.item_id not in skipped]
     if by_asked:
         rest.sort(key=lambda p: (-p.candidate.recall_score, p.candidate.rank))
     return tuple(rest[: max(k, 0)])

@@ -51,7 +51,8 @@ class PickInputs:
     shown_before: tuple[Item, ...] = ()
     """The picks the shopper saw and asked to see others than."""
     brands: tuple[str, ...] = ()
-    """The asked words that are the brand of a candidate ("dell" in "a dell laptop")."""
+    """The asked words that are the brand of a candidate ("dell" in "a dell laptop"), as
+    brand keys."""
 
     def form_terms(self) -> tuple[Term, ...]:
         """The asked forms that are words, not specs ("wireless", not "ddr4"), as terms."""

@@ -77,7 +77,7 @@ class Spec:
     """A spec a title must state: a number with a canonical unit, or a named standard (its
     name as the unit, value 0); `text` is how the shopper wrote it; `at_least` when a larger
     amount serves too ("at least 24 inch"); `part` the part an amount of bytes sizes, when
-    said (memory, storage, video)."""
+    said (ram, ssd, hdd, video...: `same_part`)."""
 
     value: float
     unit: str

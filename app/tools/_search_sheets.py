@@ -84,8 +84,8 @@ class SheetLookup:
         return out
 
     def _title_stating(self, term: Term) -> set[str]:
-        """The items whose titles state every amount of the term ("32gb ram": 32 GB of
-        memory, or of no part said); none for a term without one."""
+        """The items whose titles state every amount of the term ("32gb ram": 32 GB of RAM,
+        or of no part said); none for a term without one."""
         amounts = [s for s in term.specs if s.value]
         if not amounts:
             return set()
