@@ -106,6 +106,10 @@ STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
 """Parts an amount sizes written right after it ("16 gb ram", "1 tb ssd"); others need an
 "of" ("3.5 ounce size" is no part)."""
 
+STORAGE_FORMS = frozenset({"kit", "stick", "card", "enclosure", "dock"})
+"""Products that memory or storage with its size names the kind of ("a 32gb ram kit", "a 64gb
+memory card", "a 2tb hdd enclosure"), where the amount sizes the product itself."""
+
 
 def _sized_part(word: str) -> bool:
     """Whether an amount before the word sizes it as a part of the product ("ram", "ssd",

@@ -12,6 +12,7 @@ from app.catalog.specs import UNITS
 from app.tools._amount_rules import (
     MEASURED,
     PIECES,
+    STORAGE_FORMS,
     STORAGE_PARTS,
     TENS,
     is_unit,
@@ -242,7 +243,8 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
             or tok.text in COMPOUND_MODIFIERS
             or (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
         )
-        if not names or _counted_unit(run, first - 1) or _sized_storage(run, first - 1):
+        sized = _sized_storage(run, first - 1) and singular(noun) not in STORAGE_FORMS
+        if not names or _counted_unit(run, first - 1) or sized:
             break
         first, taken = first - 1, taken + 1
     while passed and passed[-1] is run[first]:

@@ -14,7 +14,8 @@ PRODUCT_NOUNS = word_set(
     laptop notebook computer desktop pc chromebook macbook tablet ipad kindle ereader monitor
     display screen tv television projector keyboard mouse mice trackpad touchpad webcam camera
     cam camcorder lens tripod monopod gimbal drone printer scanner router modem switch hub dock
-    docking adapter charger cable cord plug outlet battery powerbank bank headphone headset earbud
+    docking enclosure filter adapter charger cable cord plug outlet battery powerbank bank
+    headphone headset earbud
     nas ups presenter inverter extender repeater splitter converter transmitter
     card reader cartridge ink pad mousepad
     earphone earpiece airpod speaker soundbar subwoofer amplifier amp receiver turntable player
@@ -287,6 +288,7 @@ TWO_WORD_NAMES = frozenset(
         ("watch", "band"),
         ("watch", "strap"),
         ("remote", "control"),
+        ("privacy", "filter"),
     }
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose
