@@ -1,8 +1,8 @@
 """Follow-ups read against what the shopper saw last turn. "Something cheaper": the planner
 replays the recent messages and reads stated amounts only, so the message is kept for
 planning with the amount it means ("something cheaper (under $23.09)"), read once against
-the first pick; the conversation keeps the words as written ("something bigger" likewise,
-against its screen size). "Other options": the picks
+the first pick; the conversation keeps the words as written ("something bigger" or "smaller"
+likewise, against its screen size). "Other options": the picks
 shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
 question about one pick's offers."""
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.spelling import Speller
-from app.tools._picker_terms import find_specs
+from app.tools._picker_specs import find_specs
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
 
@@ -31,7 +31,8 @@ _OTHER_OPTIONS = re.compile(
     r"suggestions?|models?)\b|\bshow\s+me\s+more\b|\bany\s*thing\s+else\b|\bothers\b"
 )
 _BIGGER = re.compile(r"\b(?:bigger|larger)\b")
-"""A larger size asked of the first pick ("something bigger" after a 55" TV)."""
+_SMALLER = re.compile(r"\b(?:smaller|more\s+compact)\b")
+"""A larger or smaller size asked of the first pick ("something bigger" after a 55" TV)."""
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
 _PICK_REFERENCE = re.compile(
@@ -105,13 +106,18 @@ def _with_relative_price(text: str, low: str, price: float | None) -> tuple[str,
 
 
 def _with_relative_size(text: str, low: str, title: str) -> tuple[str, str | None]:
-    """`text` with the least size a "bigger" in `low` means beside the first pick's screen
-    size, and a note saying so; as it is when an amount is stated or the title has none."""
+    """`text` with the size a "bigger" or "smaller" in `low` means beside the first pick's
+    screen size (the next whole inch above or below its size class), and a note saying so;
+    as it is when an amount is stated, both are asked or the title has none."""
     inches = [s.value for s in find_specs(title) if s.unit == "inch"]
-    if not _BIGGER.search(low) or _AMOUNT.search(low) or not inches:
+    bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
+    if bigger == smaller or _AMOUNT.search(low) or not inches or (smaller and min(inches) < 2):
         return text, None
-    least = f"at least {int(max(inches)) + 1} inch"
-    return f"{text} ({least})", f"read 'bigger' as {least}, above the last first pick"
+    if bigger:
+        least = f"at least {int(max(inches)) + 1} inch"
+        return f"{text} ({least})", f"read 'bigger' as {least}, above the last first pick"
+    most = f"at most {int(min(inches)) - 1} inch"
+    return f"{text} ({most})", f"read 'smaller' as {most}, below the last first pick"
 
 
 def _without(message: str, reference: re.Match[str]) -> str:

@@ -26,6 +26,7 @@ _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "mp": ("mp", "megapixel"),
     "mm": ("mm",),
     "cm": ("cm",),
+    "m": ("m", "meter", "meters", "metre", "metres"),
     "ft": ("ft", "feet", "foot"),
     "oz": ("oz", "ounce", "ounces"),
     "lb": ("lb", "lbs", "pound", "pounds"),
@@ -46,13 +47,26 @@ _UNIT_ALTERNATION = "|".join(
 _GB_SHORTHAND = r"g(?=\s+(?:of\s+)?(?:ram|ssd|hdd|memory|storage|emmc)\b)"
 """'G' for gigabytes, read only before the part it sizes ("16g of ram", "240g ssd"); elsewhere
 it is grams or a network generation ("4g lte")."""
+_TB_SHORTHAND = r"t(?=\s+(?:ssd|hdd|nvme|hard|storage|drive)\b)"
+"""'T' for terabytes, read only before the drive it sizes ("1t ssd")."""
 SPEC = re.compile(
     r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
-    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|{_GB_SHORTHAND}|\"|'')",
+    rf"(?:(?:{_UNIT_ALTERNATION})(?![a-z0-9])|{_GB_SHORTHAND}|{_TB_SHORTHAND}|\"|'')",
     re.IGNORECASE,
 )
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
-"20,100mah" (thousands separated by commas), "16g ram"."""
+"20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
+_SHORTHANDS = {"g": "gb", "t": "tb"}
+_AT_MOST_BEFORE = re.compile(
+    r"\b(?:at\s+most|maximum(?:\s+of)?|max\s+of|not?\s+(?:more|bigger|larger|longer|"
+    r"higher|greater)\s+than|not\s+(?:over|above)|(?:less|smaller|shorter|lower)\s+than|"
+    r"under|below)\s+$"
+)
+_AT_MOST_AFTER = re.compile(
+    r"\s+or\s+(?:less|smaller|shorter|lower|under|below)\b|\s+and\s+(?:under|below|less|smaller)\b"
+)
+"""A shopper's maximum written around a quantity: "at most 14 inch", "no bigger than 13
+inch", "not over 50 inch", "under 24 inches", "6 ft or shorter"."""
 _AT_LEAST_BEFORE = re.compile(
     r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
     r"not\s+less\s+than|(?:more|bigger|larger|higher|greater)\s+than|over|above)\s+$"
@@ -74,7 +88,8 @@ _EQUIVALENT = {"tb": ("gb", 1000.0), "k": ("p", 540.0)}
 @dataclass(frozen=True)
 class Quantity:
     """A number with its canonical unit, as written at `start`:`end` of the text; `at_least`
-    when the text asks for that much or more; `reach`: its span with any such cue."""
+    when the text asks for that much or more, `at_most` for that much or less; `reach`: its
+    span with any such cue."""
 
     value: float
     unit: str
@@ -86,6 +101,7 @@ class Quantity:
     part: str | None = None
     """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
     ram, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
+    at_most: bool = False
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -94,7 +110,7 @@ def quantities(low: str) -> list[Quantity]:
     found: list[Quantity] = []
     for match in SPEC.finditer(low):
         raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
-        unit = "gb" if raw_unit.lower() == "g" else UNITS.get(raw_unit)
+        unit = _SHORTHANDS.get(raw_unit.lower()) or UNITS.get(raw_unit)
         if unit is None:
             continue
         value = float(match.group(1).replace(",", ""))
@@ -104,9 +120,13 @@ def quantities(low: str) -> list[Quantity]:
         text = match.group(0).strip()
         before = _AT_LEAST_BEFORE.search(low, max(0, start - 24), start)
         after = _AT_LEAST_AFTER.match(low, end)
-        reach = (before.start() if before else start, after.end() if after else end)
         at_least = before is not None or after is not None
-        found.append(Quantity(value, unit, text, start, end, at_least, reach))
+        if not at_least:
+            before = _AT_MOST_BEFORE.search(low, max(0, start - 24), start)
+            after = _AT_MOST_AFTER.match(low, end)
+        at_most = not at_least and (before is not None or after is not None)
+        reach = (before.start() if before else start, after.end() if after else end)
+        found.append(Quantity(value, unit, text, start, end, at_least, reach, at_most=at_most))
     for match in _PIXELS.finditer(low):
         height = float(match.group(1))
         if height in _VIDEO_LINES:
@@ -170,9 +190,24 @@ def same_part(asked: str | None, stated: str | None) -> bool:
     return pair <= _STORAGE_KINDS | {"storage"} and "storage" in pair
 
 
+def with_unit_shorthands_spelled(text: str) -> str:
+    """`text` with each byte amount written by its shorthand letter spelt in its unit ("16g
+    ram" -> "16gb ram", "1t ssd" -> "1tb ssd"), so the amount reads alike once its part
+    is split off."""
+    out, last = [], 0
+    for match in SPEC.finditer(text):
+        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
+        unit = _SHORTHANDS.get(raw_unit.lower())
+        if unit is not None:
+            out.append(text[last : match.end()] + unit[1:])
+            last = match.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
 def without_quantities(low: str) -> str:
-    """Lower-case `low` with every quantity, and the cue of an asked minimum, blanked out:
-    the words a term keeps beside its specs ("at least 16gb ram" -> "ram")."""
+    """Lower-case `low` with every quantity, and the cue of an asked minimum or maximum,
+    blanked out: the words a term keeps beside its specs ("at least 16gb ram" -> "ram")."""
     out, last = [], 0
     for quantity in quantities(low):
         start, end = quantity.reach
@@ -187,6 +222,17 @@ def comparable(value: float, unit: str) -> tuple[float, str]:
     (1000.0, "gb")): two quantities are the same when these are equal."""
     to_unit, factor = _EQUIVALENT.get(unit, (unit, 1.0))
     return round(value * factor, 3), to_unit
+
+
+_METRES = {"m": 1.0, "cm": 0.01, "ft": 0.3048}
+"""Lengths shoppers and catalogs write in either system: a "6 ft" cable is listed as "1.8 m"."""
+
+
+def in_metres(value: float, unit: str) -> float | None:
+    """A length in metres, for comparing lengths written in feet, metres or centimetres; None
+    for other units (inches name screen size classes, millimetres jacks and lenses)."""
+    factor = _METRES.get(unit)
+    return None if factor is None else round(value * factor, 4)
 
 
 def spec_word(quantity: Quantity) -> str | None:

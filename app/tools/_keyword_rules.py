@@ -1,5 +1,5 @@
 """Keyword rules: the content words of a request no other rule claimed, with the amounts,
-standards, processor tiers and asked minimums they carry kept whole ("1tb ssd", "usb-c",
+standards, processor tiers and asked bounds they carry kept whole ("1tb ssd", "usb-c",
 "core-i7 1165g7", "at least 24 inch")."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, comparable, quantities
+from app.catalog.specs import UNITS, comparable, in_metres, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     amount_of,
@@ -21,7 +21,13 @@ from app.tools._amount_rules import (
     spelled_amount,
     spelled_size,
 )
-from app.tools._lexicon_rules import COLOR_WORDS, MINIMUM_CUE, SIZED_BY_NUMBER_ONLY, is_color_label
+from app.tools._lexicon_rules import (
+    COLOR_WORDS,
+    MAXIMUM_CUE,
+    MINIMUM_CUE,
+    SIZED_BY_NUMBER_ONLY,
+    is_color_label,
+)
 from app.tools._phrase_rules import BOUNDARY_WORDS
 from app.tools._text_rules import STOP_WORDS, Allowed, SpanMask, Token, tokens, word_set
 
@@ -32,50 +38,53 @@ _UNIT_LEADS = word_set(
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
 after the number takes it instead ("size 75 feet" is 75 feet)."""
 _MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
-"""The word after an asked minimum, which may name the part it sizes ("16gb or more ram")."""
+"""The word after an asked bound, which may name the part it sizes ("16gb or more ram")."""
 
 
 @dataclass(frozen=True)
-class Minimum:
-    """An asked minimum of a quantity, as the keyword "at least 24 inch", and where it is."""
+class Bound:
+    """An asked minimum or maximum of a quantity, as the keyword "at least 24 inch" or "at
+    most 14 inch", and where it is."""
 
     term: str
     start: int
     end: int
 
 
-def find_minimums(low: str, mask: SpanMask) -> list[Minimum]:
-    """Quantities asked as a minimum ("at least 24 inch", "16gb or more ram"), with the part
-    they size, claimed in `mask` so their cue words ("or more", "larger") become no keyword
-    or list item of their own."""
+def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
+    """Quantities asked as a minimum ("at least 24 inch", "16gb or more ram") or a maximum
+    ("no bigger than 13 inch"), with the part they size, claimed in `mask` so their cue
+    words ("or more", "bigger") become no keyword or list item of their own."""
     found = []
     for quantity in quantities(low):
         start, end = quantity.reach
-        if not quantity.at_least or not mask.is_free(start, end):
+        bound = quantity.at_least or quantity.at_most
+        if not bound or not mask.is_free(start, end):
             continue
-        term = MINIMUM_CUE + quantity.text.replace('"', " inch")
+        cue = MINIMUM_CUE if quantity.at_least else MAXIMUM_CUE
+        term = cue + quantity.text.replace('"', " inch")
         part = _MINIMUM_PART.match(low, end)
         if part is not None and _is_part(part.group(1)) and mask.is_free(end, part.end()):
             term, end = f"{term} {part.group(1)}", part.end()
         mask.take(start, end)
-        found.append(Minimum(term, start, end))
+        found.append(Bound(term, start, end))
     return found
 
 
 def _is_part(word: str) -> bool:
-    """Whether the word after a minimum names the part it sizes ("16gb or more ram")."""
+    """Whether the word after a bound names the part it sizes ("16gb or more ram")."""
     return singular(word) in SIZED_BY_NUMBER_ONLY
 
 
 def keywords(
-    low: str, start: int, end: int, allowed: Allowed, minimums: Sequence[Minimum] = ()
+    low: str, start: int, end: int, allowed: Allowed, bounds: Sequence[Bound] = ()
 ) -> list[str]:
     """Content words of `low[start:end]` no rule claimed, in text order with the asked
-    minimums there; a number keeps the word it measures (`keeps_next`: "4 ounce", "1tb
+    bounds there; a number keeps the word it measures (`keeps_next`: "4 ounce", "1tb
     ssd", but "8gb ddr4" is two) and a standard its one name ("usb type c" -> usb-c, "cat
     6" -> cat6), a processor tier with its model number ("core-i7 1165g7")."""
     words = [t for t in tokens(low, start, end) if allowed(t)]
-    out = [(m.start, m.term) for m in minimums if start <= m.start < end]
+    out = [(m.start, m.term) for m in bounds if start <= m.start < end]
     i = 0
     while i < len(words):
         tok = words[i]
@@ -164,12 +173,28 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     word = tok.text
     if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS or len(word) < 2:
         return False
+    if word in _LENGTH_WORDS and _after_length(low, tok.start):
+        return False
     if word not in COLOR_WORDS:
         return True
     before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
     after = [t for t in tokens(low, tok.end, tok.end + 40)[:1] if t.start == tok.end + 1]
     return not is_color_label(
         before[0].text if before else None, tok.text, after[0].text if after else None
+    )
+
+
+_LENGTH_WORDS = frozenset({"long", "length"})
+_LENGTH_BEFORE = re.compile(r"\s+(?:in\s+)?$")
+
+
+def _after_length(low: str, start: int) -> bool:
+    """Whether a length ends just before `start`, which makes "long" or "length" there a
+    repeat of it ("10 feet long", "2m in length")."""
+    before = low[max(0, start - 24) : start]
+    return any(
+        in_metres(q.value, q.unit) is not None and _LENGTH_BEFORE.fullmatch(before, q.end)
+        for q in quantities(before)
     )
 
 

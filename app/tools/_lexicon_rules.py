@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from app.catalog.product_nouns import singular
+from app.catalog.specs import UNITS
 from app.tools._text_rules import word_set
 
 PRODUCT_NOUNS = word_set(
@@ -163,6 +164,9 @@ every laptop a notebook, which BM25 alone cannot know."""
 MINIMUM_CUE = "at least "
 """How the planner writes an asked minimum: "at least 24 inch", "at least 16gb ram"."""
 
+MAXIMUM_CUE = "at most "
+"""How the planner writes an asked maximum: "at most 14 inch"."""
+
 SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
 search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
@@ -178,22 +182,31 @@ def catalog_alias(category: str | None) -> str:
     return alias + "s" if alias and singular(words[-1]) != words[-1] else alias
 
 
+_AMOUNT_WORDS = frozenset({"or", "of"})
+"""Words between a sized part's amounts and its name ("8gb or 16gb ram", "16gb of ram")."""
+
+
+def _sized(word: str) -> bool:
+    return singular(word) in SIZED_BY_NUMBER_ONLY
+
+
 def beside_product(term: str, category: str | None) -> str:
     """A must-have as it reads beside the product it belongs to: a sized part as titles of
-    the product state it ("16gb ram" -> "16gb"), an asked minimum by its amount ("at least
-    24 inch" -> "24 inch"), a part named by another product's noun by its trait alone
-    ("backlit keyboard" for a laptop -> "backlit": "keyboard" finds keyboards; "rtx graphics
-    card" -> "rtx", the part's own name left out where a trait remains), or by a part noun
-    ("usb ports" -> "usb"); any other term, or one naming the category itself ("16gb ram"
-    for ram), as it is."""
-    term = term.removeprefix(MINIMUM_CUE)
+    the product state it ("16gb ram" -> "16gb", "8gb or 16gb ram" -> "8gb or 16gb"), an
+    asked bound by its amount ("at least 24 inch" -> "24 inch"), a part named by another
+    product's noun by its trait alone ("backlit keyboard" for a laptop -> "backlit":
+    "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
+    where a trait remains), or by a part noun ("usb ports" -> "usb"); any other term, or
+    one naming the category itself ("16gb ram" for ram), as it is."""
+    term = term.removeprefix(MINIMUM_CUE).removeprefix(MAXIMUM_CUE)
     first, *parts = term.split() or [""]
     product = set((category or "").lower().split())
     if not parts or product & set(parts):
         return term
     if first[:1].isdigit():
-        sized = all(singular(w) in SIZED_BY_NUMBER_ONLY for w in parts)
-        return first if sized else term
+        *amounts, last = term.split()
+        said = all(w in _AMOUNT_WORDS or w[:1].isdigit() or w in UNITS for w in amounts)
+        return " ".join(w for w in amounts if w != "of") if said and _sized(last) else term
     *traits, noun = term.split()
     part = is_product_noun(noun) or singular(noun) in ATTRIBUTE_NOUNS
     if category and part and not any(is_product_noun(w) for w in traits):

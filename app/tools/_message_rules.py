@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.catalog.short_names import to_short_names
+from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
 from app.tools._budget_rules import (
     BudgetMention,
@@ -25,7 +26,7 @@ from app.tools._bundle_rules import (
     split_bundle,
 )
 from app.tools._category_rules import CategoryGuess, clearly_not_shopping, fallback_category
-from app.tools._keyword_rules import Minimum, find_minimums, keywords
+from app.tools._keyword_rules import Bound, find_bounds, keywords
 from app.tools._lexicon_rules import is_product_noun
 from app.tools._lift_rules import Lift, find_lifts
 from app.tools._negation_rules import Finding, find_negations
@@ -79,16 +80,17 @@ class MessageReading:
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
     written = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
-    text = screen_setups(connector_names(to_short_names(written)))
+    spelled = with_unit_shorthands_spelled(written)
+    text = screen_setups(connector_names(to_short_names(spelled)))
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)
-    minimums = find_minimums(low, mask)
+    bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
     product_at = _first_product(low, mask)
     findings = find_negations(low, text, mask, product_before=product_at)
     findings += find_preferences(low, text, mask)
-    required, minimums = _split_required(low, text, minimums)
+    required, bounds = _split_required(low, text, bounds)
     findings += required
     findings.sort(key=lambda f: f.start)
 
@@ -111,11 +113,11 @@ def read_message(message: str) -> MessageReading:
     continues = continues_bundle(low)
     musts = [f for f in findings if f.kind == "must_have"]
     products, overall = _products(
-        low, segments, budget.mentions, free, minimums, musts, own=continues
+        low, segments, budget.mentions, free, bounds, musts, own=continues
     )
     if not products:
         guess = fallback_category(low, 0, len(low), free)
-        words = tuple(keywords(low, 0, len(low), _outside(free, guess), minimums))
+        words = tuple(keywords(low, 0, len(low), _outside(free, guess), bounds))
         if guess is not None:
             products = (ProductReading(guess.category, guess.head, words, None),)
     else:
@@ -153,7 +155,7 @@ def _products(
     segments: list[Segment],
     mentions: tuple[BudgetMention, ...],
     free: Allowed,
-    minimums: list[Minimum],
+    bounds: list[Bound],
     musts: Sequence[Finding],
     *,
     own: bool,
@@ -177,7 +179,7 @@ def _products(
             ProductReading(
                 category=seg.guess.category,
                 head=seg.guess.head,
-                keywords=tuple(keywords(low, seg.start, seg.end, allowed, minimums)),
+                keywords=tuple(keywords(low, seg.start, seg.end, allowed, bounds)),
                 budget=seg_budget,
                 must_have=tuple(f.term for f in musts if _said_of(low, seg, f)),
             )
@@ -207,19 +209,17 @@ def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:
     return Segment(segment.start, segment.end, named)
 
 
-def _split_required(
-    low: str, text: str, minimums: list[Minimum]
-) -> tuple[list[Finding], list[Minimum]]:
-    """Minimums a must-have cue introduces ("with at least 16gb ram") as must-haves, and the
+def _split_required(low: str, text: str, bounds: list[Bound]) -> tuple[list[Finding], list[Bound]]:
+    """Bounds a must-have cue introduces ("with at least 16gb ram") as must-haves, and the
     others, which stay keywords."""
     required: list[Finding] = []
-    others: list[Minimum] = []
-    for minimum in minimums:
-        cue = must_cue_before(low, minimum.start)
+    others: list[Bound] = []
+    for bound in bounds:
+        cue = must_cue_before(low, bound.start)
         if cue is None:
-            others.append(minimum)
+            others.append(bound)
         else:
-            required.append(Finding("must_have", minimum.term, text[cue : minimum.end], cue))
+            required.append(Finding("must_have", bound.term, text[cue : bound.end], cue))
     return required, others
 
 

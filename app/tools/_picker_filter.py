@@ -16,14 +16,8 @@ from app.recall.filters import brand_key
 from app.tools._lexicon_rules import beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
-from app.tools._picker_terms import (
-    Spec,
-    Term,
-    make_term,
-    make_terms,
-    mentions,
-    normalise,
-)
+from app.tools._picker_specs import Spec, normalise
+from app.tools._picker_terms import Term, make_term, make_terms, mentions
 from app.tools._picker_twins import same_product
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan

@@ -44,7 +44,7 @@ from app.tools._lexicon_rules import is_product_noun
 from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled
 from app.tools._picker_shelves import misfile, shelf_floor
-from app.tools._picker_terms import find_specs, spec_said, tokens
+from app.tools._picker_specs import find_specs, spec_said, tokens
 from app.tools._search_product import (
     accessorized_product,
     accessory_asked,

@@ -8,7 +8,8 @@ from typing import Literal, NamedTuple
 
 from app.catalog.item import Item
 from app.catalog.standards import standard_labels
-from app.tools._picker_terms import Spec, Term, make_term
+from app.tools._picker_specs import Spec
+from app.tools._picker_terms import Term, make_term
 from app.tools.candidates import Candidate
 
 BudgetSource = Literal["args", "slot", "bundle", "plan"]

@@ -32,16 +32,8 @@ from app.recall.embedder import Embedder
 from app.tools._picker_contrary import is_checked, same_family
 from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
-from app.tools._picker_terms import (
-    Stated,
-    Term,
-    find_specs,
-    negated_only,
-    spec_said,
-    spec_where,
-    term_in,
-    where_stated,
-)
+from app.tools._picker_specs import find_specs, spec_said
+from app.tools._picker_terms import Stated, Term, negated_only, spec_where, term_in, where_stated
 from app.tools._search_product import names_noun, names_product
 
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from app.catalog.item import Item
 from app.catalog.matching_codes import different_models
 from app.recall.filters import brand_key
-from app.tools._picker_terms import find_specs, jaccard
+from app.tools._picker_specs import find_specs
+from app.tools._picker_terms import jaccard
 
 
 def same_product(a: Item, b: Item, *, threshold: float) -> bool:

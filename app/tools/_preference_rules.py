@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from app.catalog.specs import comparable, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
@@ -65,7 +66,7 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
             continue
         items = _collect(low, _skip_lead(low, m.end()), mask, max_words)
         if items:
-            found += _claim(items, "prefer", m.start(), original, mask)
+            found += _claim(items, "prefer", m.start(), (low, original), mask)
         elif m.group(0).startswith("if"):
             found += _backward(low, original, mask, m.start(), m.end(), max_words)
     for m in _PREFER_BACKWARD.finditer(low):
@@ -80,12 +81,12 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
         for m in pattern.finditer(low):
             if mask.is_free(m.start(), m.end()):
                 items = _collect(low, _skip_lead(low, m.end()), mask, max_words, digits=True)
-                found += _claim(items, "must_have", m.start(), original, mask)
+                found += _claim(items, "must_have", m.start(), (low, original), mask)
     for m in _WITH.finditer(low):
         if not _is_requirement(low, m) or not mask.is_free(m.start(), m.end()):
             continue
         items = _collect(low, m.end(), mask, max_words, digits=True)
-        found += _claim(items, "must_have", m.start(), original, mask)
+        found += _claim(items, "must_have", m.start(), (low, original), mask)
     return sorted(found, key=lambda f: f.start)
 
 
@@ -196,10 +197,41 @@ def _backward(
 
 
 def _claim(
-    items: list[Phrase], kind: Kind, start: int, original: str, mask: SpanMask
+    items: list[Phrase], kind: Kind, start: int, texts: tuple[str, str], mask: SpanMask
 ) -> list[Finding]:
+    """Findings of `kind` for the items after a cue at `start`, claimed in `mask`; `texts`
+    the message lower-cased (same offsets) and as written."""
     if not items:
         return []
+    low, original = texts
+    items = _with_alternatives(low, items)
     mask.take(start, items[-1].end)
     evidence = original[start : items[-1].end]
     return [Finding(kind, item.text, evidence, start) for item in items]
+
+
+_OR = re.compile(r"\s+or\s+")
+
+
+def _with_alternatives(low: str, items: list[Phrase]) -> list[Phrase]:
+    """Items that are amounts of one measure joined by "or" as one item ("with 8gb or 16gb
+    ram" -> "8gb or 16gb ram"): either serves, where two items would ask for both."""
+    out = [items[0]]
+    for item in items[1:]:
+        last = out[-1]
+        if _OR.fullmatch(low, last.end, item.start) and _same_measure(last.text, item.text):
+            out[-1] = Phrase((*last.words, "or", *item.words), last.start, item.end)
+        else:
+            out.append(item)
+    return out
+
+
+def _same_measure(alone: str, then: str) -> bool:
+    """Whether `alone` is one amount only and `then` starts with one in the same unit."""
+    first, second = quantities(alone), quantities(then)
+    if len(first) != 1 or not second or second[0].start != 0 or first[0].reach != (0, len(alone)):
+        return False
+    return (
+        comparable(first[0].value, first[0].unit)[1]
+        == comparable(second[0].value, second[0].unit)[1]
+    )

@@ -15,7 +15,8 @@ from app.catalog.standards import standard_labels
 from app.recall.filters import SearchFilters
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
-from app.tools._picker_terms import Term, find_specs, spec_said, term_in, tokens, where_stated
+from app.tools._picker_specs import find_specs, spec_said, tokens
+from app.tools._picker_terms import Term, term_in, where_stated
 from app.tools._search_args import SearchScope
 from app.tools._search_postfilters import ItemMatchers
 from app.tools._search_probe import Block, PriceVerdict, block_reasons, price_verdict
@@ -40,7 +41,7 @@ class SheetLookup:
     def _by_unit(self) -> dict[str, list[str]]:
         out: dict[str, list[str]] = {}
         for item in self._items.values():
-            for unit in {s.key[1] for s in find_specs(item.title) if s.value}:
+            for unit in {s.measure[1] for s in find_specs(item.title) if s.value}:
                 out.setdefault(unit, []).append(item.item_id)
         return out
 
@@ -89,7 +90,7 @@ class SheetLookup:
         amounts = [s for s in term.specs if s.value]
         if not amounts:
             return set()
-        titled = self._by_unit.get(amounts[0].key[1], ())
+        titled = self._by_unit.get(amounts[0].measure[1], ())
         return {
             i
             for i in titled

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from app.catalog.spelling import Respelling
 from app.tools._picker_result import ItemPickerResult, Pick, PickOffer, SlotPicks
-from app.tools._picker_terms import tokens
+from app.tools._picker_specs import tokens
 from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext
 from app.tools.planner import PlannerResult

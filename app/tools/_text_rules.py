@@ -40,7 +40,8 @@ STOP_WORDS = word_set(
     show tell help pick choose choosing select make sure ensure may shall kindly hi hello hey
     interested lot thing things stuff item items product products kind type sort ok okay yes
     well actually maybe perhaps probably definitely something anything am what's where's least
-    cheap cheaper cheapest inexpensive affordable expensive pricey pricier add include
+    cheap cheaper cheapest bigger larger smaller inexpensive affordable expensive pricey pricier
+    add include
     option options choice choices suggestion suggestions others elsewhere anywhere somewhere
     compare able good great nice decent excellent awesome
     wont cant isnt doesnt didnt arent wasnt wouldnt shouldnt couldnt youre theyre whats

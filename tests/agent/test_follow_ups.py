@@ -188,3 +188,18 @@ def test_bigger_is_read_against_the_first_picks_screen_size() -> None:
     )
     unsized = [tvs[0].model_copy(update={"title": "Samsung 4K TV"})]
     assert read_follow_up("a larger one", _session(unsized, plan)).planned == "a larger one"
+
+
+def test_smaller_is_read_against_the_first_picks_screen_size() -> None:
+    plan = plan_from_text(["a laptop under $900"])
+    laptops = [
+        PickView(item_id="icecat:1", title='HP notebook 39.6 cm (15.6") 8 GB', platform="icecat",
+                 price_usd=699.0, reason=""),
+    ]  # fmt: skip
+    follow_up = read_follow_up("something smaller", _session(laptops, plan))
+    assert follow_up.planned == "something smaller (at most 14 inch)"
+    assert follow_up.note == "read 'smaller' as at most 14 inch, below the last first pick"
+    replanned = plan_from_text(["a laptop under $900", follow_up.planned])
+    assert (replanned.keywords, replanned.budget_usd) == (("at most 14 inch",), 900)
+    both = read_follow_up("smaller or bigger?", _session(laptops, plan))
+    assert (both.planned, both.note) == ("smaller or bigger?", None)

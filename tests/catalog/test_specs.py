@@ -7,6 +7,7 @@ import pytest
 
 from app.catalog.specs import (
     as_spec_words,
+    in_metres,
     quantities,
     same_part,
     with_spec_words,
@@ -38,6 +39,21 @@ def test_a_bare_g_is_gigabytes_only_before_the_part_it_sizes() -> None:
     assert found == [(16.0, "gb", "16g"), (240.0, "gb", "240g")]
     assert quantities("a 4g lte phone, 500g of coffee") == []
     assert as_spec_words("8g ram") == "8gb ram"
+
+
+def test_a_bare_t_is_terabytes_only_before_the_drive_it_sizes() -> None:
+    found = [(q.value, q.unit, q.part) for q in quantities("a 1t ssd, a 4t hard drive")]
+    assert found == [(1.0, "tb", "ssd"), (4.0, "tb", "hdd")]
+    assert quantities("the 2t model, type 1t") == []
+    assert as_spec_words("2t nvme ssd") == "2000gb nvme ssd"
+
+
+def test_lengths_in_metres_are_units_and_compare_with_feet() -> None:
+    found = [(q.value, q.unit) for q in quantities("a 2m cable, 3 metres, 1.5 meter, 6 ft")]
+    assert found == [(2.0, "m"), (3.0, "m"), (1.5, "m"), (6.0, "ft")]
+    assert [in_metres(6, "ft"), in_metres(50, "cm"), in_metres(2, "m")] == [1.8288, 0.5, 2.0]
+    assert in_metres(15.6, "inch") is None
+    assert [q.unit for q in quantities("2 mins, a 16 mm jack")] == ["mm"]
 
 
 @pytest.mark.parametrize(
@@ -98,18 +114,37 @@ def test_a_minimum_is_read_with_its_cue(low: str, at_least: bool, reach: str) ->
     assert (quantity.at_least, low[start:end]) == (at_least, reach)
 
 
+@pytest.mark.parametrize(
+    ("low", "reach"),
+    [
+        ("under 24 inches", "under 24 inches"),
+        ("no bigger than 13 inch", "no bigger than 13 inch"),
+        ("a 14 inch or smaller laptop", "14 inch or smaller"),
+        ("maximum of 500gb", "maximum of 500gb"),
+    ],
+)
+def test_a_maximum_is_read_with_its_cue(low: str, reach: str) -> None:
+    (found,) = quantities(low)
+    assert (found.at_most, found.at_least, low[found.reach[0] : found.reach[1]]) == (
+        True,
+        False,
+        reach,
+    )
+
+
+def test_a_model_name_before_an_amount_asks_no_maximum() -> None:
+    (found,) = quantities("iphone 13 pro max 6.7 inch")
+    assert (found.at_most, found.at_least) == (False, False)
+
+
 def test_a_plus_between_amounts_joins_them_and_asks_no_minimum() -> None:
     assert [q.at_least for q in quantities("a tv box 4gb+64gb")] == [False, False]
 
 
-def test_without_quantities_blanks_amounts_and_minimum_cues() -> None:
+def test_without_quantities_blanks_amounts_and_bound_cues() -> None:
     assert without_quantities("at least 16gb ram").split() == ["ram"]
-    assert without_quantities("no more than 24 inch screen").split() == [
-        "no",
-        "more",
-        "than",
-        "screen",
-    ]
+    assert without_quantities("no more than 24 inch screen").split() == ["screen"]
+    assert without_quantities("not over 50 inch, sharp").split() == [",", "sharp"]
 
 
 @pytest.mark.parametrize(

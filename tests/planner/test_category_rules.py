@@ -159,7 +159,7 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         (
             "a high speed coaxial cable that is 5 feet long",
             "coaxial cable",
-            ("high", "speed", "5 feet", "long"),
+            ("high", "speed", "5 feet"),
         ),
         ("a wifi ip surveillance camera", "ip surveillance camera", ("wifi",)),
         ("a dash cam", "dash cam", ()),
@@ -304,6 +304,35 @@ def test_amounts_of_one_measure_joined_by_or_are_one_keyword(
     assert plan_from_text([text]).keywords == keywords
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("hdmi cables that are 10 feet long", ("10 feet",)),
+        ("a high speed usb cable 1m long", ("high", "speed", "1m")),
+        ("a usb cable 2 m in length", ("2 m",)),
+        ("a long hdmi cable", ("long",)),
+        ("a 1t ssd", ("1tb",)),
+        ("a 240g ssd", ("240gb",)),
+    ],
+)
+def test_a_length_said_again_as_long_is_one_keyword(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a monitor under 24 inches", ("at most 24 inches",)),
+        ("a laptop no bigger than 13 inch", ("at most 13 inch",)),
+        ("a laptop 14 inch or smaller", ("at most 14 inch",)),
+        ("a hdmi cable no longer than 3 ft", ("at most 3 ft",)),
+        ("a 27 inch monitor under $300", ("27 inch",)),
+    ],
+)
+def test_an_asked_maximum_is_one_keyword_with_its_cue(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
+
+
 def test_a_number_with_thousands_commas_keeps_its_unit() -> None:
     plan = plan_from_text(["a power bank 20,000 mah under $1,200"])
     assert (plan.category, plan.keywords, plan.budget_usd) == ("power bank", ("20,000 mah",), 1200)
@@ -421,6 +450,10 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("gaming laptop", None, "gaming laptop"),
         ("noise cancelling", "headphones", "noise cancelling"),
         ("at least 16gb ram", "laptop", "16gb"),
+        ("at most 14 inch", "laptop", "14 inch"),
+        ("8gb or 16gb ram", "laptop", "8gb or 16gb"),
+        ("16 gb of ram", "laptop", "16 gb"),
+        ("16gb ddr4 ram", "laptop", "16gb ddr4 ram"),
         ("rtx graphics card", "gaming laptop", "rtx"),
         ("hdmi cable", "monitor", "hdmi"),
         ("usb ports", "power strip", "usb"),

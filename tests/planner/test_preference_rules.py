@@ -47,6 +47,8 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a drill that needs to be easy to use", ("easy to use",)),
         ("a desk chair with lumbar support and a headrest", ("lumbar support", "headrest")),
         ("a laptop with 16gb ram", ("16gb ram",)),
+        ("a laptop with 8gb or 16gb ram", ("8gb or 16gb ram",)),
+        ("a laptop with 16gb ram or 1tb ssd", ("16gb ram", "1tb ssd")),
         ("a monitor with a built in webcam", ("built-in webcam",)),
         ("a wifi router. it should be of black color", ("black",)),
         ("a desktop which includes of 8gb ram", ("8gb ram",)),

@@ -39,14 +39,8 @@ from app.tools._picker_scoring import (
     weigh,
 )
 from app.tools._picker_select import select
-from app.tools._picker_terms import (
-    find_specs,
-    make_term,
-    mentions,
-    negated_only,
-    spec_said,
-    term_in,
-)
+from app.tools._picker_specs import find_specs, spec_said
+from app.tools._picker_terms import make_term, mentions, negated_only, term_in
 from app.tools.item_picker import to_judge
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
@@ -160,6 +154,23 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("8gb ram", "MSI GeForce RTX 2060 8 GB GDDR6 graphics card", None),
         ("32gb ram", "Corsair 32GB (2x16GB) kit", "32gb"),
         ("64gb memory", "SanDisk Ultra 64 GB MicroSDXC UHS-I memory card", "64gb"),
+        ("6 ft", "Belkin HDMI cable 1.8 m HDMI Type A (Standard) Black", "1.8 m, about 6 ft"),
+        ("6 ft", "Belkin HDMI cable 2 m HDMI Type A (Standard) Black", "2 m, about 6 ft"),
+        ("6 ft", "Belkin HDMI cable 3 m HDMI Type A (Standard) Black", None),
+        ("10 feet", "C2G 3m USB cable", "3m, about 10 feet"),
+        ("2 m", "C2G 6ft USB cable 1.83 m", "6ft, about 2 m"),
+        ("2 m", "C2G 1.8 m USB cable", None),
+        ("50 cm", "Goobay USB cable 0.5 m", "0.5 m, about 50 cm"),
+        ("at least 10 ft", "Cat6 patch cable 5 m Blue", "5 m, more than 10 ft"),
+        ("1t ssd", "Samsung 870 EVO 1000 GB SSD", "1t"),
+        ("1t ssd", "Seagate 1 TB HDD", None),
+        ("no bigger than 13 inch", 'MacBook Air 33.8 cm (13.3")', '13.3", a 13 inch size'),
+        ("at most 14 inch", 'Lenovo notebook 33.8 cm (13.3")', '13.3", less than 14 inch'),
+        ("at most 14 inch", 'HP notebook 39.6 cm (15.6")', None),
+        ("under 24 inches", 'AOC 27" monitor', None),
+        ("under 24 inches", 'AOC 54.6 cm (21.5") monitor', '21.5", less than 24 inches'),
+        ("no longer than 3 ft", "C2G USB cable 0.5 m", "0.5 m, less than 3 ft"),
+        ("no longer than 3 ft", "C2G USB cable 5 m", None),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
@@ -186,6 +197,32 @@ def test_amounts_asked_as_alternatives_are_said_by_any_of_them(
     assert (spec.wording, words) == ("1440p or 4k", ())
     assert spec_said(spec, find_specs(title)) == said
     assert term_in(title, term) == (said is not None)
+
+
+def test_amounts_asked_as_alternatives_of_one_part_size_it_each() -> None:
+    term = make_term("8gb or 16gb of ram")
+    assert term is not None
+    ((spec,), words) = term.specs, term.words
+    assert (spec.wording, [a.part for a in spec.alternatives], words) == (
+        "8gb or 16gb",
+        ["ram", "ram"],
+        ("ram",),
+    )
+    assert spec_said(spec, find_specs("HP notebook 16 GB DDR4-SDRAM 512 GB SSD")) == "16gb"
+    assert spec_said(spec, find_specs("HP notebook 4 GB DDR4-SDRAM 8 GB eMMC")) is None
+
+
+def test_an_asked_maximum_is_a_spec_served_by_less() -> None:
+    term = make_term("at most 14 inch")
+    assert term is not None
+    assert term.words == ()
+    assert [(s.key, s.at_most, s.wording) for s in term.specs] == [
+        ((14.0, "inch"), True, "14 inch or less")
+    ]
+    assert term_in('Lenovo IdeaPad 33.8 cm (13.3") notebook', term)
+    assert term_in('Lenovo IdeaPad 35.6 cm (14.1") notebook', term)
+    assert not term_in('HP notebook 39.6 cm (15.6")', term)
+    assert not term_in("HP notebook", term)
 
 
 def test_an_asked_minimum_is_a_spec_with_its_cue_left_out_of_the_words() -> None:
@@ -1181,7 +1218,7 @@ def test_a_sunk_pick_says_it_is_only_the_closest_match() -> None:
 
 
 def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
-    items = [item(1, "Manhattan USB-C cable 1m", 9.0), item(2, "C2G USB A/B cable 3 ft", 5.0)]
+    items = [item(1, "Manhattan USB-C cable 2m", 9.0), item(2, "C2G USB A/B cable 3 ft", 5.0)]
     inputs = inputs_for(items, plan(category="cable", keywords=("usb-c", "3 ft")), query="cable")
     filtered = hard_filter(inputs)
     gate = Gate(True, None, "cable", 0.3, {"amazon:1": 0.9, "amazon:2": 0.9})
