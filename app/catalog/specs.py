@@ -59,14 +59,15 @@ SPEC = re.compile(
 _SHORTHANDS = {"g": "gb", "t": "tb"}
 _AT_MOST_BEFORE = re.compile(
     r"\b(?:at\s+most|maximum(?:\s+of)?|max\s+of|not?\s+(?:more|bigger|larger|longer|"
-    r"higher|greater)\s+than|not\s+(?:over|above)|(?:less|smaller|shorter|lower)\s+than|"
-    r"under|below)\s+$"
+    r"higher|greater)\s+than|not\s+(?:over|above)|(?P<below>(?:less|smaller|shorter|lower)\s+"
+    r"than|under|below))\s+$"
 )
 _AT_MOST_AFTER = re.compile(
     r"\s+or\s+(?:less|smaller|shorter|lower|under|below)\b|\s+and\s+(?:under|below|less|smaller)\b"
 )
 """A shopper's maximum written around a quantity: "at most 14 inch", "no bigger than 13
-inch", "not over 50 inch", "under 24 inches", "6 ft or shorter"."""
+inch", "not over 50 inch", "6 ft or shorter"; "under 24 inches" or "less than 2 m" asks for
+less than the amount itself."""
 _AT_LEAST_BEFORE = re.compile(
     r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
     r"not\s+less\s+than|(?:more|bigger|larger|higher|greater)\s+than|over|above)\s+$"
@@ -102,6 +103,8 @@ class Quantity:
     """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
     ram, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
     at_most: bool = False
+    below: bool = False
+    """When the text asks for less than the amount itself ("under 24 inches"): a maximum."""
 
 
 def quantities(low: str) -> list[Quantity]:
@@ -125,8 +128,11 @@ def quantities(low: str) -> list[Quantity]:
             before = _AT_MOST_BEFORE.search(low, max(0, start - 24), start)
             after = _AT_MOST_AFTER.match(low, end)
         at_most = not at_least and (before is not None or after is not None)
+        below = at_most and before is not None and before.group("below") is not None
         reach = (before.start() if before else start, after.end() if after else end)
-        found.append(Quantity(value, unit, text, start, end, at_least, reach, at_most=at_most))
+        found.append(
+            Quantity(value, unit, text, start, end, at_least, reach, at_most=at_most, below=below)
+        )
     for match in _PIXELS.finditer(low):
         height = float(match.group(1))
         if height in _VIDEO_LINES:

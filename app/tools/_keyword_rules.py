@@ -22,6 +22,7 @@ from app.tools._amount_rules import (
     spelled_size,
 )
 from app.tools._lexicon_rules import (
+    BELOW_CUE,
     COLOR_WORDS,
     MAXIMUM_CUE,
     MINIMUM_CUE,
@@ -61,7 +62,7 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
         bound = quantity.at_least or quantity.at_most
         if not bound or not mask.is_free(start, end):
             continue
-        cue = MINIMUM_CUE if quantity.at_least else MAXIMUM_CUE
+        cue = MINIMUM_CUE if quantity.at_least else BELOW_CUE if quantity.below else MAXIMUM_CUE
         term = cue + quantity.text.replace('"', " inch")
         part = _MINIMUM_PART.match(low, end)
         if part is not None and _is_part(part.group(1)) and mask.is_free(end, part.end()):

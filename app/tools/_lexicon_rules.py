@@ -165,7 +165,9 @@ MINIMUM_CUE = "at least "
 """How the planner writes an asked minimum: "at least 24 inch", "at least 16gb ram"."""
 
 MAXIMUM_CUE = "at most "
-"""How the planner writes an asked maximum: "at most 14 inch"."""
+BELOW_CUE = "under "
+"""How the planner writes an asked maximum: "at most 14 inch", or "under 24 inch" when the
+amount itself is too much."""
 
 SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
@@ -198,7 +200,8 @@ def beside_product(term: str, category: str | None) -> str:
     "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
     where a trait remains), or by a part noun ("usb ports" -> "usb"); any other term, or
     one naming the category itself ("16gb ram" for ram), as it is."""
-    term = term.removeprefix(MINIMUM_CUE).removeprefix(MAXIMUM_CUE)
+    for cue in (MINIMUM_CUE, MAXIMUM_CUE, BELOW_CUE):
+        term = term.removeprefix(cue)
     first, *parts = term.split() or [""]
     product = set((category or "").lower().split())
     if not parts or product & set(parts):

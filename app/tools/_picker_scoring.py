@@ -142,10 +142,21 @@ def _stated(item: Item, term: Term, inputs: PickInputs) -> _Said | None:
     ("rtx" of "rtx graphics card")."""
     where = where_stated(item, term)
     if where:
-        return _Said(where, term.text)
+        return _Said(where, _as_stated(item, term, where))
     part = inputs.parts.get(term.text)
     where = where_stated(item, part) if part else None
-    return _Said(where, part.text) if where and part else None
+    return _Said(where, _as_stated(item, part, where)) if where and part else None
+
+
+def _as_stated(item: Item, term: Term, where: Stated) -> str:
+    """The term in the words of the alternative the item states ("16gb" of "8gb or 16gb")."""
+    text = term.text
+    for spec in term.specs:
+        if spec.alternatives:
+            source = item.title if where == "title" else ", ".join(item.features)
+            said = spec_said(spec, find_specs(source))
+            text = text.replace(spec.text, said) if said else text
+    return text
 
 
 def _said_in(

@@ -73,6 +73,8 @@ class Spec:
     """The amounts any of which serves, for a spec asked as "1440p or 4k"."""
     at_most: bool = False
     """When a smaller amount serves too ("no bigger than 13 inch")."""
+    below: bool = False
+    """When only a smaller amount serves ("under 24 inches": no 24" monitor)."""
 
     @property
     def wording(self) -> str:
@@ -80,6 +82,8 @@ class Spec:
         inch or less" for a maximum."""
         if self.at_least:
             return f"{self.text} or more"
+        if self.below:
+            return f"less than {self.text}"
         return f"{self.text} or less" if self.at_most else self.text
 
     @property
@@ -102,7 +106,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
     found = [
-        Spec(q.value, q.unit, q.text, q.at_least, q.part, at_most=q.at_most)
+        Spec(q.value, q.unit, q.text, q.at_least, q.part, at_most=q.at_most, below=q.below)
         for q in quantities(low)
     ]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
@@ -129,6 +133,13 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     if asked.alternatives:
         return next(filter(None, (spec_said(a, title_specs) for a in asked.alternatives)), None)
     title_specs = _of_part(title_specs, asked)
+    if asked.below:
+        smaller = _less_of(title_specs, asked)
+        return (
+            f"{max(smaller, key=lambda s: s.measure).text}, less than {asked.text}"
+            if smaller
+            else None
+        )
     if any(s.key == asked.key for s in title_specs):
         return asked.text
     converted = _converted_length(title_specs, asked)
@@ -158,6 +169,8 @@ def spec_stated(title_specs: Sequence[Spec], asked: Spec) -> bool:
     if asked.alternatives:
         return any(spec_stated(title_specs, a) for a in asked.alternatives)
     title_specs = _of_part(title_specs, asked)
+    if asked.below:
+        return bool(_less_of(title_specs, asked))
     if any(s.key == asked.key for s in title_specs):
         return True
     if _converted_length(title_specs, asked) is not None:
@@ -207,15 +220,18 @@ def _more_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:
 
 
 def _less_of(title_specs: Sequence[Spec], asked: Spec) -> list[Spec]:
-    """The title's amounts below an asked maximum in its measure, a size class of its whole
-    number counted in ('13.3"' is no more than "13 inch"); none when the title also states a
-    larger one, which may be the part asked about."""
+    """The title's amounts below an asked maximum in its measure, by size class for whole
+    inches ('13.3"' is no more than "13 inch", '23.8"' under "24 inches"); none when the title
+    also states a larger one, which may be the part asked about."""
     same = [s for s in title_specs if s.measure[1] == asked.measure[1]]
     nominal = asked.unit in NOMINAL_UNITS and asked.value == int(asked.value)
 
     def within(spec: Spec) -> bool:
-        return int(spec.value) <= asked.value if nominal else spec.measure[0] < asked.measure[0]
+        value, limit = (
+            (int(spec.value), asked.value) if nominal else (spec.measure[0], asked.measure[0])
+        )
+        return value < limit or (value == limit and not asked.below)
 
-    if not all(within(s) or s.measure == asked.measure for s in same):
+    if not all(within(s) for s in same):
         return []
     return [s for s in same if within(s) and s.measure != asked.measure]

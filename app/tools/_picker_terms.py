@@ -82,9 +82,8 @@ def _either(specs: Sequence[Spec]) -> Spec:
     specs = [s if s.part is not None else dataclasses.replace(s, part=part) for s in specs]
     first = specs[0]
     text = " or ".join(s.text for s in specs)
-    return Spec(
-        first.value, first.unit, text, first.at_least, first.part, tuple(specs), first.at_most
-    )
+    either = Spec(first.value, first.unit, text, first.at_least, first.part, tuple(specs))
+    return dataclasses.replace(either, at_most=first.at_most, below=first.below)
 
 
 _SUPPORT_WORDS = frozenset({"support", "supports", "supported", "supporting"})

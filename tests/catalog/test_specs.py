@@ -130,6 +130,7 @@ def test_a_maximum_is_read_with_its_cue(low: str, reach: str) -> None:
         False,
         reach,
     )
+    assert found.below == low.startswith("under")
 
 
 def test_a_model_name_before_an_amount_asks_no_maximum() -> None:

@@ -168,6 +168,9 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("at most 14 inch", 'Lenovo notebook 33.8 cm (13.3")', '13.3", less than 14 inch'),
         ("at most 14 inch", 'HP notebook 39.6 cm (15.6")', None),
         ("under 24 inches", 'AOC 27" monitor', None),
+        ("under 24 inches", 'HP 61 cm (24") monitor', None),
+        ("under 24 inches", 'AOC 60.5 cm (23.8") monitor', '23.8", less than 24 inches'),
+        ("at most 24 inch", 'HP 61 cm (24") monitor', "24 inch"),
         ("under 24 inches", 'AOC 54.6 cm (21.5") monitor', '21.5", less than 24 inches'),
         ("no longer than 3 ft", "C2G USB cable 0.5 m", "0.5 m, less than 3 ft"),
         ("no longer than 3 ft", "C2G USB cable 5 m", None),
@@ -1234,6 +1237,29 @@ def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
     assert "does not say 3 ft" in reasons["amazon:1"]
     assert "has 3 ft" in reasons["amazon:2"]
     assert "does not say USB-C" in reasons["amazon:2"]
+
+
+def test_a_pick_names_the_alternative_its_title_states() -> None:
+    items = [
+        item(1, "HP notebook 16 GB DDR4-SDRAM 512 GB SSD", 699.0),
+        item(2, "Acer notebook 8 GB DDR4-SDRAM 256 GB SSD", 499.0),
+        item(3, "Dell notebook 4 GB DDR4-SDRAM 128 GB SSD", 299.0),
+    ]
+    asked = plan(category="laptop", must_have=("8gb or 16gb ram",))
+    inputs = inputs_for(items, asked, query="laptop")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "laptop", 0.3, {f"amazon:{i}": 0.9 for i in (1, 2, 3)})
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    picks = select(
+        weigh(filtered, gate, sem, WEIGHTS, penalty=0.5),
+        max_picks=3,
+        show_ratio=0.0,
+        dup_threshold=0.9,
+    ).picks
+    reasons = {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
+    assert "has 16gb;" in reasons["amazon:1"]
+    assert "has 8gb;" in reasons["amazon:2"]
+    assert "does not say 8gb or 16gb" in reasons["amazon:3"]
 
 
 def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -> None:
