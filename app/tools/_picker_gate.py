@@ -247,10 +247,10 @@ def _spare(
     k: int,
     by_asked: bool,
 ) -> tuple[Pooled, ...]:
-    """The next `k` items to score when none of the first batch is relevant: the next in
-    scoring order, or, when asked specs or brands ordered the first batch, the best recalled
-    left, so that a first batch of 500 GB hard drives for "a 500gb ssd" gives way to the
-    SSDs."""
+    """The next `k` items to score when too few of the first batch are relevant
+    (`_wants_spare`): the next in scoring order, or, when asked specs or brands ordered the
+    first batch, the best recalled left, so that a first batch of 500 GB hard drives for "a
+    500gb ssd" gives way to the SSDs."""
     skipped = {p.item.item_id for p in budget} | accessories
     rest = [p for p in order if p.item.item_id not in skipped]
     if by_asked:
@@ -342,7 +342,7 @@ async def run_gate(
     plan = plan_gate(inputs, filtered, k=k, unavailable=unavailable)
     product = inputs.category
     gate = await _score(plan, model, floor=floor, shelf=shelf, product=product)
-    if gate.none_relevant and plan.spare:
+    if plan.spare and _wants_spare(gate, inputs):
         spare = plan._replace(targets=plan.spare)
         second = await _score(spare, model, floor=floor, shelf=shelf, product=product)
         if second.scores:
@@ -353,6 +353,16 @@ async def run_gate(
             gate = dataclasses.replace(gate, shelved=shelved)
     gate = misfile(gate, inputs, filtered.pool)
     return dataclasses.replace(gate, accessories=plan.accessories, budget=plan.budget)
+
+
+def _wants_spare(gate: Gate, inputs: PickInputs) -> bool:
+    """Whether the gate scores its spare batch: none of the first batch is relevant, or
+    fewer than the picks asked for when asked specs or brands ordered it ("a tablet with
+    1080p": monitors stating 1080p filled it, and one passed)."""
+    if gate.none_relevant:
+        return True
+    relevant = sum(1 for score in gate.scores.values() if score >= gate.floor)
+    return bool(inputs.specs or inputs.brands) and relevant < inputs.max_picks
 
 
 async def judge_more(

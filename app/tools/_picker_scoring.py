@@ -251,7 +251,9 @@ def weigh(
     *,
     penalty: float,
 ) -> tuple[Scored, ...]:
-    """Stage 5: the weighted sum of the parts, clamped at 0; an item the gate sank or marked
+    """Stage 5: the weighted sum of the parts, clamped at 0, the must-have and spec parts
+    scaled by the item's gate score (what a monitor states counts little for "a tablet with
+    1080p" when the gate scores it 0.46); an item the gate sank or marked
     as an accessory keeps (1 - penalty) of it; one that says neither every word of the
     product's name nor its noun with an asked spec ("64gb" serves a memory card that never
     says "memory", not a memory card for a phone) loses the `unnamed` weight when another
@@ -262,12 +264,13 @@ def weigh(
         item_id = pooled.item.item_id
         sem = scores.get(item_id, Semantics())
         gate_score = gate.scores.get(item_id)
+        sure = min(1.0, gate_score) if gate.on and gate_score is not None else 1.0
         parts = {
             "recall": weights.recall * pooled.recall,
             "gate": weights.gate * (gate_score or 0.0) if gate.on else 0.0,
-            "must": weights.must * sem.must,
+            "must": weights.must * sem.must * sure,
             "prefer": weights.prefer * sem.prefer,
-            "spec": weights.spec * sem.spec,
+            "spec": weights.spec * sem.spec * sure,
             "form": weights.form * sem.form,
             "brand": weights.brand * sem.brand,
             "unnamed": -weights.unnamed

@@ -1053,17 +1053,33 @@ def test_weights_scale_each_part() -> None:
     assert first.parts == {
         "recall": 1.0,
         "gate": 1.0,
-        "must": 0.75,
+        "must": 0.375,
         "prefer": 0.75,
-        "spec": 1.0,
+        "spec": 0.5,
         "form": 0.5,
         "brand": 0.5,
         "cheap": 0.15,
         "avoid": -0.0,
         "unnamed": 0.0,
     }
-    assert first.score == pytest.approx(5.65)
+    assert first.score == pytest.approx(4.775)
     assert first.gate_score == 0.5
+
+
+def test_what_an_item_states_counts_as_far_as_the_gate_believes_it_is_the_product() -> None:
+    items = [item(2, "HP Tablet PC", 135.0), item(1, "Acer monitor 1920 x 1080 pixels", 135.0)]
+    filtered = filtered_for(items)
+    gate = Gate(True, None, "tablet", 0.3, {"amazon:1": 0.46, "amazon:2": 0.99})
+    sem = {
+        "amazon:1": Semantics(must=0.76, spec=1.0),
+        "amazon:2": Semantics(must=0.25, spec=0.0),
+    }
+    ranked = weigh(filtered, gate, sem, WEIGHTS, penalty=0.5)
+    monitor = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert monitor.parts["spec"] == pytest.approx(WEIGHTS.spec * 0.46)
+    assert monitor.parts["must"] == pytest.approx(WEIGHTS.must * 0.76 * 0.46)
+    assert ranked[0].item.item_id == "amazon:2"
+    assert weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)[0].item.item_id == "amazon:1"
 
 
 def test_a_low_price_asked_weighs_cheapness_more() -> None:
