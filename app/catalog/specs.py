@@ -155,11 +155,11 @@ _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("emmc", re.compile(r"emmc")),
     ("flash", re.compile(r"flash")),
     ("card", re.compile(r"(?:micro)?sd(?:hc|xc)?")),
-    ("storage", re.compile(r"storage|drive|disk")),
+    ("storage", re.compile(r"storage|drive|disk|rom")),
 )
 """The parts an amount of bytes may size, each by the words that name it after the amount;
-"storage" names any of the kinds of storage, and "memory" RAM or storage (a card's, a
-phone's)."""
+"storage" (or a tablet's "rom") names any of the kinds of storage, and "memory" RAM or
+storage (a card's, a phone's)."""
 _STORAGE_KINDS = frozenset({"ssd", "hdd", "emmc", "flash", "card"})
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
 _BYTES = frozenset({"mb", "gb", "tb"})

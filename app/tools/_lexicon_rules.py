@@ -169,7 +169,7 @@ BELOW_CUE = "under "
 """How the planner writes an asked maximum: "at most 14 inch", or "under 24 inch" when the
 amount itself is too much."""
 
-SIZED_BY_NUMBER_ONLY = word_set("ram memory storage")
+SIZED_BY_NUMBER_ONLY = word_set("ram memory storage rom")
 """Parts that product titles state by their size alone ("16 GB DDR4-SDRAM", "128 GB"): a
 search for "laptop 16gb ram" asks for "16gb", since "ram" finds memory modules."""
 

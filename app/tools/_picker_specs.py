@@ -36,18 +36,23 @@ _PACK_COUNT = re.compile(
     r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:pk|pcs|pieces|packs)\b"
 )
 """How many a pack holds, written after it or in pieces ("Pack of 3", "3PK", "3 pcs")."""
+_GENDERS = re.compile(r"(?<![\w/])([mf])/([mf])(?![\w/])")
+_GENDER = {"m": "male", "f": "female"}
+"""Connector genders as catalogs abbreviate them ("HD15 M/F" is male to female)."""
 
 
 def normalise(text: str | None) -> str:
     """Lower case, typographic dashes and quotes to ASCII, one space between words, one
     name per standard ("USB Type-C" -> usb-c, "Cat 6" -> cat6), short product names
     ("solid state drive" -> ssd), one spelling ("cancelling" -> canceling), pack counts
-    before the word ("pack of 3", "3 pcs" -> 3 pack)."""
+    before the word ("pack of 3", "3 pcs" -> 3 pack), connector genders in words ("m/f" ->
+    male to female)."""
     if not text:
         return ""
     low = _SPACES.sub(" ", text.translate(_DASHES).lower()).strip()
     low = _SPELLING.sub(lambda m: _SPELLINGS[m.group(1)], low)
     low = _PACK_COUNT.sub(lambda m: f"{m.group('after') or m.group('before')} pack", low)
+    low = _GENDERS.sub(lambda m: f"{_GENDER[m.group(1)]} to {_GENDER[m.group(2)]}", low)
     return to_short_names(canonical_standards(low))
 
 

@@ -61,6 +61,7 @@ def test_lengths_in_metres_are_units_and_compare_with_feet() -> None:
     [
         ("notebook 8 gb ddr4-sdram 256 gb pcie nvme ssd", ["ram", "ssd"]),
         ("16gb ram, 1tb hdd", ["ram", "hdd"]),
+        ("4gb ram 64gb rom", ["ram", "storage"]),
         ("celeron 4 gb 32 gb emmc", [None, "emmc"]),
         ("rtx 2060 6 gb gddr6", ["video"]),
         ("sandisk 64 gb microsdxc", ["card"]),

@@ -443,6 +443,7 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
     ("term", "category", "said"),
     [
         ("16gb ram", "laptop", "16gb"),
+        ("32gb rom", "tablet", "32gb"),
         ("128gb storage", "phone", "128gb"),
         ("1tb ssd", "laptop", "1tb ssd"),
         ("16gb ram", "ram", "16gb ram"),

@@ -215,6 +215,21 @@ def test_amounts_asked_as_alternatives_of_one_part_size_it_each() -> None:
     assert spec_said(spec, find_specs("HP notebook 4 GB DDR4-SDRAM 8 GB eMMC")) is None
 
 
+@pytest.mark.parametrize(
+    ("title", "said"),
+    [
+        ("StarTech.com 6 ft VGA Monitor Extension Cable - HD15 M/F", True),
+        ("StarTech.com 3 ft High Speed HDMI Cable for Panel Mount - F/M", True),
+        ("StarTech.com 15 ft VGA Monitor Cable - HD15 M/M", False),
+        ("Gigabyte motherboard I/O shield", False),
+    ],
+)
+def test_abbreviated_connector_genders_say_them(title: str, said: bool) -> None:
+    term = make_term("male-to-female")
+    assert term is not None
+    assert term_in(title, term) is said
+
+
 def test_an_asked_maximum_is_a_spec_served_by_less() -> None:
     term = make_term("at most 14 inch")
     assert term is not None
