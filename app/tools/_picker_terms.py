@@ -41,8 +41,9 @@ class Term:
     """The shopper's words for it ("mic" where `text` says microphone), for reasons."""
 
 
-_BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)")
-"""What a must-have part needs not say: a laptop's "built-in speakers" are its speakers."""
+_BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)|(?<=\S) (?:built in|inbuilt)$")
+"""What a must-have part needs not say: a laptop's "built-in speakers" are its speakers, a
+clock radio's "bluetooth built-in" its Bluetooth."""
 
 
 def make_term(text: str) -> Term | None:

@@ -228,7 +228,12 @@ def test_a_must_have_the_spec_sheet_lists_counts_as_said() -> None:
 
 def test_a_built_in_part_is_the_part() -> None:
     monitors = [item(1, "ViewSonic VX2435wm 24 inch monitor", features=("speakers", "HDMI"))]
-    for asked in ("built-in speakers", "built in speakers", "integrated speakers"):
+    for asked in (
+        "built-in speakers",
+        "built in speakers",
+        "integrated speakers",
+        "speakers built-in",
+    ):
         plan = ShoppingPlan(category="monitor", must_have=(asked,))
         report = report_for(monitors, plan, "monitor speakers")
         reason = report.picks[0].reason
