@@ -1251,11 +1251,10 @@ def test_a_sunk_pick_says_it_is_only_the_closest_match() -> None:
     assert text.startswith("closest match only: relevance 0.10 for 'keyboard' is below 0.30")
 
 
-def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
-    items = [item(1, "Manhattan USB-C cable 2m", 9.0), item(2, "C2G USB A/B cable 3 ft", 5.0)]
-    inputs = inputs_for(items, plan(category="cable", keywords=("usb-c", "3 ft")), query="cable")
+def _reasons_of_picks(inputs: PickInputs, query: str) -> dict[str, str]:
+    """Each pick's reason, every candidate scored 0.9 by the gate."""
     filtered = hard_filter(inputs)
-    gate = Gate(True, None, "cable", 0.3, {"amazon:1": 0.9, "amazon:2": 0.9})
+    gate = Gate(True, None, query, 0.3, {p.item.item_id: 0.9 for p in filtered.pool})
     sem = semantic_scores(inputs, filtered.pool, {}, None)
     picks = select(
         weigh(filtered, gate, sem, WEIGHTS, penalty=0.5),
@@ -1263,7 +1262,13 @@ def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
         show_ratio=0.0,
         dup_threshold=0.9,
     ).picks
-    reasons = {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
+    return {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
+
+
+def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
+    items = [item(1, "Manhattan USB-C cable 2m", 9.0), item(2, "C2G USB A/B cable 3 ft", 5.0)]
+    inputs = inputs_for(items, plan(category="cable", keywords=("usb-c", "3 ft")), query="cable")
+    reasons = _reasons_of_picks(inputs, "cable")
     assert "has USB-C" in reasons["amazon:1"]
     assert "does not say 3 ft" in reasons["amazon:1"]
     assert "has 3 ft" in reasons["amazon:2"]
@@ -1277,17 +1282,7 @@ def test_a_pick_names_the_alternative_its_title_states() -> None:
         item(3, "Dell notebook 4 GB DDR4-SDRAM 128 GB SSD", 299.0),
     ]
     asked = plan(category="laptop", must_have=("8gb or 16gb ram",))
-    inputs = inputs_for(items, asked, query="laptop")
-    filtered = hard_filter(inputs)
-    gate = Gate(True, None, "laptop", 0.3, {f"amazon:{i}": 0.9 for i in (1, 2, 3)})
-    sem = semantic_scores(inputs, filtered.pool, {}, None)
-    picks = select(
-        weigh(filtered, gate, sem, WEIGHTS, penalty=0.5),
-        max_picks=3,
-        show_ratio=0.0,
-        dup_threshold=0.9,
-    ).picks
-    reasons = {p.scored.item.item_id: reason(inputs, gate, p, None) for p in picks}
+    reasons = _reasons_of_picks(inputs_for(items, asked, query="laptop"), "laptop")
     assert "has 16gb;" in reasons["amazon:1"]
     assert "has 8gb;" in reasons["amazon:2"]
     assert "does not say 8gb or 16gb" in reasons["amazon:3"]
