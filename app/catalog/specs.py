@@ -107,12 +107,28 @@ class Quantity:
     """When the text asks for less than the amount itself ("under 24 inches"): a maximum."""
 
 
+def _written_unit(match: re.Match[str]) -> str:
+    """The unit of a `SPEC` match as written ("gb", "g", '"')."""
+    return match.group(0)[len(match.group(1)) :].strip(" -")
+
+
+_OR = re.compile(r"\s+or\s+")
+
+
+def joined_by_or(low: str, first: Quantity, second: Quantity) -> bool:
+    """Whether `second` follows `first` after an "or" alone and both are amounts of one
+    measure ("1440p or 4k", "8gb or 16gb"): alternatives, either of which serves."""
+    if _OR.fullmatch(low, first.end, second.start) is None:
+        return False
+    return comparable(first.value, first.unit)[1] == comparable(second.value, second.unit)[1]
+
+
 def quantities(low: str) -> list[Quantity]:
     """Every number with a known unit in lower-case `low`, in order ("p" only for video lines,
     also read off a pixel size)."""
     found: list[Quantity] = []
     for match in SPEC.finditer(low):
-        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
+        raw_unit = _written_unit(match)
         unit = _SHORTHANDS.get(raw_unit.lower()) or UNITS.get(raw_unit)
         if unit is None:
             continue
@@ -202,8 +218,7 @@ def with_unit_shorthands_spelled(text: str) -> str:
     is split off."""
     out, last = [], 0
     for match in SPEC.finditer(text):
-        raw_unit = match.group(0)[len(match.group(1)) :].strip(" -")
-        unit = _SHORTHANDS.get(raw_unit.lower())
+        unit = _SHORTHANDS.get(_written_unit(match).lower())
         if unit is not None:
             out.append(text[last : match.end()] + unit[1:])
             last = match.end()

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, comparable, in_metres, quantities
+from app.catalog.specs import UNITS, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     amount_of,
@@ -133,9 +133,6 @@ def keywords(
     return list(dict.fromkeys(word for _, word in _with_alternatives(low, sorted(out))))
 
 
-_OR = re.compile(r"\s+or\s+")
-
-
 def _with_alternatives(low: str, found: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Amounts of one measure joined by "or" as one keyword ("1440p or 4k", "720p or 1080p
     or 4k"): any of them serves."""
@@ -143,10 +140,8 @@ def _with_alternatives(low: str, found: list[tuple[int, str]]) -> list[tuple[int
     amounts = quantities(low)
     head: int | None = None
     for first, second in itertools.pairwise(amounts):
-        joined = _OR.fullmatch(low, first.end, second.start) is not None
-        same = comparable(first.value, first.unit)[1] == comparable(second.value, second.unit)[1]
         lead = head if head is not None else first.start
-        if joined and same and at.get(second.start) == second.text and lead in at:
+        if joined_by_or(low, first, second) and at.get(second.start) == second.text and lead in at:
             if head is None and at[lead] != first.text:
                 continue
             at[lead] = f"{at[lead]} or {at.pop(second.start)}"

@@ -14,7 +14,7 @@ from typing import Literal
 
 from app.catalog.item import Item
 from app.catalog.product_nouns import other_names, singular
-from app.catalog.specs import comparable, quantities, without_quantities
+from app.catalog.specs import joined_by_or, quantities, without_quantities
 from app.catalog.standards import (
     TIERS_OF_LINE,
     without_standards,
@@ -64,16 +64,11 @@ def make_term(text: str) -> Term | None:
     return Term(clean, words, specs, " ".join(text.lower().split()))
 
 
-_OR = re.compile(r"\s+or\s+")
-
-
 def _alternatives(clean: str) -> bool:
-    """Whether the text's amounts, all of one unit, are written one after another joined by
-    "or" ("1440p or 4k", "8gb or 16gb ram")."""
+    """Whether the text's amounts are written one after another joined by "or", all of one
+    measure ("1440p or 4k", "8gb or 16gb ram")."""
     found = quantities(clean)
-    if len({comparable(q.value, q.unit)[1] for q in found}) != 1:
-        return False
-    return all(_OR.fullmatch(clean, a.end, b.start) for a, b in itertools.pairwise(found))
+    return bool(found) and all(joined_by_or(clean, a, b) for a, b in itertools.pairwise(found))
 
 
 def _either(specs: Sequence[Spec]) -> Spec:

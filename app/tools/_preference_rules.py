@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.catalog.specs import comparable, quantities
+from app.catalog.specs import joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
@@ -210,28 +210,25 @@ def _claim(
     return [Finding(kind, item.text, evidence, start) for item in items]
 
 
-_OR = re.compile(r"\s+or\s+")
-
-
 def _with_alternatives(low: str, items: list[Phrase]) -> list[Phrase]:
     """Items that are amounts of one measure joined by "or" as one item ("with 8gb or 16gb
     ram" -> "8gb or 16gb ram"): either serves, where two items would ask for both."""
     out = [items[0]]
     for item in items[1:]:
         last = out[-1]
-        if _OR.fullmatch(low, last.end, item.start) and _same_measure(last.text, item.text):
+        if _alternative_of(low, last, item):
             out[-1] = Phrase((*last.words, "or", *item.words), last.start, item.end)
         else:
             out.append(item)
     return out
 
 
-def _same_measure(alone: str, then: str) -> bool:
-    """Whether `alone` is one amount only and `then` starts with one in the same unit."""
-    first, second = quantities(alone), quantities(then)
-    if len(first) != 1 or not second or second[0].start != 0 or first[0].reach != (0, len(alone)):
+def _alternative_of(low: str, last: Phrase, item: Phrase) -> bool:
+    """Whether `last` is one amount only and `item` starts with one of the same measure
+    after an "or" (`joined_by_or`)."""
+    found = quantities(low[last.start : item.end])
+    if len(found) < 2 or found[0].reach != (0, last.end - last.start):
         return False
-    return (
-        comparable(first[0].value, first[0].unit)[1]
-        == comparable(second[0].value, second[0].unit)[1]
+    return found[1].start == item.start - last.start and joined_by_or(
+        low[last.start : item.end], found[0], found[1]
     )
