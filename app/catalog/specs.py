@@ -70,14 +70,16 @@ inch", "not over 50 inch", "6 ft or shorter"; "under 24 inches" or "less than 2 
 less than the amount itself."""
 _AT_LEAST_BEFORE = re.compile(
     r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
-    r"not\s+less\s+than|(?:more|bigger|larger|higher|greater)\s+than|over|above)\s+$"
+    r"not\s+less\s+than|(?P<above>(?:more|bigger|larger|longer|higher|greater)\s+than|over|"
+    r"above))\s+$"
 )
 _AT_LEAST_AFTER = re.compile(
     r"\s*\+(?!\s*\d)|\s+or\s+(?:more|larger|bigger|higher|greater|above|better|up)\b|"
     r"\s+and\s+(?:up|above|over|more|larger|bigger|higher)\b|\s+min(?:imum)?\b"
 )
 """A shopper's minimum written around a quantity: "at least 24 inch", "16gb or more",
-"20000mah+" ("no more than 24 inch" is no minimum)."""
+"20000mah+" ("no more than 24 inch" is no minimum); "over 50 inch" or "more than 16gb" asks
+for more than the amount itself."""
 _VIDEO_LINES = (480.0, 720.0, 1080.0, 1440.0, 2160.0)
 _PIXELS = re.compile(r"(?<![\d.])\d{3,4}\s*[x×]\s*(\d{3,4})(?![\d.])")
 """A screen's size in pixels ("2560 x 1440"): it states the video line of its height (1440p)."""
@@ -105,6 +107,8 @@ class Quantity:
     at_most: bool = False
     below: bool = False
     """When the text asks for less than the amount itself ("under 24 inches"): a maximum."""
+    above: bool = False
+    """When the text asks for more than the amount itself ("over 50 inch"): a minimum."""
 
 
 def _written_unit(match: re.Match[str]) -> str:
@@ -144,10 +148,21 @@ def quantities(low: str) -> list[Quantity]:
             before = _AT_MOST_BEFORE.search(low, max(0, start - 24), start)
             after = _AT_MOST_AFTER.match(low, end)
         at_most = not at_least and (before is not None or after is not None)
-        below = at_most and before is not None and before.group("below") is not None
+        strict = before is not None and before.group("above" if at_least else "below") is not None
         reach = (before.start() if before else start, after.end() if after else end)
         found.append(
-            Quantity(value, unit, text, start, end, at_least, reach, at_most=at_most, below=below)
+            Quantity(
+                value,
+                unit,
+                text,
+                start,
+                end,
+                at_least,
+                reach,
+                at_most=at_most,
+                below=at_most and strict,
+                above=at_least and strict,
+            )
         )
     for match in _PIXELS.finditer(low):
         height = float(match.group(1))

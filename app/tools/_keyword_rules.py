@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, in_metres, joined_by_or, quantities
+from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
     amount_of,
@@ -22,6 +22,7 @@ from app.tools._amount_rules import (
     spelled_size,
 )
 from app.tools._lexicon_rules import (
+    ABOVE_CUE,
     BELOW_CUE,
     COLOR_WORDS,
     MAXIMUM_CUE,
@@ -62,7 +63,7 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
         bound = quantity.at_least or quantity.at_most
         if not bound or not mask.is_free(start, end):
             continue
-        cue = MINIMUM_CUE if quantity.at_least else BELOW_CUE if quantity.below else MAXIMUM_CUE
+        cue = _cue(quantity)
         term = cue + quantity.text.replace('"', " inch")
         part = _MINIMUM_PART.match(low, end)
         if part is not None and _is_part(part.group(1)) and mask.is_free(end, part.end()):
@@ -70,6 +71,13 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
         mask.take(start, end)
         found.append(Bound(term, start, end))
     return found
+
+
+def _cue(quantity: Quantity) -> str:
+    """How the planner writes the quantity's bound: a minimum, strict or not, or a maximum."""
+    if quantity.at_least:
+        return ABOVE_CUE if quantity.above else MINIMUM_CUE
+    return BELOW_CUE if quantity.below else MAXIMUM_CUE
 
 
 def _is_part(word: str) -> bool:

@@ -162,7 +162,9 @@ CATALOG_ALIASES = {"laptop": "notebook"}
 every laptop a notebook, which BM25 alone cannot know."""
 
 MINIMUM_CUE = "at least "
-"""How the planner writes an asked minimum: "at least 24 inch", "at least 16gb ram"."""
+ABOVE_CUE = "over "
+"""How the planner writes an asked minimum: "at least 24 inch", "at least 16gb ram", or
+"over 50 inch" when the amount itself is too little."""
 
 MAXIMUM_CUE = "at most "
 BELOW_CUE = "under "
@@ -192,6 +194,18 @@ def _sized(word: str) -> bool:
     return singular(word) in SIZED_BY_NUMBER_ONLY
 
 
+_BOUND_CUES = (MINIMUM_CUE, ABOVE_CUE, MAXIMUM_CUE, BELOW_CUE)
+
+
+def without_cue(term: str) -> str:
+    """An asked bound's amount without the planner's cue ("at least 24 inch" -> "24 inch");
+    a term whose cue word starts a name ("over ear headphones") as it is."""
+    for cue in _BOUND_CUES:
+        if term.startswith(cue) and term[len(cue) : len(cue) + 1].isdigit():
+            return term[len(cue) :]
+    return term
+
+
 def beside_product(term: str, category: str | None) -> str:
     """A must-have as it reads beside the product it belongs to: a sized part as titles of
     the product state it ("16gb ram" -> "16gb", "8gb or 16gb ram" -> "8gb or 16gb"), an
@@ -200,8 +214,7 @@ def beside_product(term: str, category: str | None) -> str:
     "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
     where a trait remains), or by a part noun ("usb ports" -> "usb"); any other term, or
     one naming the category itself ("16gb ram" for ram), as it is."""
-    for cue in (MINIMUM_CUE, MAXIMUM_CUE, BELOW_CUE):
-        term = term.removeprefix(cue)
+    term = without_cue(term)
     first, *parts = term.split() or [""]
     product = set((category or "").lower().split())
     if not parts or product & set(parts):

@@ -80,11 +80,15 @@ class Spec:
     """When a smaller amount serves too ("no bigger than 13 inch")."""
     below: bool = False
     """When only a smaller amount serves ("under 24 inches": no 24" monitor)."""
+    above: bool = False
+    """When only a larger amount serves ("over 50 inch": no 50" TV)."""
 
     @property
     def wording(self) -> str:
         """The spec as the shopper asked it: "27 inch", "27 inch or more" for a minimum, "13
         inch or less" for a maximum."""
+        if self.above:
+            return f"more than {self.text}"
         if self.at_least:
             return f"{self.text} or more"
         if self.below:
@@ -111,7 +115,16 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
     found = [
-        Spec(q.value, q.unit, q.text, q.at_least, q.part, at_most=q.at_most, below=q.below)
+        Spec(
+            q.value,
+            q.unit,
+            q.text,
+            q.at_least,
+            q.part,
+            at_most=q.at_most,
+            below=q.below,
+            above=q.above,
+        )
         for q in quantities(low)
     ]
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
@@ -138,6 +151,13 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
     if asked.alternatives:
         return next(filter(None, (spec_said(a, title_specs) for a in asked.alternatives)), None)
     title_specs = _of_part(title_specs, asked)
+    if asked.above:
+        larger = _more_of(title_specs, asked)
+        return (
+            f"{min(larger, key=lambda s: s.measure).text}, more than {asked.text}"
+            if larger
+            else None
+        )
     if asked.below:
         smaller = _less_of(title_specs, asked)
         return (
@@ -174,6 +194,8 @@ def spec_stated(title_specs: Sequence[Spec], asked: Spec) -> bool:
     if asked.alternatives:
         return any(spec_stated(title_specs, a) for a in asked.alternatives)
     title_specs = _of_part(title_specs, asked)
+    if asked.above:
+        return bool(_more_of(title_specs, asked))
     if asked.below:
         return bool(_less_of(title_specs, asked))
     if any(s.key == asked.key for s in title_specs):

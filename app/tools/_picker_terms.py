@@ -79,7 +79,7 @@ def _either(specs: Sequence[Spec]) -> Spec:
     first = specs[0]
     text = " or ".join(s.text for s in specs)
     either = Spec(first.value, first.unit, text, first.at_least, first.part, tuple(specs))
-    return dataclasses.replace(either, at_most=first.at_most, below=first.below)
+    return dataclasses.replace(either, at_most=first.at_most, below=first.below, above=first.above)
 
 
 _SUPPORT_WORDS = frozenset({"support", "supports", "supported", "supporting"})

@@ -116,6 +116,21 @@ def test_a_minimum_is_read_with_its_cue(low: str, at_least: bool, reach: str) ->
 
 
 @pytest.mark.parametrize(
+    ("low", "above"),
+    [
+        ("a tv over 50 inch", True),
+        ("more than 16gb ram", True),
+        ("longer than 6 ft", True),
+        ("at least 24 inch", False),
+        ("16gb or more", False),
+    ],
+)
+def test_a_minimum_asked_above_the_amount_is_strict(low: str, above: bool) -> None:
+    (found,) = quantities(low)
+    assert (found.at_least, found.above, found.at_most) == (True, above, False)
+
+
+@pytest.mark.parametrize(
     ("low", "reach"),
     [
         ("under 24 inches", "under 24 inches"),

@@ -328,9 +328,12 @@ def test_a_length_said_again_as_long_is_one_keyword(text: str, keywords: tuple[s
         ("a laptop 14 inch or smaller", ("at most 14 inch",)),
         ("a hdmi cable no longer than 3 ft", ("at most 3 ft",)),
         ("a 27 inch monitor under $300", ("27 inch",)),
+        ("a tv over 50 inch", ("over 50 inch",)),
+        ("a tv bigger than 50 inch", ("over 50 inch",)),
+        ("over ear headphones", ("over-ear",)),
     ],
 )
-def test_an_asked_maximum_is_one_keyword_with_its_cue(text: str, keywords: tuple[str, ...]) -> None:
+def test_an_asked_bound_is_one_keyword_with_its_cue(text: str, keywords: tuple[str, ...]) -> None:
     assert plan_from_text([text]).keywords == keywords
 
 
@@ -453,6 +456,8 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("noise cancelling", "headphones", "noise cancelling"),
         ("at least 16gb ram", "laptop", "16gb"),
         ("at most 14 inch", "laptop", "14 inch"),
+        ("over 16gb ram", "laptop", "16gb"),
+        ("under desk", None, "under desk"),
         ("8gb or 16gb ram", "laptop", "8gb or 16gb"),
         ("16 gb of ram", "laptop", "16 gb"),
         ("16gb ddr4 ram", "laptop", "16gb ddr4 ram"),

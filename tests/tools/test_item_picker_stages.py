@@ -174,6 +174,11 @@ def test_a_number_with_thousands_commas_is_one_number(
         ("under 24 inches", 'AOC 54.6 cm (21.5") monitor', '21.5", less than 24 inches'),
         ("no longer than 3 ft", "C2G USB cable 0.5 m", "0.5 m, less than 3 ft"),
         ("no longer than 3 ft", "C2G USB cable 5 m", None),
+        ("over 50 inch", 'Samsung 127 cm (50") TV', None),
+        ("over 50 inch", 'LG 139.7 cm (55") 4K TV', '55", more than 50 inch'),
+        ("at least 50 inch", 'Samsung 127 cm (50") TV', "50 inch"),
+        ("more than 16gb ram", "HP notebook 16 GB DDR4-SDRAM", None),
+        ("more than 16gb ram", "HP notebook 32 GB DDR4-SDRAM", "32 gb, more than 16gb"),
     ],
 )
 def test_a_spec_is_said_exactly_or_by_more_where_more_serves(
