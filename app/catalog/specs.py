@@ -104,6 +104,8 @@ class Quantity:
     part: str | None = None
     """The part of a product the amount sizes, when words after it say ("16 GB DDR4" ->
     ram, "512 GB SSD" -> ssd, "8 GB GDDR6" -> video): the same 32 GB is not both."""
+    named_first: bool = False
+    """When the word before the amount names its part ("ram 2gb")."""
     at_most: bool = False
     below: bool = False
     """When the text asks for less than the amount itself ("under 24 inches"): a maximum."""
@@ -170,11 +172,24 @@ def quantities(low: str) -> list[Quantity]:
             span = match.span()
             found.append(Quantity(height, "p", match.group(0), *span, False, span))
     found.sort(key=lambda q: q.start)
-    stops = [q.start for q in found[1:]] + [len(low)] if found else []
-    return [
-        dataclasses.replace(q, part=_part_after(low, q.end, stop)) if q.unit in _BYTES else q
-        for q, stop in zip(found, stops, strict=True)
-    ]
+    return _with_parts(low, found)
+
+
+def _with_parts(low: str, found: list[Quantity]) -> list[Quantity]:
+    """The amounts of bytes with the part each sizes: the words after it ("16gb ram"), or a
+    part named just before it that no earlier amount took ("ram 2gb rom 16gb": 2 GB of RAM,
+    where "16gb ram 512gb" leaves "ram" to the 16gb)."""
+    stops = [q.start for q in found[1:]] + [len(low)]
+    sized, took_after = [], False
+    for q, stop in zip(found, stops, strict=False):
+        if q.unit not in _BYTES:
+            sized.append(q)
+            continue
+        before = None if took_after else _part_before(low, q.start)
+        part = before or _part_after(low, q.end, stop)
+        took_after = before is None and part is not None
+        sized.append(dataclasses.replace(q, part=part, named_first=before is not None))
+    return sized
 
 
 _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -213,6 +228,18 @@ def _part_after(low: str, start: int, stop: int) -> str | None:
                 memory_card = word == "memory" and _CARD_AFTER.match(low, position, stop)
                 return "card" if memory_card else family
     return None
+
+
+_PART_BEFORE = re.compile(r"(?<![a-z0-9.+])([a-z0-9.+]+)\s*:?\s*$")
+
+
+def _part_before(low: str, start: int) -> str | None:
+    """The part the one word right before an amount names ("ram 2gb", "storage: 64gb")."""
+    match = _PART_BEFORE.search(low, max(0, start - 16), start)
+    if match is None:
+        return None
+    word = match.group(1).strip(".")
+    return next((family for family, pattern in _PART_FAMILIES if pattern.fullmatch(word)), None)
 
 
 def same_part(asked: str | None, stated: str | None) -> bool:

@@ -95,7 +95,19 @@ def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
     joined = not gap and singular(part) in STORAGE_PARTS
     if not (gap == ["of"] or joined) or not _sized_part(part):
         return None
+    if singular(part) in STORAGE_PARTS and not counts_bytes(words[i].text):
+        return None
     return part, at - i
+
+
+def counts_bytes(word: str) -> bool:
+    """Whether a word is an amount of bytes or their unit, as memory and storage are sized
+    ("16gb", "gb"; "10 inch" sizes no RAM)."""
+    unit = UNITS.get(word)
+    if unit is None:
+        found = quantities(word)
+        unit = found[0].unit if found else None
+    return unit in {"mb", "gb", "tb"}
 
 
 _INTERFACES = frozenset({"nvme", "pcie", "sata", "m.2", "m2"})

@@ -152,12 +152,15 @@ def _head_index(run: list[Token]) -> int | None:
     """The last product noun of the run, passing over one that a measured spec makes part of
     an earlier product's description ("laptop 16 gb RAM", "gaming laptop 1tb SSD"; not a
     container: "3 ounce bag of jerky") and a processor after a machine; a word that heads
-    only after a product noun takes its place ("monitor arm")."""
+    only after a product noun takes its place ("monitor arm"), or memory or storage in a list
+    of sized parts ("tablet ram 2gb rom 16gb")."""
     for k in range(len(run) - 1, -1, -1):
         if not _heads(run, k):
             continue
         size = _part_size(run, k)
         if size and _head_index(run[: k - size]) is not None:
+            continue
+        if _in_spec_list(run, k) and _head_index(run[:k]) is not None:
             continue
         if run[k].text in PARTS_NAMED_LAST and k > 0 and _head_index(run[:k]) is not None:
             continue
@@ -187,6 +190,24 @@ def _size_before(run: list[Token], k: int) -> int:
     if k > 1 and run[k - 2].text[0].isdigit() and run[k - 1].text in UNITS:
         return 2
     return 0
+
+
+def _size_after(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is memory or storage whose size follows it ("ram 2gb", "storage
+    64 gb"), a part named before its size."""
+    if singular(run[k].text) not in STORAGE_PARTS or k + 1 >= len(run):
+        return False
+    nxt = run[k + 1].text
+    unit_next = k + 2 < len(run) and nxt[0].isdigit() and run[k + 2].text in UNITS
+    return bool(MEASURED.fullmatch(nxt)) or unit_next
+
+
+def _in_spec_list(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is a part named before its size with another sized part after
+    ("ram 2gb rom 16gb"): the product's specs, where "laptop ram 16gb" alone is laptop RAM."""
+    if not _size_after(run, k):
+        return False
+    return any(_size_after(run, j) or _sized_storage(run, j) for j in range(k + 2, len(run)))
 
 
 def _heads(run: list[Token], k: int) -> bool:

@@ -13,7 +13,9 @@ from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
+    STORAGE_PARTS,
     amount_of,
+    counts_bytes,
     is_unit,
     keeps_next,
     pack_of,
@@ -80,6 +82,21 @@ def _cue(quantity: Quantity) -> str:
     return BELOW_CUE if quantity.below else MAXIMUM_CUE
 
 
+def _part_before_size(low: str, tok: Token, nxt: str) -> bool:
+    """Whether memory or storage is named right before its size ("ram 2gb", "rom 16gb"), not
+    right after an amount of bytes it sizes ("8gb ram 128gb ssd"; in "ram 2gb rom 16gb" the
+    2gb is the RAM's)."""
+    if not _storage_word(tok.text) or not counts_bytes(nxt):
+        return False
+    before = low[: tok.start].split()
+    sized = bool(before) and counts_bytes(before[-1])
+    return not sized or (len(before) > 1 and _storage_word(before[-2]))
+
+
+def _storage_word(word: str) -> bool:
+    return singular(word) in STORAGE_PARTS
+
+
 def _is_part(word: str) -> bool:
     """Whether the word after a bound names the part it sizes ("16gb or more ram")."""
     return singular(word) in SIZED_BY_NUMBER_ONLY
@@ -127,6 +144,10 @@ def keywords(
         if spelled is not None:
             out.append((tok.start, spelled[0]))
             i += spelled[1]
+            continue
+        if adjacent and nxt is not None and _part_before_size(low, tok, nxt.text):
+            out.append((tok.start, f"{tok.text} {nxt.text}"))
+            i += 2
             continue
         if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
             if i + 2 < len(words) and _sized_by_unit(words[i + 2].text):

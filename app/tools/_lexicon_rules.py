@@ -208,7 +208,8 @@ def without_cue(term: str) -> str:
 
 def beside_product(term: str, category: str | None) -> str:
     """A must-have as it reads beside the product it belongs to: a sized part as titles of
-    the product state it ("16gb ram" -> "16gb", "8gb or 16gb ram" -> "8gb or 16gb"), an
+    the product state it ("16gb ram" -> "16gb", "8gb or 16gb ram" -> "8gb or 16gb", "ram
+    2gb" -> "2gb"), an
     asked bound by its amount ("at least 24 inch" -> "24 inch"), a part named by another
     product's noun by its trait alone ("backlit keyboard" for a laptop -> "backlit":
     "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
@@ -219,6 +220,8 @@ def beside_product(term: str, category: str | None) -> str:
     product = set((category or "").lower().split())
     if not parts or product & set(parts):
         return term
+    if _sized(first) and all(w[:1].isdigit() for w in parts):
+        return " ".join(parts)
     if first[:1].isdigit():
         *amounts, last = term.split()
         said = all(w in _AMOUNT_WORDS or w[:1].isdigit() or w in UNITS for w in amounts)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.catalog.specs import joined_by_or, quantities
+from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
@@ -204,10 +204,35 @@ def _claim(
     if not items:
         return []
     low, original = texts
-    items = _with_alternatives(low, items)
+    items = _with_alternatives(low, [p for item in items for p in _one_per_part(low, item)])
     mask.take(start, items[-1].end)
     evidence = original[start : items[-1].end]
     return [Finding(kind, item.text, evidence, start) for item in items]
+
+
+def _one_per_part(low: str, item: Phrase) -> list[Phrase]:
+    """An item that sizes several parts one after another as one item per part ("8gb ram
+    128gb ssd" -> "8gb ram", "128gb ssd"): each part is asked on its own; an item whose words
+    the text does not spell as written stays whole."""
+    found = [q for q in quantities(low[item.start : item.end]) if q.part is not None]
+    if len(found) < 2:
+        return [item]
+    cuts = [item.start + _sized_from(low[item.start : item.end], q) for q in found[1:]]
+    starts, ends = [item.start, *cuts], [*cuts, item.end]
+    phrases = [
+        Phrase(tuple(low[a:b].split()), a, a + len(low[a:b].rstrip()))
+        for a, b in zip(starts, ends, strict=True)
+    ]
+    words = tuple(w for p in phrases for w in p.words)
+    return phrases if words == item.words else [item]
+
+
+def _sized_from(text: str, quantity: Quantity) -> int:
+    """Where the words of a sized part start: at its amount, or at the part's name when it
+    comes first ("ram 8gb")."""
+    if not quantity.named_first:
+        return quantity.start
+    return text.rstrip()[: quantity.start].rstrip().rfind(" ") + 1
 
 
 def _with_alternatives(low: str, items: list[Phrase]) -> list[Phrase]:

@@ -79,6 +79,22 @@ def test_an_amount_of_bytes_says_the_part_the_words_after_it_name(
     assert [q.part for q in quantities(low)] == parts
 
 
+@pytest.mark.parametrize(
+    ("low", "parts"),
+    [
+        ("ram 2gb rom 16gb", ["ram", "storage"]),
+        ("ram: 4gb, storage: 64gb", ["ram", "storage"]),
+        ("16gb ram 512gb", ["ram", None]),
+        ("8 gb ddr4-sdram 256 gb ssd", ["ram", "ssd"]),
+        ("kingston ddr4 16gb", ["ram"]),
+    ],
+)
+def test_a_part_named_before_an_amount_no_earlier_amount_took_is_its_part(
+    low: str, parts: list[str | None]
+) -> None:
+    assert [q.part for q in quantities(low)] == parts
+
+
 def test_storage_of_any_kind_serves_an_asked_storage_and_memory_ram_or_storage() -> None:
     served = [("ssd", "ssd"), ("ssd", None), (None, "hdd"), ("storage", "hdd"), ("ssd", "storage")]
     assert all(same_part(asked, stated) for asked, stated in served)

@@ -436,6 +436,10 @@ def test_messages_must_be_strings() -> None:
         ("a laptop with 16gb or more ram", "laptop notebook 16gb"),
         ("a 24 inch or larger monitor", "monitor 24 inch"),
         ("a laptop under $700. make it at least 8gb ram", "laptop notebook 8gb"),
+        ("a tablet ram 2gb rom 16gb", "tablet 2gb 16gb"),
+        ("tablet 10 inch ram 4gb storage 64gb", "tablet 10 inch 4gb 64gb"),
+        ("laptop ram 16gb", "laptop ram 16gb"),
+        ("a pc with 8gb ram 128gb ssd", "pc 8gb 128gb ssd"),
     ],
 )
 def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, query: str) -> None:
@@ -457,6 +461,8 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("at least 16gb ram", "laptop", "16gb"),
         ("at most 14 inch", "laptop", "14 inch"),
         ("over 16gb ram", "laptop", "16gb"),
+        ("ram 2gb", "tablet", "2gb"),
+        ("rom 16gb", "tablet", "16gb"),
         ("under desk", None, "under desk"),
         ("8gb or 16gb ram", "laptop", "8gb or 16gb"),
         ("16 gb of ram", "laptop", "16 gb"),

@@ -53,6 +53,9 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a wifi router. it should be of black color", ("black",)),
         ("a desktop which includes of 8gb ram", ("8gb ram",)),
         ("a desktop with 8gb ram + 512gb ssd", ("8gb ram", "512gb ssd")),
+        ("a pc with 8gb ram 128gb ssd", ("8gb ram", "128gb ssd")),
+        ("a tablet with ram 4gb storage 64gb", ("ram 4gb", "storage 64gb")),
+        ("a phone that has ram 8gb rom 128gb", ("ram 8gb", "rom 128gb")),
         # words that name nothing end no must-have
         ("a camera with an optical zoom feature", ("optical zoom",)),
         ("a headset with stereo sound", ("stereo",)),
