@@ -10,7 +10,7 @@ import re
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, comparable, quantities, without_quantities
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
-from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token, word_set
 
 MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 """An amount written with its unit ("16gb", "3rd")."""
@@ -179,3 +179,41 @@ def _measure(term: str) -> tuple[str, tuple[str, ...]] | None:
         return None
     unit = comparable(found[0].value, found[0].unit)[1]
     return unit, tuple(without_quantities(term).split())
+
+
+def product_count(tokens_before: list[Token]) -> Token | None:
+    """The count of products asked right before the product's words ("two usb cables", "2
+    usb c chargers", "ten 12 foot cables"), over the words describing them: how many to
+    buy, which no title says. A number after a describing word is a model's ("iphone 13
+    case"), one before a unit or a stop word an amount ("12 foot", "3 piece", "2 in 1")."""
+    first = max(0, len(tokens_before) - _COUNT_REACH)
+    for k in range(len(tokens_before) - 1, first - 1, -1):
+        word = tokens_before[k].text
+        after = tokens_before[k + 1].text if k + 1 < len(tokens_before) else None
+        if _count_word(word) and not (after is not None and is_unit(after)):
+            if after is not None and (after in STOP_WORDS or after in _AMOUNT_NOUNS):
+                return None
+            before = tokens_before[k - 1].text if k > 0 else None
+            return tokens_before[k] if before is None or before in _COUNT_LEADS else None
+        if word in STOP_WORDS and not word[:1].isdigit():
+            return None
+    return None
+
+
+_COUNT_REACH = 5
+"""How many words before a product's noun a count of it may stand."""
+_COUNT_LEADS = frozenset({"need", "needs", "want", "wants", "buy", "get", "order", "for", "me"})
+"""Words a count of products follows ("i need two", "looking for 3", "get me 2")."""
+_AMOUNT_NOUNS = word_set(
+    """piece size color colors plus x pro max mini light lights dozen panel panels channel
+    channels hd way port ports gang outlet outlets button buttons slot slots bay bays core
+    speed tier layer"""
+)
+"""Words that make a number before them a spec, not a count ("3 piece", "4 color", "8
+channel", "4 bay", "iphone 11 pro", "two lights" of a vanity light)."""
+
+
+def _count_word(word: str) -> bool:
+    """A bare count from one to twelve, in digits or spelled ("2", "two"): larger numbers
+    before a product are mostly sizes and shades ("18 natural hair extensions")."""
+    return word in NUMBER_WORDS or (word.isdigit() and word[0] != "0" and int(word) <= 12)

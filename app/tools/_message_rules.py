@@ -11,6 +11,7 @@ from typing import TypeVar
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
+from app.tools._amount_rules import product_count
 from app.tools._budget_rules import (
     BudgetMention,
     FloorMention,
@@ -175,6 +176,9 @@ def _products(
     products = []
     for seg, seg_budget in zip(segments, budgets, strict=True):
         allowed = _outside(free, seg.guess)
+        count = product_count([t for t in tokens(low, seg.start, seg.guess.start) if free(t)])
+        if count is not None:
+            allowed = _without(allowed, count)
         products.append(
             ProductReading(
                 category=seg.guess.category,
@@ -244,6 +248,10 @@ def _outside(free: Allowed, guess: CategoryGuess | None) -> Allowed:
     if guess is None:
         return free
     return lambda tok: free(tok) and not guess.claims(tok)
+
+
+def _without(allowed: Allowed, token: Token) -> Allowed:
+    return lambda tok: allowed(tok) and tok != token
 
 
 def _first_product(low: str, mask: SpanMask) -> int:

@@ -574,3 +574,24 @@ def test_a_form_earbuds_cannot_take_asks_for_headphones() -> None:
 )
 def test_dp_beside_a_connector_is_displayport(text: str, keywords: tuple[str, ...]) -> None:
     assert plan_from_text([text]).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("two usb cables", "usb cables", ()),
+        ("2 usb c chargers", "chargers", ("usb-c",)),
+        ("i need ten 12 foot hdmi cables", "hdmi cables", ("12 foot",)),
+        ("i need two black usb c cables", "cables", ("black", "usb-c")),
+        ("iphone 13 case", "case", ("iphone", "13")),
+        ("a 2 in 1 laptop", "laptop", ("2-in-1",)),
+        ("a 4 port usb hub", "usb hub", ("4 port",)),
+        ("2 pack usb cables", "usb cables", ("2 pack",)),
+        ("i need 8 channel amplifier", "amplifier", ("8 channel",)),
+    ],
+)
+def test_a_count_of_products_is_no_search_word(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
