@@ -4,7 +4,7 @@ planning with the amount it means ("something cheaper (under $23.09)"), read onc
 the first pick; the conversation keeps the words as written ("something bigger" or "smaller"
 likewise, against its screen size). "Other options": the picks
 shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
-question about one pick's offers."""
+question about one pick's offers; "make it 2": how many of the picks to buy."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ _OFFER_QUESTION = re.compile(
 second one"): either is answered with its price and offers."""
 
 
+_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "a couple": 2}
+_COUNT_ONLY = re.compile(
+    r"\s*(?:(?:ok(?:ay)?|and|so|actually|oh)[\s,]+)?(?:make\s+(?:it|that)|i\s*(?:'ll|will)?\s*"
+    r"(?:need|want|take|buy)|get\s+me|i'?d\s+like|can\s+i\s+(?:get|have)|(?:i\s+)?need)?\s*"
+    r"(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|those|"
+    r"these|it)|pieces|units|pcs|x)?[\s,]*(?:please|then|thanks)?[\s.!?]*"
+)
+"""A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
+
+
 @dataclass(frozen=True)
 class FollowUp:
     """How one message follows up on the last turn's picks."""
@@ -59,6 +69,8 @@ class FollowUp:
     note: str | None = None
     asked_about: PickView | None = None
     shown_before: frozenset[str] = frozenset()
+    count: int | None = None
+    """How many of the last picks the shopper wants, when that is all the message asks."""
 
 
 def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
@@ -69,11 +81,16 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
-    pick is no keyword ("i want the second one in black" plans "i want in black"). With a
+    pick is no keyword ("i want the second one in black" plans "i want in black"); a count
+    alone ("make it 2") changes no plan and asks what that many cost. With a
     speller the cues are read through slips ("too expensiv"); the planner gets the
     shopper's words, which it respells itself."""
     read = speller.text(message)[0] if speller is not None else message
     low = read.lower()
+    counted = _COUNT_ONLY.fullmatch(low)
+    if counted is not None and session.picks:
+        word = " ".join(counted.group("count").split())
+        return FollowUp(None, count=_COUNTS.get(word) or int(word))
     reference = _PICK_REFERENCE.search(low)
     written = _PICK_REFERENCE.search(message.lower())
     rest = message if written is None else _without(message, written)

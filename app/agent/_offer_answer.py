@@ -1,5 +1,6 @@
-"""The answer to a price question about one pick ("is the second one cheaper elsewhere?"):
-its price where it was picked and its offers on the other platforms, from price_compare."""
+"""Answers about the last picks: a price question about one ("is the second one cheaper
+elsewhere?"), its price where it was picked and its offers on the other platforms, from
+price_compare; and how much a count of each costs ("make it 2")."""
 
 from __future__ import annotations
 
@@ -33,6 +34,21 @@ def offers_answer(pick: PickView, result: PriceCompareResult) -> str:
     if others:
         listed = ", ".join(f"{o.platform} [{o.item_id}] {_money(o.price_usd)}" for o in others)
         lines.append(f"Also listed on {listed}.")
+    return "\n".join(lines)
+
+
+def count_answer(picks: list[PickView], count: int) -> str:
+    """What `count` of each last pick cost at its listed price, citing each; a pick without
+    a price says so. Stock is not known, which the answer says."""
+    lines = [f"What {count} of each of my picks cost:"]
+    for pick in picks:
+        total = (
+            f"{_money(pick.price_usd)} each, {_money(pick.price_usd * count)} for {count}"
+            if pick.price_usd is not None
+            else "without a listed price"
+        )
+        lines.append(f"- [{pick.item_id}] {pick.title} on {pick.platform}: {total}.")
+    lines.append(f"I can't see stock: check that the shop has {count} before you order.")
     return "\n".join(lines)
 
 

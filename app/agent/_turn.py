@@ -40,6 +40,8 @@ class Turn:
     answer: str = ""
     asked_about: PickView | None = None
     """The last turn's pick this message asks a price question about, if any."""
+    asked_count: int | None = None
+    """How many of the last turn's picks this message asks for, if that is all it asks."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

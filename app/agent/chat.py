@@ -128,6 +128,7 @@ class ShoppingAgent:
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about
+        turn.asked_count = follow_up.count
         return turn
 
     async def _run(self, turn: Turn) -> None:

@@ -157,6 +157,13 @@ SIZED_PARTS = word_set("ram memory ssd hdd storage processor cpu gpu battery scr
 """Parts of a `PART_HOSTS` product a later message may size alone ("a laptop", then "16gb
 ram" or "i7 processor"): the product's requirement, not a new product."""
 
+CONNECTORS = word_set(
+    """hdmi displayport vga dvi usb usb-c usb-a micro-usb mini-usb lightning thunderbolt
+    ethernet coaxial coax rca optical toslink aux xlr sata"""
+)
+"""Connectors that name a cable's or an adapter's kind: "a usb c cable" after "an hdmi
+cable" asks for another product, not an HDMI cable with USB-C."""
+
 CATALOG_ALIASES = {"laptop": "notebook"}
 """Another name catalogs give a product, searched beside the shopper's: Icecat titles call
 every laptop a notebook, which BM25 alone cannot know."""

@@ -12,7 +12,7 @@ from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
 from app.tools._amount_rules import same_measure
 from app.tools._budget_rules import BudgetMention
-from app.tools._lexicon_rules import FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
+from app.tools._lexicon_rules import CONNECTORS, FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
@@ -157,10 +157,14 @@ class _State:
                 self.keywords, self.must_have, self.prefer = [], [], []
                 self.cheap = False
             self.bundle = []
+        swapped = self._swapped_connectors(lead)
+        if swapped:
+            self.keywords = [k for k in self.keywords if k not in swapped]
         if (
             self.head != lead.head
             or self.category is None
             or len(lead.category.split()) >= len(self.category.split())
+            or swapped
         ):
             self.category = lead.category
         self.head = lead.head
@@ -170,6 +174,15 @@ class _State:
                 slots.append(_slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
+
+    def _swapped_connectors(self, lead: ProductReading) -> frozenset[str]:
+        """The planned product's connectors that a message naming the same product with
+        another connector replaces ("an hdmi cable", then "a usb c cable": no hdmi)."""
+        if self.head != lead.head or self.category is None:
+            return frozenset()
+        old = CONNECTORS & {*self.category.split(), *self.keywords}
+        new = CONNECTORS & {*lead.category.split(), *lead.keywords}
+        return old if new and not new & old else frozenset()
 
     def _part_named(self, reading: MessageReading) -> int | None:
         """The bundle part a message is about: it names one product, a part's ("make the

@@ -203,3 +203,27 @@ def test_smaller_is_read_against_the_first_picks_screen_size() -> None:
     assert (replanned.keywords, replanned.budget_usd) == (("at most 14 inch",), 900)
     both = read_follow_up("smaller or bigger?", _session(laptops, plan))
     assert (both.planned, both.note) == ("smaller or bigger?", None)
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("make it 2 of them", 2),
+        ("i need three please", 3),
+        ("2 please", 2),
+        ("ok, i'll take 4", 4),
+        ("a couple of them", 2),
+        ("two usb cables", None),
+        ("2 cheaper ones", None),
+    ],
+)
+def test_a_count_alone_asks_what_that_many_of_the_picks_cost(
+    message: str, count: int | None
+) -> None:
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert follow_up.count == count
+    assert (follow_up.planned is None) == (count is not None)
+
+
+def test_a_count_without_picks_is_planned_as_written() -> None:
+    assert read_follow_up("make it 2", _session([])).planned == "make it 2"

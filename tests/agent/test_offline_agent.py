@@ -321,6 +321,22 @@ async def test_a_price_question_about_a_pick_is_answered_from_its_offers(
     assert [p.item_id for p in session.picks] == [p.item_id for p in picks_of(first)]
 
 
+async def test_a_count_of_the_picks_is_answered_with_their_totals(agent: ShoppingAgent) -> None:
+    first = await turn(agent, "an hdmi cable 10 ft")
+    sid = first[0].session_id
+    shown = picks_of(first)
+    counted = await turn(agent, "make it 2 of them", sid)
+    answer = counted[-1].data["answer"]
+    assert answer.startswith("What 2 of each of my picks cost:")
+    assert set(cited_ids(answer)) == {p.item_id for p in shown}
+    prices = [p.price_usd for p in shown if p.price_usd is not None]
+    assert prices
+    assert f"${prices[0] * 2:,.2f} for 2" in answer
+    assert counted[-1].data["picks"] == []
+    session = await agent.get_session(sid)
+    assert session.user_messages == ["an hdmi cable 10 ft"]
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)

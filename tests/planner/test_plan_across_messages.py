@@ -59,6 +59,22 @@ def test_excluding_something_required_drops_the_requirement() -> None:
     assert plan.exclude_terms == ("rgb",)
 
 
+@pytest.mark.parametrize(
+    ("messages", "category", "keywords"),
+    [
+        (["an hdmi cable 10 ft", "a usb c cable instead"], "cable", ("10 ft", "usb-c")),
+        (["an hdmi cable", "now a displayport cable"], "cable", ("displayport",)),
+        (["an hdmi cable", "a long one"], "hdmi cable", ("long",)),
+        (["an hdmi cable", "hdmi 2.1"], "hdmi cable", ("hdmi 2.1",)),
+    ],
+)
+def test_the_same_product_with_another_connector_replaces_the_connector(
+    messages: list[str], category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.category, plan.keywords) == (category, keywords)
+
+
 def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
     plan = plan_from_text(["a quiet gaming keyboard", "make it a wireless one", "under $70"])
     assert plan.category == "gaming keyboard"
