@@ -8,10 +8,19 @@ import re
 
 from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.tools._amount_rules import is_unit
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
 from app.tools._phrase_rules import Phrase, collect_phrases
-from app.tools._text_rules import STOP_WORDS, SpanMask, clause_start, tokens, word_set
+from app.tools._text_rules import (
+    NUMBER_WORDS,
+    STOP_WORDS,
+    SpanMask,
+    Token,
+    clause_start,
+    tokens,
+    word_set,
+)
 
 _PREFER_FORWARD = re.compile(
     r"\b(?:preferably|ideally|if\s+possible|hopefully|(?:i'?d|i\s+would|we\s+would|would)\s+"
@@ -87,7 +96,62 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
             continue
         items = _collect(low, m.end(), mask, max_words, digits=True)
         found += _claim(items, "must_have", m.start(), (low, original), mask)
+    found += _traits_of_ones(low, original, mask)
     return sorted(found, key=lambda f: f.start)
+
+
+_ONES = re.compile(r"\bones?\b")
+_NO_TRAITS = word_set(
+    """cheaper pricier bigger larger smaller better newer older lighter heavier faster slower
+    longer shorter other others different similar more less good nice best cheap first
+    second third last same few new another each every xbox all-in"""
+)
+"""Words before "ones" that compare, point or make a name rather than name a trait
+("cheaper ones", "other ones", "the second one", "another one", "xbox one")."""
+_BARE_MARKS = word_set("colored coloured styled shaped flavored")
+_SIZE_WORDS = word_set("size sized")
+_COLOR_MARKS = word_set("colored coloured")
+"""Titles say the colour alone: "black colored one" asks for "black"."""
+"""Words that name no trait alone ("light colored one" asks a colour this does not say)."""
+_ONES_REACH = 3
+_BREAK = re.compile(r"[.,;:!?*|(]")
+_PICKING_VERBS = word_set("take get want choose pick find need buy like ill i'll")
+
+
+def _trait_word(word: str) -> bool:
+    """Whether a word before "ones" may name its trait: no stop word, comparison, verb of
+    choosing, amount or product noun ("the 52 inch ones" are sized, not a trait)."""
+    if word in STOP_WORDS or word in _NO_TRAITS or word in _PICKING_VERBS or word in _SIZE_WORDS:
+        return False
+    if word[:1].isdigit() or is_unit(word) or word in NUMBER_WORDS:
+        return False
+    return not is_product_noun(word)
+
+
+def _traits_of_ones(low: str, original: str, mask: SpanMask) -> list[Finding]:
+    """ "any wireless ones?", "the black one": the trait asked of the product already
+    planned, a must-have as "with bluetooth" is; comparisons and pointers are no trait."""
+    found = []
+    for m in _ONES.finditer(low):
+        before = tokens(low, max(0, m.start() - 40), m.start())
+        words: list[Token] = []
+        for tok in reversed(before):
+            end = words[0].start if words else m.start()
+            if len(words) == _ONES_REACH or _BREAK.search(low, tok.end, end):
+                break
+            if not _trait_word(tok.text):
+                words = [] if low.startswith("-", tok.end) else words
+                break
+            words.insert(0, tok)
+        bare = all(w.text in _BARE_MARKS for w in words)
+        if bare or not mask.is_free(words[0].start, m.end()):
+            continue
+        if any(w.text in _NO_TRAITS for w in before[-len(words) - 1 :]):
+            continue
+        mask.take(words[0].start, m.end())
+        term = " ".join(w.text for w in words if w.text not in _COLOR_MARKS)
+        found.append(Finding("must_have", term, original[words[0].start : m.end()], words[0].start))
+    return found
 
 
 def must_cue_before(low: str, start: int) -> int | None:

@@ -366,7 +366,7 @@ async def test_a_session_in_redis_continues_on_another_runtime(
             assert plan["category"] == "headphones"
             assert [c["term"] for c in plan["exclude"]] == ["sony"]
             assert plan["budget_usd"] == 40.0
-            assert "wireless" in plan["keywords"]
+            assert "wireless" in plan["must_have"]
             assert second[0].data["turn"] == 2
             assert await second_agent.delete_session(sid) is True
             with pytest.raises(NotFound):

@@ -64,7 +64,7 @@ def test_excluding_something_required_drops_the_requirement() -> None:
     [
         (["an hdmi cable 10 ft", "a usb c cable instead"], "cable", ("10 ft", "usb-c")),
         (["an hdmi cable", "now a displayport cable"], "cable", ("displayport",)),
-        (["an hdmi cable", "a long one"], "hdmi cable", ("long",)),
+        (["an hdmi cable", "10 ft"], "hdmi cable", ("10 ft",)),
         (["an hdmi cable", "hdmi 2.1"], "hdmi cable", ("hdmi 2.1",)),
     ],
 )
@@ -76,7 +76,7 @@ def test_the_same_product_with_another_connector_replaces_the_connector(
 
 
 def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
-    plan = plan_from_text(["a quiet gaming keyboard", "make it a wireless one", "under $70"])
+    plan = plan_from_text(["a quiet gaming keyboard", "make it wireless", "under $70"])
     assert plan.category == "gaming keyboard"
     assert plan.keywords == ("quiet", "wireless")
     assert plan.budget_usd == 70.0

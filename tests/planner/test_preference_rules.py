@@ -122,3 +122,28 @@ def test_preferences_are_ordered_by_their_last_statement() -> None:
 )
 def test_a_purpose_is_no_search_word_but_a_target_is(text: str, keywords: tuple[str, ...]) -> None:
     assert plan_from_text([text]).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    ("messages", "must_have", "keywords"),
+    [
+        (
+            ["noise cancelling headphones", "any wireless ones?"],
+            ("wireless",),
+            ("noise", "cancelling"),
+        ),
+        (["a mouse", "the blue one"], ("blue",), ()),
+        (["a keyboard", "black colored ones please"], ("black",), ()),
+        (["a usb flash drive. pick a gold one"], ("gold",), ()),
+        (["earbuds", "any cheaper ones?"], (), ()),
+        (["a keyboard", "any other ones"], (), ()),
+        (["an xbox one controller"], (), ("xbox",)),
+        (["a dustproof phone case? ill take one in white"], (), ("dustproof", "take", "white")),
+        (["a shade. get the fifty two inch ones"], (), ("52 inch",)),
+    ],
+)
+def test_a_trait_asked_of_ones_is_a_must_have(
+    messages: list[str], must_have: tuple[str, ...], keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.must_have, plan.keywords) == (must_have, keywords)
