@@ -2,7 +2,8 @@
 spec sheets list, the catalog's items of the asked product whose sheets list it are looked
 up directly, since neither the BM25 text nor the dense text carries sheet features; so are
 those whose titles state a must-have's amounts ("32gb ram": a long notebook title saying
-"32 GB DDR4-SDRAM" ranks below short accessory titles for "laptop notebook 32gb")."""
+"32 GB DDR4-SDRAM" ranks below short accessory titles for "laptop notebook 32gb") or all
+its words ("usb ports": one surge protector of dozens says "2-USB Charging Ports")."""
 
 from __future__ import annotations
 
@@ -36,6 +37,14 @@ class SheetLookup:
         for item in items.values():
             for feature in item.features:
                 self._by_feature.setdefault(feature, []).append(item.item_id)
+
+    @functools.cached_property
+    def _by_word(self) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for item in self._items.values():
+            for word in tokens(f"{item.title} {item.brand or ''}"):
+                out.setdefault(word, set()).add(item.item_id)
+        return out
 
     @functools.cached_property
     def _by_unit(self) -> dict[str, list[str]]:
@@ -86,16 +95,24 @@ class SheetLookup:
 
     def _title_stating(self, term: Term) -> set[str]:
         """The items whose titles state every amount of the term ("32gb ram": 32 GB of RAM,
-        or of no part said); none for a term without one."""
+        or of no part said), or for a term without one, every word of it."""
         amounts = [s for s in term.specs if s.value]
         if not amounts:
-            return set()
+            return self._title_saying(term)
         titled = self._by_unit.get(amounts[0].measure[1], ())
         return {
             i
             for i in titled
             if all(spec_said(s, find_specs(self._items[i].title)) for s in amounts)
         }
+
+    def _title_saying(self, term: Term) -> set[str]:
+        """The items whose title or brand says the term (`where_stated`), found by its
+        words; none for a term of specs alone."""
+        if not term.words or term.specs:
+            return set()
+        found = set.intersection(*(self._by_word.get(w, set()) for w in term.words))
+        return {i for i in found if where_stated(self._items[i], term) == "title"}
 
 
 def sheet_price_verdict(

@@ -72,6 +72,24 @@ def test_the_lookup_finds_titles_stating_a_terms_amounts_of_its_part() -> None:
     assert lookup.stating([term("ram")], "laptop", "laptop", SearchFilters(), limit=5) == []
 
 
+def test_the_lookup_finds_titles_saying_every_word_of_a_term() -> None:
+    items = {
+        i.item_id: i
+        for i in (
+            laptop(1, "Tripp Lite 6-Outlet Surge Protector", 22.95),
+            laptop(2, "Tripp Lite 3-Outlet Surge Protector, 2-USB Charging Ports", 22.95),
+            laptop(3, "StarTech 7-Port USB Hub with Surge Protection", 70.95),
+            laptop(4, "Belkin USB Surge Protector", 30.0),
+        )
+    }
+    lookup = SheetLookup(items)
+    asked = [term("usb ports")]
+    found = lookup.stating(asked, "surge protector", "surge protector", SearchFilters(), limit=5)
+    assert [i.item_id for i in found] == ["icecat:2"]
+    unsaid = [term("lightning")]
+    assert lookup.stating(unsaid, "surge protector", "", SearchFilters(), limit=5) == []
+
+
 def test_a_term_is_unstated_when_no_title_or_sheet_says_it() -> None:
     asked = [term("touchscreen"), term("bluetooth"), term("notebook")]
     said = unstated(asked, [ITEMS["icecat:6"], ITEMS["icecat:3"]])
