@@ -6,6 +6,7 @@ scores them as the noun itself, so item_search and item_picker read the word ins
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable
 
 from app.catalog.product_nouns import head_positions, singular, tokens
@@ -101,7 +102,10 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
     "camera": (
         frozenset({"surveillance", "security", "cctv", "ip", "network", "dome", "bullet"}),
         frozenset({"spy", "hidden", "nanny"}),
-        frozenset({"digital", "compact", "point", "dslr", "slr", "mirrorless", "instant"}),
+        frozenset(
+            {"digital", "compact", "point", "dslr", "slr", "mirrorless", "instant", "bridge"}
+            | {"vlogging", "vlog", "photography", "photos", "milc"}
+        ),
         frozenset({"dash", "dashcam", "car", "backup", "rear", "reversing"}),
         frozenset({"action", "gopro"}),
         frozenset({"trail", "game"}),
@@ -177,7 +181,8 @@ def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
 def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     """The kind of `noun` the text names ("hdmi cable") when the asked words name a rival
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
-    Cable with Ethernet"); a standard counts by its family ("usb-c" names usb)."""
+    Cable with Ethernet"); a standard counts by its family ("usb-c" names usb), a microSD
+    card as an SD card too (it comes with an adapter), though an SD card is no microSD."""
     kinds = RIVAL_KINDS.get(noun, ())
     if not kinds:
         return None
@@ -185,8 +190,9 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     wanted = [kind for kind in kinds if kind.intersection(asked_words)]
     if not wanted:
         return None
-    toks = tokens(canonical_standards(text.lower()))
+    toks = tokens(_kind_words(text.lower()))
     named = _with_families([t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"])
+    named += ["sd" for t in named if t.startswith("microsd")]
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
@@ -205,7 +211,16 @@ def names_kind(product: str) -> bool:
 def _asked_words(asked: tuple[str, ...]) -> frozenset[str]:
     """The asked words with standards in their one name and families ("usb c" -> usb-c,
     usb): read once per request, not once per title the gate checks."""
-    return frozenset(_with_families(tokens(canonical_standards(" ".join(asked).lower()))))
+    return frozenset(_with_families(tokens(_kind_words(" ".join(asked).lower()))))
+
+
+_MICRO_SD = re.compile(r"\bmicro[\s-]+sd")
+
+
+def _kind_words(low: str) -> str:
+    """Lower-case `low` with standards in their one name and a card's "micro sd" as one word
+    ("Micro SDXC" is a microsdxc card, no SD card)."""
+    return _MICRO_SD.sub("microsd", canonical_standards(low))
 
 
 def _with_families(words: list[str]) -> list[str]:
