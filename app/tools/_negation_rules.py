@@ -100,6 +100,15 @@ _IDIOMS = (
     (re.compile(r"\bno\s+(?:tools?|assembly|batteries)\s+(?:needed|required|necessary)\b"), None),
 )
 
+_NOT_REQUIRED = (
+    re.compile(r"\bno\s+(?:[a-z0-9-]+\s+){1,2}?(?:needed|required|necessary)\b"),
+    re.compile(r"\b[a-z0-9-]+\s+(?:(?:is|are)\s+)?not\s+(?:needed|required|necessary)\b"),
+    re.compile(r"\bno\s+need\s+for\s+(?:an?\s+|the\s+)?[a-z0-9-]+(?:\s+features?)?\b"),
+)
+"""What the shopper says is not needed ("no bluetooth needed", "a touchscreen is not
+required", "no need for smart features"): neither excluded nor searched; "no tools needed"
+(`_IDIOMS`) is a feature of its own."""
+
 
 def find_negations(
     low: str, original: str, mask: SpanMask, *, product_before: int
@@ -114,6 +123,10 @@ def find_negations(
                 mask.take(m.start(), m.end())
                 term = fixed or m.group(0)
                 found.append(Finding("must_have", term, original[m.start() : m.end()], m.start()))
+    for pattern in _NOT_REQUIRED:
+        for m in pattern.finditer(low):
+            if mask.is_free(m.start(), m.end()):
+                mask.take(m.start(), m.end())
     for m in _NO_HYPHEN.finditer(low):
         if mask.is_free(m.start(), m.end()):
             mask.take(m.start(), m.end())

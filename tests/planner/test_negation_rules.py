@@ -201,3 +201,23 @@ def test_evidence_is_an_exact_slice_of_the_message() -> None:
     for constraint in (*plan.exclude, *plan.avoid):
         assert constraint.evidence in normalized
         assert constraint.term == constraint.term.lower()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "speakers for my pc, no bluetooth needed, under $40",
+        "a laptop, no touchscreen required",
+        "a mouse, bluetooth not needed",
+        "a tv, no need for smart features",
+    ],
+)
+def test_what_is_not_needed_is_neither_excluded_nor_searched(text: str) -> None:
+    plan = plan_from_text([text])
+    said = {*plan.keywords, *plan.must_have, *plan.exclude_terms, *plan.avoid_terms}
+    assert not said & {"bluetooth", "touchscreen", "smart", "needed", "bluetooth needed"}
+    assert plan.category is not None
+
+
+def test_no_tools_needed_stays_a_feature() -> None:
+    assert plan_from_text(["a desk, no tools needed"]).must_have == ("no tools needed",)
