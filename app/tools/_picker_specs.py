@@ -21,6 +21,8 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 _SPELLINGS = {
     "cancelling": "canceling",
+    "cancellation": "canceling",
+    "cancelation": "canceling",
     "colour": "color",
     "grey": "gray",
     "wi-fi": "wifi",
