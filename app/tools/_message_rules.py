@@ -56,6 +56,8 @@ class ProductReading:
     keywords: tuple[str, ...]
     budget: BudgetMention | None
     must_have: tuple[str, ...] = ()
+    for_planned: bool = False
+    """Said "for it" ("a case for it"): made for the product already planned."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +181,9 @@ def _products(
         count = product_count([t for t in tokens(low, seg.start, seg.guess.start) if free(t)])
         if count is not None:
             allowed = _without(allowed, count)
+        for_it = _FOR_IT.match(low, seg.guess.end)
+        if for_it is not None:
+            allowed = _outside_span(allowed, for_it.span())
         products.append(
             ProductReading(
                 category=seg.guess.category,
@@ -186,6 +191,7 @@ def _products(
                 keywords=tuple(keywords(low, seg.start, seg.end, allowed, bounds)),
                 budget=seg_budget,
                 must_have=tuple(f.term for f in musts if _said_of(low, seg, f)),
+                for_planned=for_it is not None,
             )
         )
     return tuple(products), overall
@@ -201,6 +207,11 @@ def _said_of(low: str, segment: Segment, finding: Finding) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[,.;:!?]")
+_FOR_IT = re.compile(
+    r"\s+(?:that\s+(?:fits|works\s+with|goes\s+with)\s+|to\s+(?:fit|go\s+with)\s+|for\s+)"
+    r"(?:it|that|this|them|those|these|the\s+same)\b"
+)
+"""An accessory said to be for the product already planned ("a case for it")."""
 
 
 def _prefer_named_object(low: str, segment: Segment, free: Allowed) -> Segment:
@@ -252,6 +263,10 @@ def _outside(free: Allowed, guess: CategoryGuess | None) -> Allowed:
 
 def _without(allowed: Allowed, token: Token) -> Allowed:
     return lambda tok: allowed(tok) and tok != token
+
+
+def _outside_span(allowed: Allowed, span: tuple[int, int]) -> Allowed:
+    return lambda tok: allowed(tok) and not span[0] <= tok.start < span[1]
 
 
 def _first_product(low: str, mask: SpanMask) -> int:

@@ -4,10 +4,11 @@ planner falls back to it and reuses it for budgets, currencies and negations."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from app.catalog.product_nouns import singular
+from app.catalog.product_nouns import is_accessory_noun, singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
 from app.tools._amount_rules import same_measure
@@ -124,7 +125,7 @@ class _State:
         self.currency = mention.currency
 
     def _apply_products(self, reading: MessageReading) -> None:
-        products = reading.products
+        products = tuple(self._for_planned(p) for p in reading.products)
         if reading.claimed_product and self.category is not None:
             products = ()
         sized = self._sized_part(reading)
@@ -174,6 +175,15 @@ class _State:
                 slots.append(_slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
+
+    def _for_planned(self, product: ProductReading) -> ProductReading:
+        """An accessory said to be for the planned product, named as that product's ("a
+        tablet", then "and a case for it": a tablet case, not a camera case)."""
+        if not product.for_planned or self.head is None or self.head == product.head:
+            return product
+        if len(product.category.split()) > 1 or not is_accessory_noun(product.category):
+            return product
+        return dataclasses.replace(product, category=f"{self.head} {product.category}")
 
     def _swapped_connectors(self, lead: ProductReading) -> frozenset[str]:
         """The planned product's connectors that a message naming the same product with

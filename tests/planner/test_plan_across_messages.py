@@ -190,3 +190,11 @@ def test_previous_constraints_and_platforms_survive_a_shorter_window() -> None:
     assert plan.platforms == ("amazon",)
     assert plan.must_have == ("backlit keyboard",)
     assert plan.category == "laptop"
+
+
+def test_an_accessory_for_it_is_the_planned_products() -> None:
+    plan = plan_from_text(["a cheap tablet", "and a case for it"])
+    assert [part.category for part in plan.bundle] == ["tablet", "tablet case"]
+    charger = plan_from_text(["a phone", "a charger that works with it"])
+    assert (charger.category, charger.keywords, charger.bundle) == ("phone charger", (), ())
+    assert plan_from_text(["a case for it"]).category == "case"
