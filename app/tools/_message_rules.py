@@ -37,6 +37,7 @@ from app.tools._text_rules import (
     SpanMask,
     Token,
     connector_names,
+    joined_words,
     lower_same_length,
     normalize,
     screen_setups,
@@ -83,7 +84,7 @@ class MessageReading:
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
     written = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
-    spelled = with_unit_shorthands_spelled(written)
+    spelled = with_unit_shorthands_spelled(joined_words(written))
     text = screen_setups(connector_names(to_short_names(spelled)))
     low = lower_same_length(text)
     mask = SpanMask()

@@ -124,6 +124,19 @@ def normalize(text: str) -> str:
     )
 
 
+_SPLIT_WORDS = re.compile(
+    r"\b(?:blue[\s-]tooth|ear (?:buds?|phones?)|key boards?|head (?:sets?|phones?)|web cams?)\b",
+    re.IGNORECASE,
+)
+
+
+def joined_words(text: str) -> str:
+    """Product words shoppers split that catalogs write as one ("blue tooth" -> bluetooth,
+    "ear buds" -> earbuds, "key board", "head set", "web cam"): split, the second half reads
+    as a product of its own ("tooth speaker") or as no product at all."""
+    return _SPLIT_WORDS.sub(lambda m: re.sub(r"[\s-]", "", m.group(0)), text)
+
+
 def lower_same_length(text: str) -> str:
     """Lower-case `text` character by character so every offset still matches the original."""
     low = text.lower()

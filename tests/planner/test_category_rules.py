@@ -595,3 +595,18 @@ def test_a_count_of_products_is_no_search_word(
 ) -> None:
     plan = plan_from_text([text])
     assert (plan.category, plan.keywords) == (category, keywords)
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("a blue tooth speaker", "bluetooth speaker"),
+        ("a blue-tooth speaker", "bluetooth speaker"),
+        ("ear buds under $20", "earbuds"),
+        ("a key board", "keyboard"),
+        ("a head set with mic", "headset"),
+        ("a web cam", "webcam"),
+    ],
+)
+def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) -> None:
+    assert plan_from_text([text]).category == category
