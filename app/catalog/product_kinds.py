@@ -158,6 +158,11 @@ charger no wall charger, a hard drive no optical drive, a digital camera no surv
 camera and a shoulder strap no smartwatch strap."""
 
 
+_WEAK_KIND_WORDS = {"cable": frozenset({"coax"})}
+"""Words that name a kind only where the title names no rival one: "Coax VGA Monitor
+Cable" is a VGA cable built of coax, no coaxial cable."""
+
+
 def other_kind(text: str, noun: str, asked: Iterable[str] = ()) -> str | None:
     """The other kind every mention of `noun` in `text` names ("graphics tablet"), or None
     when one mention is the product itself or the asked words name a kind of that family
@@ -193,9 +198,15 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     toks = tokens(_kind_words(text.lower()))
     named = _with_families([t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"])
     named += ["sd" for t in named if t.startswith("microsd")]
-    if any(kind.intersection(named) for kind in wanted):
+    rival = next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+    weak = _WEAK_KIND_WORDS.get(noun, frozenset())
+    strong = [t for t in named if t not in weak]
+    if any(kind.intersection(strong) for kind in wanted):
         return None
-    return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+    others = [t for t in strong if any(t in kind for kind in kinds if kind not in wanted)]
+    if others:
+        return f"{others[0]} {noun}"
+    return None if any(kind.intersection(named) for kind in wanted) else rival
 
 
 @functools.lru_cache(maxsize=1024)

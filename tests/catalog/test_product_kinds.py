@@ -172,6 +172,8 @@ def test_a_stand_for_another_product_is_another_kind(
         ("V7 128GB SDXC Card V10 U1 A1 CL10 UHD", "card", ("microsd",), "sdxc card"),
         ("V7 8GB Class 10 Micro SDHC Card + Adapter", "card", ("sd", "card"), None),
         ("v7 32gb SD Card Class 6 SDHC", "card", ("micro", "sd", "card"), "sd card"),
+        ("StarTech 15 ft Coax VGA Monitor Cable", "cable", ("coaxial", "cable"), "vga cable"),
+        ("Philips coax cable 5m", "cable", ("coaxial", "cable"), None),
         ("Sandisk 32gb Microsdhc Memory Card", "card", ("micro", "sd", "card"), None),
         ("Pan Tilt Surveillance Camera", "camera", ("camera", "vlogging"), "surveillance camera"),
         ("Creative PCI Sound Blaster Audio Sound Card", "card", ("graphics",), "sound card"),
