@@ -144,6 +144,7 @@ def read_message(message: str) -> MessageReading:
             has_product=bool(segments),
             has_findings=bool(
                 findings
+                or asks_cheap(low)
                 or lifts
                 or budget.mentions
                 or budget.floors

@@ -234,3 +234,9 @@ def test_dropping_then_stating_in_one_message_keeps_the_new_budget() -> None:
 def test_no_number_no_budget() -> None:
     for text in ["something cheap", "a budget laptop", "an affordable keyboard", "hi"]:
         assert plan_from_text([text]).budget_usd is None
+
+
+def test_asking_for_the_cheapest_alone_is_a_shopping_message() -> None:
+    plan = plan_from_text(["a bluetooth speaker", "not jbl", "the cheapest one"])
+    assert (plan.category, plan.cheap, plan.exclude_terms) == ("bluetooth speaker", True, ("jbl",))
+    assert plan_from_text(["the cheapest one"]).is_shopping
