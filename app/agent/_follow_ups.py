@@ -57,6 +57,17 @@ _COUNT_ONLY = re.compile(
     r"these|it)|pieces|units|pcs|x)?[\s,]*(?:please|then|thanks)?[\s.!?]*"
 )
 """A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
+_BEST = re.compile(
+    r"\b(?:which|what)(?:\s+one|\s+of\s+(?:them|these|those))?\s+(?:is|would\s+be)\s+"
+    r"(?:the\s+)?(?:best|better)\b|\bwhich\s+(?:one\s+)?(?:should|would)\s+i\s+"
+    r"(?:get|buy|choose|pick)\b|\bwhat\s+(?:do|would)\s+you\s+(?:recommend|suggest|pick)\b"
+)
+_COMPARE = re.compile(
+    r"\bcompare\s+(?:the\s+)?(?:first\s+two|top\s+two|two|them|these|those|both|all(?:\s+three)?)"
+    r"\b|\b(?:what'?s\s+the\s+)?differences?\s+between\s+(?:them|these|those)\b"
+)
+"""Questions about the picks shown ("which one is best?", "compare the first two"), answered
+from them without searching again."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +81,10 @@ class FollowUp:
     asked_about: PickView | None = None
     shown_before: frozenset[str] = frozenset()
     count: int | None = None
-    """How many of the last picks the shopper wants, when that is all the message asks."""
+    """How many of the last picks the shopper wants, when that is all the message asks; of a
+    question, how many of the picks it is about ("the first two")."""
+    question: str | None = None
+    """"best" or "compare": a question about the picks shown, answered from them."""
 
 
 def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
@@ -82,7 +96,8 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     stated or another shop asked about), planned as that amount; a request for other options
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
     pick is no keyword ("i want the second one in black" plans "i want in black"); a count
-    alone ("make it 2") changes no plan and asks what that many cost. With a
+    alone ("make it 2") changes no plan and asks what that many cost, as "which one is best?"
+    and "compare the first two" ask about the picks shown. With a
     speller the cues are read through slips ("too expensiv"); the planner gets the
     shopper's words, which it respells itself."""
     read = speller.text(message)[0] if speller is not None else message
@@ -91,6 +106,11 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     if counted is not None and session.picks:
         word = " ".join(counted.group("count").split())
         return FollowUp(None, count=_COUNTS.get(word) or int(word))
+    compared = _COMPARE.search(low)
+    question = "best" if _BEST.search(low) else "compare" if compared else None
+    if question is not None and len(session.picks) > 1 and plan_from_text([read]).category is None:
+        two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
+        return FollowUp(None, question=question, count=2 if two else None)
     reference = _PICK_REFERENCE.search(low)
     written = _PICK_REFERENCE.search(message.lower())
     rest = message if written is None else _without(message, written)

@@ -1,6 +1,7 @@
 """Answers about the last picks: a price question about one ("is the second one cheaper
 elsewhere?"), its price where it was picked and its offers on the other platforms, from
-price_compare; and how much a count of each costs ("make it 2")."""
+price_compare; how much a count of each costs ("make it 2"); which fits best and how they
+compare ("which one is best?", "compare the first two")."""
 
 from __future__ import annotations
 
@@ -50,6 +51,45 @@ def count_answer(picks: list[PickView], count: int) -> str:
         lines.append(f"- [{pick.item_id}] {pick.title} on {pick.platform}: {total}.")
     lines.append(f"I can't see stock: check that the shop has {count} before you order.")
     return "\n".join(lines)
+
+
+def best_answer(picks: list[PickView]) -> str:
+    """The first pick as the best fit (the picker ranks by the whole request), with its
+    reasons, then the cheapest other pick when it costs less."""
+    first = picks[0]
+    lines = [
+        f"[{first.item_id}] {first.title} fits your request best "
+        f"({_money(first.price_usd)} on {first.platform}): {first.reason}."
+    ]
+    cheaper = _cheaper_than(first, picks[1:])
+    if cheaper is not None:
+        lines.append(
+            f"If price matters most, [{cheaper.item_id}] {cheaper.title} costs "
+            f"{_money(cheaper.price_usd)}: {cheaper.reason}."
+        )
+    return "\n".join(lines)
+
+
+def compare_answer(picks: list[PickView]) -> str:
+    """The picks side by side, in the order ranked: price, shop and reasons of each, then
+    which costs least."""
+    lines = ["Side by side, in the order I ranked them:"]
+    lines += [
+        f"- [{p.item_id}] {p.title}: {_money(p.price_usd)} on {p.platform}; {p.reason}."
+        for p in picks
+    ]
+    priced = [p for p in picks if p.price_usd is not None]
+    if len(priced) > 1:
+        low = min(priced, key=lambda p: p.price_usd or 0.0)
+        lines.append(f"[{low.item_id}] costs least.")
+    return "\n".join(lines)
+
+
+def _cheaper_than(first: PickView, others: list[PickView]) -> PickView | None:
+    if first.price_usd is None:
+        return None
+    cheaper = [p for p in others if p.price_usd is not None and p.price_usd < first.price_usd]
+    return min(cheaper, key=lambda p: p.price_usd or 0.0, default=None)
 
 
 def _cheapest(compared: ComparedItem) -> Offer | None:

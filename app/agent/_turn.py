@@ -42,6 +42,10 @@ class Turn:
     """The last turn's pick this message asks a price question about, if any."""
     asked_count: int | None = None
     """How many of the last turn's picks this message asks for, if that is all it asks."""
+    asked_question: str | None = None
+    """"best" or "compare" when the message asks that about the last turn's picks."""
+    asked_picks: int | None = None
+    """How many of the first picks the question is about; None: all."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.agent._offer_answer import count_answer, offers_answer
+from app.agent._offer_answer import best_answer, compare_answer, count_answer, offers_answer
 from app.agent._tool_calls import PlannedCall, run_calls
 from app.agent._turn import Turn
 from app.agent.events import PickView
@@ -38,6 +38,10 @@ async def run_offline_turn(
         return await _answer_offers(turn, turn.asked_about, tools)
     if turn.asked_count is not None and turn.session.picks:
         turn.answer = count_answer(turn.session.picks, turn.asked_count)
+        return True
+    if turn.asked_question is not None and turn.session.picks:
+        picks = turn.session.picks[: turn.asked_picks]
+        turn.answer = best_answer(picks) if turn.asked_question == "best" else compare_answer(picks)
         return True
     if not turn_is_shopping or not plan.is_shopping:
         return await _chat_fallback(turn, tools)

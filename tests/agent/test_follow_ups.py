@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.agent._follow_ups import read_follow_up
-from app.agent._offer_answer import offers_answer
+from app.agent._offer_answer import best_answer, compare_answer, offers_answer
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.item import Item
@@ -227,3 +227,43 @@ def test_a_count_alone_asks_what_that_many_of_the_picks_cost(
 
 def test_a_count_without_picks_is_planned_as_written() -> None:
     assert read_follow_up("make it 2", _session([])).planned == "make it 2"
+
+
+@pytest.mark.parametrize(
+    ("message", "question", "count"),
+    [
+        ("which one is best?", "best", None),
+        ("what do you recommend?", "best", None),
+        ("which should i buy", "best", None),
+        ("compare the first two", "compare", 2),
+        ("compare them", "compare", None),
+        ("what's the difference between them?", "compare", None),
+        ("which keyboard is best?", None, None),
+        ("the best wireless earbuds", None, None),
+    ],
+)
+def test_a_question_about_the_picks_is_answered_from_them(
+    message: str, question: str | None, count: int | None
+) -> None:
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert (follow_up.question, follow_up.count) == (question, count)
+    assert (follow_up.planned is None) == (question is not None)
+
+
+def test_a_question_about_one_pick_is_planned_as_written() -> None:
+    one = _session(PICKS[:1])
+    assert read_follow_up("which one is best?", one).planned == "which one is best?"
+
+
+def test_the_best_answer_cites_the_first_pick_and_a_cheaper_one() -> None:
+    dear = PICKS[0].model_copy(update={"price_usd": 40.0, "reason": "has wireless"})
+    answer = best_answer([dear, PICKS[1]])
+    assert answer.startswith("[amazon:1] Earbuds fits your request best ($40.00 on amazon)")
+    assert "[amazon:2] Earbuds costs $1.98" in answer
+    assert best_answer(PICKS[::-1]).count("[") == 1
+
+
+def test_the_comparison_lists_each_pick_and_the_cheapest() -> None:
+    answer = compare_answer(PICKS)
+    assert [line[:12] for line in answer.splitlines()[1:3]] == ["- [amazon:1]", "- [amazon:2]"]
+    assert answer.endswith("[amazon:2] costs least.")

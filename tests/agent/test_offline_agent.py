@@ -337,6 +337,20 @@ async def test_a_count_of_the_picks_is_answered_with_their_totals(agent: Shoppin
     assert session.user_messages == ["an hdmi cable 10 ft"]
 
 
+async def test_questions_about_the_picks_are_answered_from_them(agent: ShoppingAgent) -> None:
+    first = await turn(agent, "a gaming headset")
+    sid = first[0].session_id
+    shown = picks_of(first)
+    best = await turn(agent, "which one is best?", sid)
+    assert best[-1].data["answer"].startswith(f"[{shown[0].item_id}] {shown[0].title} fits")
+    compared = await turn(agent, "compare the first two", sid)
+    cited = cited_ids(compared[-1].data["answer"])
+    assert set(cited) == {p.item_id for p in shown[:2]}
+    assert compared[-1].data["picks"] == []
+    session = await agent.get_session(sid)
+    assert session.user_messages == ["a gaming headset"]
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)
