@@ -101,6 +101,8 @@ def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:
     """The must-haves that read otherwise beside the product, as they read there."""
     out = {}
     for term in must:
+        if term.either:
+            continue
         beside = make_term(beside_product(term.text, category))
         if beside is not None and beside.text != term.text:
             out[term.text] = beside

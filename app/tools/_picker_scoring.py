@@ -33,7 +33,15 @@ from app.tools._picker_contrary import is_checked, same_family
 from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools._picker_specs import find_specs, spec_said
-from app.tools._picker_terms import Stated, Term, negated_only, spec_where, term_in, where_stated
+from app.tools._picker_terms import (
+    Stated,
+    Term,
+    has_words,
+    negated_only,
+    spec_where,
+    term_in,
+    where_stated,
+)
 from app.tools._search_product import names_noun, names_product
 
 
@@ -149,8 +157,13 @@ def _stated(item: Item, term: Term, inputs: PickInputs) -> _Said | None:
 
 
 def _as_stated(item: Item, term: Term, where: Stated) -> str:
-    """The term in the words of the alternative the item states ("16gb" of "8gb or 16gb")."""
+    """The term in the words of the alternative the item states ("16gb" of "8gb or 16gb"),
+    or with the line that states it ("graphics card (geforce)")."""
     text = term.text
+    if term.either:
+        source = item.title if where == "title" else ", ".join(item.features)
+        line = next((w for w in term.either if has_words(source, (w,))), None)
+        return f"{text} ({line})" if line else text
     for spec in term.specs:
         if spec.alternatives:
             source = item.title if where == "title" else ", ".join(item.features)

@@ -39,6 +39,19 @@ class Term:
     specs: tuple[Spec, ...]
     wording: str = field(default="", compare=False)
     """The shopper's words for it ("mic" where `text` says microphone), for reasons."""
+    either: tuple[str, ...] = ()
+    """Words any one of which states the term, for a term titles name by its makers'
+    lines ("graphics card": GeForce, Radeon, RTX...)."""
+
+
+_DISCRETE_GPU = frozenset(
+    f"{kind} {part}".strip()
+    for kind in ("", "dedicated", "discrete", "good", "powerful")
+    for part in ("graphics card", "video card", "gpu", "graphics processor")
+) | {"dedicated graphics", "discrete graphics"}
+_GPU_LINES = ("nvidia", "geforce", "rtx", "gtx", "quadro", "radeon")
+"""A computer's graphics card as titles name one: by the maker's line, where "Intel UHD
+Graphics" is none."""
 
 
 _BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)|(?<=\S) (?:built in|inbuilt)$")
@@ -53,6 +66,8 @@ def make_term(text: str) -> Term | None:
     clean = _BUILT_IN.sub("", normalise(text.replace("-", " ")))
     if not clean:
         return None
+    if clean in _DISCRETE_GPU:
+        return Term(clean, (), (), " ".join(text.lower().split()), either=_GPU_LINES)
     specs = find_specs(clean)
     rest = without_standards(without_quantities(clean))
     words = tuple(w for w in tokens(rest) if w)
@@ -191,6 +206,8 @@ def _counted(words: tuple[str, ...]) -> list[tuple[str, str]]:
 def term_in(text: str | None, term: Term) -> bool:
     """True when the title says the term: all its specs (an asked minimum or more), and its
     words as a phrase or each one on its own (not negated)."""
+    if term.either:
+        return any(has_words(text, (word,)) for word in term.either)
     if not term.words and not term.specs:
         return False
     stated = find_specs(text) if term.specs else ()

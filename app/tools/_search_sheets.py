@@ -108,10 +108,13 @@ class SheetLookup:
 
     def _title_saying(self, term: Term) -> set[str]:
         """The items whose title or brand says the term (`where_stated`), found by its
-        words; none for a term of specs alone."""
-        if not term.words or term.specs:
+        words (any of a term named by its makers' lines); none for a term of specs alone."""
+        if term.either:
+            found = set().union(*(self._by_word.get(w, set()) for w in term.either))
+        elif not term.words or term.specs:
             return set()
-        found = set.intersection(*(self._by_word.get(w, set()) for w in term.words))
+        else:
+            found = set.intersection(*(self._by_word.get(w, set()) for w in term.words))
         return {i for i in found if where_stated(self._items[i], term) == "title"}
 
 

@@ -1296,6 +1296,19 @@ def test_a_pick_names_the_alternative_its_title_states() -> None:
     assert "does not say 8gb or 16gb" in reasons["amazon:3"]
 
 
+def test_a_computers_graphics_card_is_said_by_a_gpu_line_not_by_integrated_graphics() -> None:
+    items = [
+        item(1, "MSI notebook 16 GB NVIDIA GeForce RTX 2060", 999.0),
+        item(2, "HP notebook 8 GB Intel UHD Graphics 620", 499.0),
+        item(3, "ASUS notebook AMD Radeon RX 5500M", 899.0),
+    ]
+    asked = plan(category="laptop", must_have=("graphics card",))
+    reasons = _reasons_of_picks(inputs_for(items, asked, query="laptop"), "laptop")
+    assert "has graphics card (nvidia)" in reasons["amazon:1"]
+    assert "does not say graphics card" in reasons["amazon:2"]
+    assert "has graphics card (radeon)" in reasons["amazon:3"]
+
+
 def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -> None:
     items = [item(1, "Fujitsu 1TB SATA 7200rpm hard drive", 99.0), item(2, "HDD caddy", 9.0)]
     inputs = inputs_for(items, plan(category="ssd"), query="ssd")

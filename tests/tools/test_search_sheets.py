@@ -90,6 +90,20 @@ def test_the_lookup_finds_titles_saying_every_word_of_a_term() -> None:
     assert lookup.stating(unsaid, "surge protector", "", SearchFilters(), limit=5) == []
 
 
+def test_the_lookup_finds_titles_naming_any_line_of_a_graphics_card() -> None:
+    items = {
+        i.item_id: i
+        for i in (
+            laptop(1, "HP notebook Intel UHD Graphics", 499.0),
+            laptop(2, "MSI Gaming notebook NVIDIA GeForce GTX 1650", 899.0),
+            laptop(3, "ASUS notebook AMD Radeon RX 5500M", 999.0),
+        )
+    }
+    lookup = SheetLookup(items)
+    found = lookup.stating([term("graphics card")], "laptop", "laptop", SearchFilters(), limit=5)
+    assert sorted(i.item_id for i in found) == ["icecat:2", "icecat:3"]
+
+
 def test_a_term_is_unstated_when_no_title_or_sheet_says_it() -> None:
     asked = [term("touchscreen"), term("bluetooth"), term("notebook")]
     said = unstated(asked, [ITEMS["icecat:6"], ITEMS["icecat:3"]])
