@@ -48,6 +48,7 @@ from app.tools._picker_specs import find_specs, spec_said, tokens
 from app.tools._search_product import (
     accessorized_product,
     accessory_asked,
+    as_sold,
     names_noun,
     names_only_as_feature,
     sibling_product,
@@ -162,7 +163,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
     return _products_of_the_accessory(inputs.category, noun, filtered) | frozenset(
         p.item.item_id
         for p in filtered.pool
-        if names_only_as_add_on_target(p.item.title, noun)
+        if names_only_as_add_on_target(as_sold(p.item.title), noun)
         or names_only_as_feature(p.item.title, noun)
         or (typed and _accessory_category(p.item))
         or sibling_product(p.item.title, inputs.category) is not None

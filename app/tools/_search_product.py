@@ -83,14 +83,15 @@ def _names(item: Item, product: str, request: str) -> bool:
     """Whether the item's title or known category (when the noun heads it: not a mouse's
     "keyboards mice input devices") names the product's noun as the thing itself, not as
     what an accessory is for ("Laptop Sleeve", "screen protector Mobile
-    phone/Smartphone", a description saying "Screen Protector") nor as another kind
+    phone/Smartphone", a description saying "Screen Protector"; what follows a "+" comes
+    with it) nor as another kind
     ("Graphics Tablet" for a tablet, unless the request says "drawing"); a hyphenated
     compound names it too ("Power-Bank")."""
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
     shelf = to_short_names((item.known_category or "").lower())
-    texts = [item.title.lower(), shelf if shelf and head(shelf) == noun else ""]
+    texts = [as_sold(item.title.lower()), shelf if shelf and head(shelf) == noun else ""]
     texts += [_split_compounds(text, noun) for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
     asked = (*category_words(product), *tokens(request))
@@ -101,6 +102,15 @@ def _names(item: Item, product: str, request: str) -> bool:
         and other_kind(text, noun, asked) is None
         for text in texts
     ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+_PLUS = re.compile(r"\s\+\s")
+
+
+def as_sold(title: str) -> str:
+    """The title with a "+" between products read as "with": what follows comes with the
+    first ("Micro SDXC Card + Adapter" is a card, sold with an adapter)."""
+    return _PLUS.sub(" with ", title)
 
 
 def _split_compounds(text: str, noun: str) -> str:
@@ -140,12 +150,20 @@ _SAME_MODIFIER = {"projection": "projector"}
 """Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
 
 
+def _card_words(word: str) -> tuple[str, ...]:
+    """The words a memory card's one-word name says: "microSDHC" says micro SD, "SDXC" SD."""
+    if word.startswith("microsd"):
+        return ("micro", "sd")
+    return ("sd",) if word in {"sdhc", "sdxc"} else ()
+
+
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
     """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
     `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
     generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
     said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
+    said |= {part for word in said for part in _card_words(word)}
     generic = any(is_generic_head(word) for word in said)
     return all(
         word in said or (generic and is_generic_head(word))

@@ -176,3 +176,19 @@ def test_a_product_named_after_with_is_a_feature_of_another(
 def test_a_headset_with_a_microphone_does_not_name_a_usb_microphone() -> None:
     assert not names_product(item("Sennheiser PC 36 USB Headset with Microphone"), "usb microphone")
     assert names_product(item("Blue Yeti USB Microphone with Stand"), "usb microphone")
+
+
+@pytest.mark.parametrize(
+    ("title", "product", "named"),
+    [
+        ("Sandisk 32gb Microsdhc Memory Card Bulk Package", "micro sd card", True),
+        ("V7 32GB Class 10 Micro SDXC Card + Adapter", "micro sd card", True),
+        ("Verbatim Premium SDHC Card 32GB", "sd card", True),
+        ("Verbatim Premium SDHC Card 32GB", "micro sd card", False),
+        ("Belkin Cassette Adapter", "cassette", False),
+    ],
+)
+def test_a_cards_one_word_name_and_what_a_plus_adds_name_the_product(
+    title: str, product: str, named: bool
+) -> None:
+    assert names_product(item(title), product, product) is named
