@@ -30,6 +30,10 @@ def laptop(n: int, title: str, price: float, *features: str) -> Item:
     )
 
 
+def lookup_of(*items: Item) -> SheetLookup:
+    return SheetLookup({i.item_id: i for i in items})
+
+
 ITEMS = {
     i.item_id: i
     for i in (
@@ -56,33 +60,25 @@ def test_the_lookup_finds_the_product_listing_the_most_asked_terms_first() -> No
 
 
 def test_the_lookup_finds_titles_stating_a_terms_amounts_of_its_part() -> None:
-    items = {
-        i.item_id: i
-        for i in (
-            laptop(1, "Acer notebook 8 GB DDR4-SDRAM 32 GB eMMC", 299.0),
-            laptop(2, "MSI notebook 32 GB DDR4-SDRAM 1 TB SSD", 1999.0),
-            laptop(3, "Kingston 32GB memory card", 9.0),
-            laptop(4, "ASUS ROG gaming notebook 32 GB DDR4-SDRAM 512 GB SSD", 2199.0),
-            laptop(5, "HP notebook 16 GB DDR4-SDRAM 32 GB SSD", 899.0),
-        )
-    }
-    lookup = SheetLookup(items)
+    lookup = lookup_of(
+        laptop(1, "Acer notebook 8 GB DDR4-SDRAM 32 GB eMMC", 299.0),
+        laptop(2, "MSI notebook 32 GB DDR4-SDRAM 1 TB SSD", 1999.0),
+        laptop(3, "Kingston 32GB memory card", 9.0),
+        laptop(4, "ASUS ROG gaming notebook 32 GB DDR4-SDRAM 512 GB SSD", 2199.0),
+        laptop(5, "HP notebook 16 GB DDR4-SDRAM 32 GB SSD", 899.0),
+    )
     found = lookup.stating([term("32gb ram")], "laptop", "gaming laptop", SearchFilters(), limit=5)
     assert [i.item_id for i in found] == ["icecat:4", "icecat:2"]
     assert lookup.stating([term("ram")], "laptop", "laptop", SearchFilters(), limit=5) == []
 
 
 def test_the_lookup_finds_titles_saying_every_word_of_a_term() -> None:
-    items = {
-        i.item_id: i
-        for i in (
-            laptop(1, "Tripp Lite 6-Outlet Surge Protector", 22.95),
-            laptop(2, "Tripp Lite 3-Outlet Surge Protector, 2-USB Charging Ports", 22.95),
-            laptop(3, "StarTech 7-Port USB Hub with Surge Protection", 70.95),
-            laptop(4, "Belkin USB Surge Protector", 30.0),
-        )
-    }
-    lookup = SheetLookup(items)
+    lookup = lookup_of(
+        laptop(1, "Tripp Lite 6-Outlet Surge Protector", 22.95),
+        laptop(2, "Tripp Lite 3-Outlet Surge Protector, 2-USB Charging Ports", 22.95),
+        laptop(3, "StarTech 7-Port USB Hub with Surge Protection", 70.95),
+        laptop(4, "Belkin USB Surge Protector", 30.0),
+    )
     asked = [term("usb ports")]
     found = lookup.stating(asked, "surge protector", "surge protector", SearchFilters(), limit=5)
     assert [i.item_id for i in found] == ["icecat:2"]
@@ -91,15 +87,11 @@ def test_the_lookup_finds_titles_saying_every_word_of_a_term() -> None:
 
 
 def test_the_lookup_finds_titles_naming_any_line_of_a_graphics_card() -> None:
-    items = {
-        i.item_id: i
-        for i in (
-            laptop(1, "HP notebook Intel UHD Graphics", 499.0),
-            laptop(2, "MSI Gaming notebook NVIDIA GeForce GTX 1650", 899.0),
-            laptop(3, "ASUS notebook AMD Radeon RX 5500M", 999.0),
-        )
-    }
-    lookup = SheetLookup(items)
+    lookup = lookup_of(
+        laptop(1, "HP notebook Intel UHD Graphics", 499.0),
+        laptop(2, "MSI Gaming notebook NVIDIA GeForce GTX 1650", 899.0),
+        laptop(3, "ASUS notebook AMD Radeon RX 5500M", 999.0),
+    )
     found = lookup.stating([term("graphics card")], "laptop", "laptop", SearchFilters(), limit=5)
     assert sorted(i.item_id for i in found) == ["icecat:2", "icecat:3"]
 
