@@ -81,10 +81,11 @@ class FollowUp:
     asked_about: PickView | None = None
     shown_before: frozenset[str] = frozenset()
     count: int | None = None
-    """How many of the last picks the shopper wants, when that is all the message asks; of a
-    question, how many of the picks it is about ("the first two")."""
+    """How many of the last picks the shopper wants, when that is all the message asks."""
     question: str | None = None
     """"best" or "compare": a question about the picks shown, answered from them."""
+    question_picks: int | None = None
+    """How many of the first picks the question is about ("the first two"); None: all."""
 
 
 def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
@@ -110,7 +111,7 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     question = "best" if _BEST.search(low) else "compare" if compared else None
     if question is not None and len(session.picks) > 1 and plan_from_text([read]).category is None:
         two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
-        return FollowUp(None, question=question, count=2 if two else None)
+        return FollowUp(None, question=question, question_picks=2 if two else None)
     reference = _PICK_REFERENCE.search(low)
     written = _PICK_REFERENCE.search(message.lower())
     rest = message if written is None else _without(message, written)

@@ -128,9 +128,9 @@ class ShoppingAgent:
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about
+        turn.asked_count = follow_up.count
         turn.asked_question = follow_up.question
-        turn.asked_count = None if follow_up.question else follow_up.count
-        turn.asked_picks = follow_up.count if follow_up.question else None
+        turn.asked_picks = follow_up.question_picks
         return turn
 
     async def _run(self, turn: Turn) -> None:

@@ -109,10 +109,10 @@ _NO_TRAITS = word_set(
 """Words before "ones" that compare, point or make a name rather than name a trait
 ("cheaper ones", "other ones", "the second one", "another one", "xbox one")."""
 _BARE_MARKS = word_set("colored coloured styled shaped flavored")
-_SIZE_WORDS = word_set("size sized")
+"""Words that name no trait alone ("light colored one" asks a colour this does not say)."""
 _COLOR_MARKS = word_set("colored coloured")
 """Titles say the colour alone: "black colored one" asks for "black"."""
-"""Words that name no trait alone ("light colored one" asks a colour this does not say)."""
+_SIZE_WORDS = word_set("size sized")
 _ONES_REACH = 3
 _BREAK = re.compile(r"[.,;:!?*|(]")
 _PICKING_VERBS = word_set("take get want choose pick find need buy like ill i'll")
@@ -143,8 +143,9 @@ def _traits_of_ones(low: str, original: str, mask: SpanMask) -> list[Finding]:
                 words = [] if low.startswith("-", tok.end) else words
                 break
             words.insert(0, tok)
-        bare = all(w.text in _BARE_MARKS for w in words)
-        if bare or not mask.is_free(words[0].start, m.end()):
+        if not words or all(w.text in _BARE_MARKS for w in words):
+            continue
+        if not mask.is_free(words[0].start, m.end()):
             continue
         if any(w.text in _NO_TRAITS for w in before[-len(words) - 1 :]):
             continue

@@ -246,7 +246,7 @@ def test_a_question_about_the_picks_is_answered_from_them(
     message: str, question: str | None, count: int | None
 ) -> None:
     follow_up = read_follow_up(message, _session(PICKS))
-    assert (follow_up.question, follow_up.count) == (question, count)
+    assert (follow_up.question, follow_up.question_picks) == (question, count)
     assert (follow_up.planned is None) == (question is not None)
 
 
