@@ -131,6 +131,11 @@ before anything else it only labels a colour ("in the color redwood", "color: bl
 COLOR_WORDS = frozenset({"color", "colour"})
 """The words `is_color_label` reads; plural "colors" is left alone."""
 _COLOR_NAMED_AFTER = word_set("full true hair artificial natural food")
+COLOUR_NAMES = word_set(
+    """black white silver gray grey red blue green pink purple gold brown orange yellow beige
+    navy teal violet ivory bronze"""
+)
+"""Colour names: one asked is a colour, no brand, though a catalog has a brand of the name."""
 
 
 def is_color_label(before: str | None, word: str, after: str | None) -> bool:

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.recall.filters import brand_key
-from app.tools._lexicon_rules import beside_product
+from app.tools._lexicon_rules import COLOUR_NAMES, beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_specs import Spec, normalise
@@ -82,9 +82,10 @@ def prepare(
 
 
 def _asked_brands(prefer: Sequence[Term], entries: Sequence[Entry]) -> tuple[str, ...]:
-    """The preferred words that are a candidate's brand ("dell", "sony"), as brand keys."""
+    """The preferred words that are a candidate's brand ("dell", "sony"), as brand keys; a
+    colour is none, though a brand may bear its name ("midnight green" earbuds)."""
     brands = {brand_key(e.item.brand) for e in entries} - {None}
-    keys = (brand_key(t.text) for t in prefer if t.words)
+    keys = (brand_key(t.text) for t in prefer if t.words and t.text not in COLOUR_NAMES)
     return tuple(k for k in keys if k is not None and k in brands)
 
 

@@ -1309,6 +1309,29 @@ def test_a_computers_graphics_card_is_said_by_a_gpu_line_not_by_integrated_graph
     assert "has graphics card (radeon)" in reasons["amazon:3"]
 
 
+def test_a_pick_by_another_brand_is_said_to_be_not_by_the_asked_one() -> None:
+    items = [
+        item(1, "Speck Seethru Case for Apple iMac", 19.0, brand="Speck"),
+        item(2, "Apple iPhone Silicone Case", 39.0, brand="Apple"),
+    ]
+    inputs = inputs_for(items, plan(category="case", keywords=("apple",)), query="case apple")
+    reasons = _reasons_of_picks(inputs, "case")
+    assert "also apple" in reasons["amazon:1"]
+    assert "not by apple" in reasons["amazon:1"]
+    assert "does not say apple" not in reasons["amazon:1"]
+    assert "not by" not in reasons["amazon:2"]
+
+
+def test_a_colour_asked_is_no_brand_though_a_brand_bears_its_name() -> None:
+    items = [
+        item(1, "Panasonic Earbud Headphones Green", 10.0, brand="Panasonic"),
+        item(2, "Green Earbuds", 12.0, brand="Green"),
+    ]
+    inputs = inputs_for(items, plan(category="earbuds", keywords=("green",)), query="earbuds")
+    assert inputs.brands == ()
+    assert "not by" not in _reasons_of_picks(inputs, "earbuds")["amazon:1"]
+
+
 def test_when_nothing_reaches_the_floor_every_pick_is_only_the_closest_match() -> None:
     items = [item(1, "Fujitsu 1TB SATA 7200rpm hard drive", 99.0), item(2, "HDD caddy", 9.0)]
     inputs = inputs_for(items, plan(category="ssd"), query="ssd")
