@@ -137,6 +137,10 @@ def is_unit(word: str) -> bool:
 def _spelled_number(parts: list[str]) -> int | None:
     if parts == ["one"]:
         return 1
+    if parts[-1:] == ["hundred"]:
+        lead = parts[:-1]
+        many = 1 if lead in ([], ["one"], ["a"]) else _spelled_number(lead)
+        return None if many is None else many * 100
     if len(parts) == 1:
         return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else TENS.get(parts[0])
     ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0
@@ -191,11 +195,17 @@ def product_count(tokens_before: list[Token]) -> Token | None:
         word = tokens_before[k].text
         after = tokens_before[k + 1].text if k + 1 < len(tokens_before) else None
         if _count_word(word) and not (after is not None and is_unit(after)):
-            if after is not None and (after in STOP_WORDS or after in _AMOUNT_NOUNS):
+            hundred = tokens_before[k + 2].text if k + 2 < len(tokens_before) else None
+            spelled = (after, hundred) == ("one", "hundred")
+            if (
+                after is not None
+                and (after in STOP_WORDS or after in _AMOUNT_NOUNS)
+                and not spelled
+            ):
                 return None
             before = tokens_before[k - 1].text if k > 0 else None
             return tokens_before[k] if before is None or before in _COUNT_LEADS else None
-        if word in STOP_WORDS and not word[:1].isdigit():
+        if word in STOP_WORDS and not word[:1].isdigit() and (word, after) != ("one", "hundred"):
             return None
     return None
 

@@ -151,6 +151,9 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("a power inverter with usb for my car", "power inverter", ("car",)),
         ("twenty-four inch hair extensions", "hair extensions", ("24 inch",)),
         ("get me some twenty four inch curtains", "curtains", ("24 inch",)),
+        ("a one hundred foot hdmi cable", "hdmi cable", ("100 foot",)),
+        ("i need two one hundred foot hdmi cables", "hdmi cables", ("100 foot",)),
+        ("three hundred feet of cable", "cable", ("300 feet",)),
         (
             "three pack of one point seventy-six ounce seasonings",
             "seasonings",
@@ -233,7 +236,7 @@ def test_two_word_names_head_only_together(
         (
             "two one hundred foot male to male hdmi cables",
             "hdmi cables",
-            ("two", "hundred", "foot", "male-to-male"),
+            ("100 foot", "male-to-male"),
         ),
         ("two packs of hdmi cables", "hdmi cables", ("2 packs",)),
         ("a charger for triple a batteries", "charger", ("aaa", "batteries")),
