@@ -29,6 +29,9 @@ _SPELLINGS = {
     "wi fi": "wifi",
     "touch screen": "touchscreen",
     "mic": "microphone",
+    "fake": "dummy",
+    "simulated": "dummy",
+    "decoy": "dummy",
     "mics": "microphones",
 }
 """Spellings shoppers and titles both use (British and American, hyphenated and split,

@@ -15,6 +15,8 @@ from app.tools._picker_terms import make_term, term_in
         ("cancelling", "Koss Monaural Headset with Noise Canceling Microphone"),
         ("noise canceling", "Kensington Noise Cancelling Headphones"),
         ("noise cancellation", "Panasonic rp-hc55-s Noise-Cancelling Earbud Headphones"),
+        ("fake", "Lorex Simulated Professional Outdoor Surveillance Camera"),
+        ("dummy", "Lorex Simulated Bullet Style Surveillance Camera"),
         ("grey", "Logitech M185 Wireless Mouse Gray"),
         ("colour", "HP 301 Tri-color Ink Cartridge"),
         ("wifi", "Canon PIXMA Wi-Fi Printer"),
