@@ -180,6 +180,16 @@ _CHEAP = re.compile(
 )
 
 
+_CHEAPEST = re.compile(
+    r"(?<!not )(?<!no )\b(?:cheapest|least\s+expensive|lowest[\s-]priced|lowest\s+price)\b"
+)
+
+
+def asks_cheapest(low: str) -> bool:
+    """Whether lower-case `low` asks for the cheapest ("the cheapest ssd", "lowest price")."""
+    return bool(_CHEAPEST.search(low))
+
+
 def asks_cheap(low: str) -> bool:
     """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet",
     "the cheapest ssd"; not "not cheap")."""

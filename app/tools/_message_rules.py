@@ -16,6 +16,7 @@ from app.tools._budget_rules import (
     BudgetMention,
     FloorMention,
     asks_cheap,
+    asks_cheapest,
     find_budget,
     pick_mention,
 )
@@ -78,6 +79,7 @@ class MessageReading:
     claimed_product: bool
     not_shopping: bool
     cheap: bool = False
+    cheapest: bool = False
     opens_request: bool = False
 
 
@@ -137,7 +139,8 @@ def read_message(message: str) -> MessageReading:
         budget_cleared=decision == "clear",
         continues_bundle=continues and bool(products),
         claimed_product=claimed_product,
-        cheap=asks_cheap(low),
+        cheap=asks_cheap(low) or asks_cheapest(low),
+        cheapest=asks_cheapest(low),
         opens_request=opens_request(low),
         not_shopping=clearly_not_shopping(
             low,
@@ -145,6 +148,7 @@ def read_message(message: str) -> MessageReading:
             has_findings=bool(
                 findings
                 or asks_cheap(low)
+                or asks_cheapest(low)
                 or lifts
                 or budget.mentions
                 or budget.floors

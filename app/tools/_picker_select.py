@@ -3,10 +3,24 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from app.tools._picker_model import Chosen, Scored, Selection
 from app.tools._picker_twins import same_product
+
+
+def cheapest_first(selection: Selection) -> Selection:
+    """The picks in order of price, for a shopper who asked for the cheapest: those stating
+    more of what was asked first, unpriced ones last among equals (a 4 GB card is no
+    answer to "the cheapest 32gb micro sd card", however cheap)."""
+
+    def order(chosen: Chosen) -> tuple[int, bool, float]:
+        sem, price = chosen.scored.semantics, chosen.scored.item.price_usd
+        unmet = len(sem.specs_unsaid) + len(sem.terms_unsaid)
+        return unmet, price is None, price or 0.0
+
+    return dataclasses.replace(selection, picks=tuple(sorted(selection.picks, key=order)))
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:

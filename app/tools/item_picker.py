@@ -33,7 +33,7 @@ from app.tools._picker_model import Pooled, Scored, Selection
 from app.tools._picker_report import OfferView, offers_by_item, slot_report
 from app.tools._picker_result import ItemPickerResult, Pick, SlotPicks, StageReport
 from app.tools._picker_scoring import TextVectors, current_weights, semantics, weigh
-from app.tools._picker_select import select
+from app.tools._picker_select import cheapest_first, select
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.price_compare import PriceCompareResult
@@ -202,6 +202,8 @@ class ItemPickerTool:
                     gate, inputs, unjudged, self.reranker, shelf=PICK_SHELF_GATE.get()
                 )
                 out.append(sum(not gate.penalised(p.item.item_id) for p in unjudged))
+        if ctx.plan.cheapest:
+            selection = cheapest_first(selection)
         with _stage(stats, "report", len(selection.picks)) as out:
             part = slot_report(inputs, filtered, gate, selection, offers)
             out.append(len(part.picks))

@@ -191,6 +191,7 @@ def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
         budget_amount=rules.budget_amount,
         currency=rules.currency,
         cheap=drafted.cheap or rules.cheap,
+        cheapest=drafted.cheapest or rules.cheapest,
         bundle=_bundle(drafted.bundle, rules.bundle),
         platforms=rules.platforms or _known_platforms(drafted.platforms),
     )

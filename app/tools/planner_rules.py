@@ -54,6 +54,7 @@ class _State:
     budget_amount: float | None = None
     currency: str = "USD"
     cheap: bool = False
+    cheapest: bool = False
     bundle: list[BundleSlot] = field(default_factory=list)
     said_now: set[str] = field(default_factory=set)
     """The terms of the message being applied: a later one never replaces them."""
@@ -77,6 +78,7 @@ class _State:
             budget_amount=previous.budget_amount,
             currency=previous.currency,
             cheap=previous.cheap,
+            cheapest=previous.cheapest,
             bundle=list(previous.bundle),
         )
 
@@ -89,6 +91,7 @@ class _State:
         if part is None:
             self._apply_products(reading)
         self.cheap = self.cheap or reading.cheap
+        self.cheapest = self.cheapest or reading.cheapest
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
             if isinstance(event, Lift):
@@ -156,7 +159,7 @@ class _State:
         if self.head is not None and lead.head != self.head:
             if not self._head_is_required():
                 self.keywords, self.must_have, self.prefer = [], [], []
-                self.cheap = False
+                self.cheap = self.cheapest = False
             self.bundle = []
         swapped = self._swapped_connectors(lead)
         if swapped:
@@ -318,6 +321,7 @@ class _State:
             budget_amount=self.budget_amount,
             currency=self.currency,
             cheap=self.cheap,
+            cheapest=self.cheapest,
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )

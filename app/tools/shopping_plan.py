@@ -70,6 +70,11 @@ class ShoppingPlan(BaseModel):
         description="The shopper asked for a low price without naming one ('a cheap tablet', "
         "'the cheapest ssd'): the picker weighs cheapness more.",
     )
+    cheapest: bool = Field(
+        False,
+        description="The shopper asked for the cheapest ('the cheapest ssd', 'lowest price'): "
+        "the picks are shown cheapest first.",
+    )
     bundle: tuple[BundleSlot, ...] = ()
     platforms: tuple[str, ...] = ()
 

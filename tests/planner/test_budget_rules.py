@@ -240,3 +240,18 @@ def test_asking_for_the_cheapest_alone_is_a_shopping_message() -> None:
     plan = plan_from_text(["a bluetooth speaker", "not jbl", "the cheapest one"])
     assert (plan.category, plan.cheap, plan.exclude_terms) == ("bluetooth speaker", True, ("jbl",))
     assert plan_from_text(["the cheapest one"]).is_shopping
+
+
+@pytest.mark.parametrize(
+    ("messages", "cheapest"),
+    [
+        (["the cheapest 32gb micro sd card"], True),
+        (["a cheap tablet"], False),
+        (["a mouse", "the lowest price one"], True),
+        (["the cheapest ssd", "now a mouse"], False),
+    ],
+)
+def test_asking_for_the_cheapest_is_planned_until_the_product_changes(
+    messages: list[str], cheapest: bool
+) -> None:
+    assert plan_from_text(messages).cheapest is cheapest

@@ -38,7 +38,7 @@ from app.tools._picker_scoring import (
     semantics,
     weigh,
 )
-from app.tools._picker_select import select
+from app.tools._picker_select import cheapest_first, select
 from app.tools._picker_specs import find_specs, spec_said
 from app.tools._picker_terms import make_term, mentions, negated_only, term_in
 from app.tools.item_picker import to_judge
@@ -884,6 +884,22 @@ def test_the_report_names_the_asked_specs_no_pick_states() -> None:
     assert report.unnamed is None
     empty = select((), max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     assert slot_report(inputs, filtered, NO_GATE, empty, {}).unstated == []
+
+
+def test_the_cheapest_asked_lists_the_picks_stating_the_request_cheapest_first() -> None:
+    items = [
+        item(1, "Sandisk 32gb Microsdhc Memory Card", 46.99),
+        item(2, "V7 32GB Micro SDXC Card", 16.95),
+        item(3, "Sandisk 4gb Microsdhc Memory Card", 1.38),
+        item(4, "Kingston 32GB microSDHC card", None),
+    ]
+    inputs = inputs_for(items, plan(category="micro sd card", keywords=("32gb",)), query="card")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.9)
+    ordered = [c.scored.item.item_id for c in cheapest_first(selection).picks]
+    assert ordered == ["amazon:2", "amazon:1", "amazon:4", "amazon:3"]
 
 
 def test_an_item_of_a_named_brand_weighs_the_brand_weight_more() -> None:
