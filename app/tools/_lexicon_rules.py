@@ -158,6 +158,9 @@ PART_HOSTS = word_set(
     "laptop notebook netbook chromebook macbook desktop pc computer workstation tablet ipad "
     "phone smartphone iphone"
 )
+COMPONENT_MAKERS = word_set("intel amd nvidia qualcomm snapdragon mediatek")
+"""Makers of a computer's chips: named beside a `PART_HOSTS` product they ask its processor
+or graphics, not its brand."""
 SIZED_PARTS = word_set("ram memory ssd hdd storage processor cpu gpu battery screen display")
 """Parts of a `PART_HOSTS` product a later message may size alone ("a laptop", then "16gb
 ram" or "i7 processor"): the product's requirement, not a new product."""
@@ -225,7 +228,8 @@ def beside_product(term: str, category: str | None) -> str:
     asked bound by its amount ("at least 24 inch" -> "24 inch"), a part named by another
     product's noun by its trait alone ("backlit keyboard" for a laptop -> "backlit":
     "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
-    where a trait remains), or by a part noun ("usb ports" -> "usb"); any other term, or
+    where a trait remains; a count of it stays whole: "dual camera" is no "dual" sim), or
+    by a part noun ("usb ports" -> "usb"); any other term, or
     one naming the category itself ("16gb ram" for ram), as it is."""
     term = without_cue(term)
     first, *parts = term.split() or [""]
@@ -240,11 +244,15 @@ def beside_product(term: str, category: str | None) -> str:
         return " ".join(w for w in amounts if w != "of") if said and _sized(last) else term
     *traits, noun = term.split()
     part = is_product_noun(noun) or singular(noun) in ATTRIBUTE_NOUNS
-    if category and part and not any(is_product_noun(w) for w in traits):
+    counted = all(w in _COUNT_TRAITS for w in traits)
+    if category and part and not counted and not any(is_product_noun(w) for w in traits):
         own = [w for w in traits if w not in COMPOUND_MODIFIERS]
         return " ".join(own or traits)
     return term
 
+
+_COUNT_TRAITS = word_set("dual triple quad single double twin")
+"""Traits that count the part they name, which the part's name must say beside them."""
 
 PLAIN_ADJECTIVES = word_set(
     """

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.recall.filters import brand_key
-from app.tools._lexicon_rules import COLOUR_NAMES, beside_product
+from app.tools._lexicon_rules import COLOUR_NAMES, COMPONENT_MAKERS, PART_HOSTS, beside_product
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_specs import Spec, normalise
@@ -77,15 +77,20 @@ def prepare(
         max_picks=max(1, picks),
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
-        brands=_asked_brands(prefer, entries),
+        brands=_asked_brands(prefer, entries, category),
     )
 
 
-def _asked_brands(prefer: Sequence[Term], entries: Sequence[Entry]) -> tuple[str, ...]:
+def _asked_brands(
+    prefer: Sequence[Term], entries: Sequence[Entry], category: str | None
+) -> tuple[str, ...]:
     """The preferred words that are a candidate's brand ("dell", "sony"), as brand keys; a
-    colour is none, though a brand may bear its name ("midnight green" earbuds)."""
+    colour is none, though a brand may bear its name ("midnight green" earbuds), nor the
+    maker of a computer's chips ("an intel quad core tablet" asks an Intel processor)."""
+    host = bool(set((category or "").lower().split()) & PART_HOSTS)
     brands = {brand_key(e.item.brand) for e in entries} - {None}
-    keys = (brand_key(t.text) for t in prefer if t.words and t.text not in COLOUR_NAMES)
+    named = (t.text for t in prefer if t.words and t.text not in COLOUR_NAMES)
+    keys = (brand_key(t) for t in named if not (host and t in COMPONENT_MAKERS))
     return tuple(k for k in keys if k is not None and k in brands)
 
 

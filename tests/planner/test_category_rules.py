@@ -465,6 +465,7 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("at most 14 inch", "laptop", "14 inch"),
         ("over 16gb ram", "laptop", "16gb"),
         ("ram 2gb", "tablet", "2gb"),
+        ("dual camera", "phone", "dual camera"),
         ("rom 16gb", "tablet", "16gb"),
         ("under desk", None, "under desk"),
         ("8gb or 16gb ram", "laptop", "8gb or 16gb"),

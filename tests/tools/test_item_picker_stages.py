@@ -1338,6 +1338,17 @@ def test_a_pick_by_another_brand_is_said_to_be_not_by_the_asked_one() -> None:
     assert "not by" not in reasons["amazon:2"]
 
 
+def test_a_chip_maker_beside_a_computer_asks_its_chips_not_its_brand() -> None:
+    items = [
+        item(1, "HP tablet Intel Atom quad-core", 199.0, brand="HP"),
+        item(2, "Intel Core i5-9400 processor", 199.0, brand="Intel"),
+    ]
+    tablet = inputs_for(items, plan(category="tablet", keywords=("intel",)), query="tablet")
+    assert tablet.brands == ()
+    cpu = inputs_for(items, plan(category="processor", keywords=("intel",)), query="processor")
+    assert cpu.brands == ("intel",)
+
+
 def test_a_colour_asked_is_no_brand_though_a_brand_bears_its_name() -> None:
     items = [
         item(1, "Panasonic Earbud Headphones Green", 10.0, brand="Panasonic"),
