@@ -80,6 +80,8 @@ class MessageReading:
     not_shopping: bool
     cheap: bool = False
     cheapest: bool = False
+    monochrome: str | None = None
+    """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
 
 
@@ -141,6 +143,7 @@ def read_message(message: str) -> MessageReading:
         claimed_product=claimed_product,
         cheap=asks_cheap(low) or asks_cheapest(low),
         cheapest=asks_cheapest(low),
+        monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
         not_shopping=clearly_not_shopping(
             low,
@@ -213,6 +216,16 @@ def _said_of(low: str, segment: Segment, finding: Finding) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[,.;:!?]")
+_MONOCHROME = re.compile(r"\b(?:black\s*(?:and|&|/|n)\s*white|b\s*&\s*w|b/w|monochrome)\b")
+
+
+def _monochrome(low: str, text: str) -> str | None:
+    """The shopper's words for black-and-white print, which the planner reads beside a
+    printer ("black and white only": no colour, where it searched for black and white)."""
+    found = _MONOCHROME.search(low)
+    return None if found is None else text[found.start() : found.end()]
+
+
 _FOR_IT = re.compile(
     r"\s+(?:that\s+(?:fits|works\s+with|goes\s+with)\s+|to\s+(?:fit|go\s+with)\s+|for\s+)"
     r"(?:it|that|this|them|those|these|the\s+same)\b"

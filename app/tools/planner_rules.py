@@ -21,6 +21,10 @@ from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
 __all__ = ["plan_from_text"]
 
+_PRINTING = frozenset({"printer", "copier", "fax", "multifunction"})
+"""Products whose "black and white" is their print, not their colour."""
+_MONOCHROME_WORDS = frozenset({"black", "white", "b", "w", "monochrome", "b&w", "b/w"})
+
 
 def plan_from_text(
     messages: Sequence[str], *, previous: ShoppingPlan | None = None
@@ -92,6 +96,8 @@ class _State:
             self._apply_products(reading)
         self.cheap = self.cheap or reading.cheap
         self.cheapest = self.cheapest or reading.cheapest
+        if reading.monochrome is not None and self.head in _PRINTING:
+            self._ask_monochrome(reading.monochrome)
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
         for event in sorted(events, key=lambda e: e.start):
             if isinstance(event, Lift):
@@ -187,6 +193,12 @@ class _State:
         if len(product.category.split()) > 1 or not is_accessory_noun(product.category):
             return product
         return dataclasses.replace(product, category=f"{self.head} {product.category}")
+
+    def _ask_monochrome(self, evidence: str) -> None:
+        """Black-and-white print asked of a printer: colour avoided, where the colours were
+        searched ("a printer", "black and white only" ranked a Color Laser first)."""
+        self.keywords = [k for k in self.keywords if k not in _MONOCHROME_WORDS]
+        self.avoid["color"] = Constraint(term="color", evidence=evidence.strip())
 
     def _swapped_connectors(self, lead: ProductReading) -> frozenset[str]:
         """The planned product's connectors that a message naming the same product with

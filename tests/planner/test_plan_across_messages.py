@@ -198,3 +198,18 @@ def test_an_accessory_for_it_is_the_planned_products() -> None:
     charger = plan_from_text(["a phone", "a charger that works with it"])
     assert (charger.category, charger.keywords, charger.bundle) == ("phone charger", (), ())
     assert plan_from_text(["a case for it"]).category == "case"
+
+
+@pytest.mark.parametrize(
+    ("messages", "keywords", "avoid"),
+    [
+        (["a printer", "laser, not inkjet", "black and white only"], ("laser",), ("color",)),
+        (["a b&w printer under $150"], (), ("color",)),
+        (["a black and white keyboard"], ("black", "white"), ()),
+    ],
+)
+def test_black_and_white_print_avoids_colour_beside_a_printer_only(
+    messages: list[str], keywords: tuple[str, ...], avoid: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.keywords, plan.avoid_terms) == (keywords, avoid)
