@@ -187,12 +187,20 @@ class _State:
 
     def _for_planned(self, product: ProductReading) -> ProductReading:
         """An accessory said to be for the planned product, named as that product's ("a
-        tablet", then "and a case for it": a tablet case, not a camera case)."""
+        tablet", then "and a case for it": a tablet case, not a camera case; `_host`)."""
         if not product.for_planned or self.head is None or self.head == product.head:
             return product
         if len(product.category.split()) > 1 or not is_accessory_noun(product.category):
             return product
-        return dataclasses.replace(product, category=f"{self.head} {product.category}")
+        return dataclasses.replace(product, category=f"{self._host()} {product.category}")
+
+    def _host(self) -> str | None:
+        """What "it" names: the planned product, or the one an accessory planned is for ("a
+        laptop stand", then "a keyboard for it": a laptop keyboard)."""
+        words = (self.category or "").split()
+        if len(words) > 1 and self.head is not None and is_accessory_noun(self.head):
+            return " ".join(words[:-1])
+        return self.head
 
     def _ask_monochrome(self, evidence: str) -> None:
         """Black-and-white print asked of a printer: colour avoided, where the colours were

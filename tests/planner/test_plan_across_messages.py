@@ -198,6 +198,8 @@ def test_an_accessory_for_it_is_the_planned_products() -> None:
     charger = plan_from_text(["a phone", "a charger that works with it"])
     assert (charger.category, charger.keywords, charger.bundle) == ("phone charger", (), ())
     assert plan_from_text(["a case for it"]).category == "case"
+    stand = plan_from_text(["a laptop stand", "and a keyboard for it"])
+    assert [part.category for part in stand.bundle] == ["laptop stand", "laptop keyboard"]
 
 
 @pytest.mark.parametrize(
