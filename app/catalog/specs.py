@@ -182,7 +182,7 @@ def _with_parts(low: str, found: list[Quantity]) -> list[Quantity]:
     stops = [q.start for q in found[1:]] + [len(low)]
     sized, took_after = [], False
     for q, stop in zip(found, stops, strict=False):
-        if q.unit not in _BYTES:
+        if q.unit not in BYTE_UNITS:
             sized.append(q)
             continue
         before = None if took_after else _part_before(low, q.start)
@@ -208,7 +208,8 @@ _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 storage (a card's, a phone's)."""
 _STORAGE_KINDS = frozenset({"ssd", "hdd", "emmc", "flash", "card"})
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
-_BYTES = frozenset({"mb", "gb", "tb"})
+BYTE_UNITS = frozenset({"mb", "gb", "tb"})
+"""The canonical units of an amount of bytes, as memory and storage are sized."""
 _PART_REACH = 3
 """How many words after an amount may name its part ("8 GB DDR4-SDRAM", "512 GB PCIe NVMe
 SSD"), up to the next amount or a comma."""
@@ -223,11 +224,16 @@ def _part_after(low: str, start: int, stop: int) -> str | None:
         if match is None or match.group(0) in ",;/|(":
             return None
         word, position = match.group(0).strip("."), match.end()
-        for family, pattern in _PART_FAMILIES:
-            if pattern.fullmatch(word):
-                memory_card = word == "memory" and _CARD_AFTER.match(low, position, stop)
-                return "card" if memory_card else family
+        family = _family_of(word)
+        if family is not None:
+            memory_card = word == "memory" and _CARD_AFTER.match(low, position, stop)
+            return "card" if memory_card else family
     return None
+
+
+def _family_of(word: str) -> str | None:
+    """The part family a word names ("ddr4" -> ram, "nvme" -> ssd), if any."""
+    return next((family for family, pattern in _PART_FAMILIES if pattern.fullmatch(word)), None)
 
 
 _PART_BEFORE = re.compile(r"(?<![a-z0-9.+])([a-z0-9.+]+)\s*:?\s*$")
@@ -238,8 +244,7 @@ def _part_before(low: str, start: int) -> str | None:
     match = _PART_BEFORE.search(low, max(0, start - 16), start)
     if match is None:
         return None
-    word = match.group(1).strip(".")
-    return next((family for family, pattern in _PART_FAMILIES if pattern.fullmatch(word)), None)
+    return _family_of(match.group(1).strip("."))
 
 
 def same_part(asked: str | None, stated: str | None) -> bool:

@@ -8,7 +8,7 @@ import functools
 import re
 
 from app.catalog.product_nouns import singular
-from app.catalog.specs import UNITS, comparable, quantities, without_quantities
+from app.catalog.specs import BYTE_UNITS, UNITS, comparable, quantities, without_quantities
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
 from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token, word_set
 
@@ -92,10 +92,10 @@ def part_of(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
         drive = words[at + 1].text
         if low[words[at].end : words[at + 1].start].strip() == "" and drive in {"ssd", "hdd"}:
             return f"{part} {drive}", at + 1 - i
-    joined = not gap and singular(part) in STORAGE_PARTS
+    joined = not gap and is_storage_part(part)
     if not (gap == ["of"] or joined) or not _sized_part(part):
         return None
-    if singular(part) in STORAGE_PARTS and not counts_bytes(words[i].text):
+    if is_storage_part(part) and not counts_bytes(words[i].text):
         return None
     return part, at - i
 
@@ -107,7 +107,7 @@ def counts_bytes(word: str) -> bool:
     if unit is None:
         found = quantities(word)
         unit = found[0].unit if found else None
-    return unit in {"mb", "gb", "tb"}
+    return unit in BYTE_UNITS
 
 
 _INTERFACES = frozenset({"nvme", "pcie", "sata", "m.2", "m2"})
@@ -117,6 +117,12 @@ _INTERFACES = frozenset({"nvme", "pcie", "sata", "m.2", "m2"})
 STORAGE_PARTS = frozenset({*SIZED_BY_NUMBER_ONLY, "ssd", "hdd"})
 """Parts an amount sizes written right after it ("16 gb ram", "1 tb ssd"); others need an
 "of" ("3.5 ounce size" is no part)."""
+
+
+def is_storage_part(word: str) -> bool:
+    """Whether a word names memory or storage (`STORAGE_PARTS`, either number)."""
+    return singular(word) in STORAGE_PARTS
+
 
 STORAGE_FORMS = frozenset({"kit", "stick", "card", "enclosure", "dock"})
 """Products that memory or storage with its size names the kind of ("a 32gb ram kit", "a 64gb
@@ -195,19 +201,21 @@ def product_count(tokens_before: list[Token]) -> Token | None:
         word = tokens_before[k].text
         after = tokens_before[k + 1].text if k + 1 < len(tokens_before) else None
         if _count_word(word) and not (after is not None and is_unit(after)):
-            hundred = tokens_before[k + 2].text if k + 2 < len(tokens_before) else None
-            spelled = (after, hundred) == ("one", "hundred")
-            if (
-                after is not None
-                and (after in STOP_WORDS or after in _AMOUNT_NOUNS)
-                and not spelled
-            ):
+            if after in _AMOUNT_NOUNS or _stops_at(tokens_before, k + 1):
                 return None
             before = tokens_before[k - 1].text if k > 0 else None
             return tokens_before[k] if before is None or before in _COUNT_LEADS else None
-        if word in STOP_WORDS and not word[:1].isdigit() and (word, after) != ("one", "hundred"):
+        if _stops_at(tokens_before, k):
             return None
     return None
+
+
+def _stops_at(words: list[Token], i: int) -> bool:
+    """Whether the i-th word is a stop word that ends a count's reach (not the "one" of "one
+    hundred", nor a number)."""
+    if i >= len(words) or words[i].text not in STOP_WORDS or words[i].text[:1].isdigit():
+        return False
+    return words[i].text != "one" or i + 1 >= len(words) or words[i + 1].text != "hundred"
 
 
 _COUNT_REACH = 5

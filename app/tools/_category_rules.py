@@ -13,8 +13,8 @@ from app.tools._amount_rules import (
     MEASURED,
     PIECES,
     STORAGE_FORMS,
-    STORAGE_PARTS,
     TENS,
+    is_storage_part,
     is_unit,
 )
 from app.tools._lexicon_rules import (
@@ -180,7 +180,7 @@ def _part_size(run: list[Token], k: int) -> int:
 def _sized_storage(run: list[Token], k: int) -> bool:
     """Whether the k-th word is memory or storage with its size ("8 gb RAM mini computer"),
     which describes the product, not its kind."""
-    return singular(run[k].text) in STORAGE_PARTS and _size_before(run, k) > 0
+    return is_storage_part(run[k].text) and _size_before(run, k) > 0
 
 
 def _size_before(run: list[Token], k: int) -> int:
@@ -195,7 +195,7 @@ def _size_before(run: list[Token], k: int) -> int:
 def _size_after(run: list[Token], k: int) -> bool:
     """Whether the k-th word is memory or storage whose size follows it ("ram 2gb", "storage
     64 gb"), a part named before its size."""
-    if singular(run[k].text) not in STORAGE_PARTS or k + 1 >= len(run):
+    if not is_storage_part(run[k].text) or k + 1 >= len(run):
         return False
     nxt = run[k + 1].text
     unit_next = k + 2 < len(run) and nxt[0].isdigit() and run[k + 2].text in UNITS

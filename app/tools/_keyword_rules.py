@@ -13,9 +13,9 @@ from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
 from app.tools._amount_rules import (
-    STORAGE_PARTS,
     amount_of,
     counts_bytes,
+    is_storage_part,
     is_unit,
     keeps_next,
     pack_of,
@@ -86,15 +86,11 @@ def _part_before_size(low: str, tok: Token, nxt: str) -> bool:
     """Whether memory or storage is named right before its size ("ram 2gb", "rom 16gb"), not
     right after an amount of bytes it sizes ("8gb ram 128gb ssd"; in "ram 2gb rom 16gb" the
     2gb is the RAM's)."""
-    if not _storage_word(tok.text) or not counts_bytes(nxt):
+    if not is_storage_part(tok.text) or not counts_bytes(nxt):
         return False
     before = low[: tok.start].split()
     sized = bool(before) and counts_bytes(before[-1])
-    return not sized or (len(before) > 1 and _storage_word(before[-2]))
-
-
-def _storage_word(word: str) -> bool:
-    return singular(word) in STORAGE_PARTS
+    return not sized or (len(before) > 1 and is_storage_part(before[-2]))
 
 
 def _is_part(word: str) -> bool:
