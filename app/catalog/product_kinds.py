@@ -197,8 +197,7 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
         return None
     toks = tokens(_kind_words(text.lower()))
     named = _with_families([t for i, t in enumerate(toks) if i == 0 or toks[i - 1] != "with"])
-    named += ["sd" for t in named if t.startswith("microsd")]
-    rival = next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+    named += [word for t in named for word in card_words(t)]
     weak = _WEAK_KIND_WORDS.get(noun, frozenset())
     strong = [t for t in named if t not in weak]
     if any(kind.intersection(strong) for kind in wanted):
@@ -206,7 +205,17 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     others = [t for t in strong if any(t in kind for kind in kinds if kind not in wanted)]
     if others:
         return f"{others[0]} {noun}"
-    return None if any(kind.intersection(named) for kind in wanted) else rival
+    if any(kind.intersection(named) for kind in wanted):
+        return None
+    return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+
+
+def card_words(word: str) -> tuple[str, ...]:
+    """The words a memory card's one-word name says: "microSDHC" says micro SD (a microSD
+    card, sold with an adapter, is an SD card too), "SDXC" SD."""
+    if word.startswith("microsd"):
+        return ("micro", "sd")
+    return ("sd",) if word in {"sdhc", "sdxc"} else ()
 
 
 @functools.lru_cache(maxsize=1024)

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
-from app.catalog.product_kinds import other_kind
+from app.catalog.product_kinds import card_words, other_kind
 from app.catalog.product_nouns import (
     canonical,
     catalog_name,
@@ -150,20 +150,13 @@ _SAME_MODIFIER = {"projection": "projector"}
 """Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
 
 
-def _card_words(word: str) -> tuple[str, ...]:
-    """The words a memory card's one-word name says: "microSDHC" says micro SD, "SDXC" SD."""
-    if word.startswith("microsd"):
-        return ("micro", "sd")
-    return ("sd",) if word in {"sdhc", "sdxc"} else ()
-
-
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
     """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
     `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
     generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
     said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
-    said |= {part for word in said for part in _card_words(word)}
+    said |= {part for word in said for part in card_words(word)}
     generic = any(is_generic_head(word) for word in said)
     return all(
         word in said or (generic and is_generic_head(word))
