@@ -55,6 +55,12 @@ class PickInputs:
     """The asked words that are the brand of a candidate ("dell" in "a dell laptop"), as
     brand keys."""
 
+    @property
+    def brand_wording(self) -> str | None:
+        """The asked brands as a pick of none of them lists them unmet ("sony or bose"),
+        said "not by": a title may name a brand it is not by ("Case for Apple iMac")."""
+        return " or ".join(self.brands) if self.brands else None
+
     def form_terms(self) -> tuple[Term, ...]:
         """The asked forms that are words, not specs ("wireless", not "ddr4"), as terms."""
         return tuple(t for form in self.forms if (t := make_term(form)) and not t.specs)

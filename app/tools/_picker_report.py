@@ -114,12 +114,6 @@ def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
     return [a for a in dict.fromkeys(asked) if all(a in u for u in unsaid)]
 
 
-def _brand_asked(inputs: PickInputs) -> str | None:
-    """The asked brands as an unmet item lists them ("sony or bose"): a title may name a
-    brand it is not by ("Case for Apple iMac"), so an unmet brand is said as "not by"."""
-    return " or ".join(inputs.brands) if inputs.brands else None
-
-
 def _stated_elsewhere(
     inputs: PickInputs, filtered: Filtered, gate: Gate, unsaid: list[str]
 ) -> list[str]:
@@ -207,7 +201,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
         parts.append("also " + ", ".join(inputs.shown(sem.prefer_said)))
     if sem.sheet_said:
         parts.append("its spec sheet lists " + ", ".join(inputs.shown(sem.sheet_said)))
-    brand = _brand_asked(inputs)
+    brand = inputs.brand_wording
     unsaid = [t for t in (*sem.specs_unsaid, *sem.terms_unsaid) if t != brand]
     if unsaid:
         parts.append("does not say " + ", ".join(inputs.shown(unsaid)))

@@ -131,7 +131,7 @@ def semantic_scores(
             ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
-            + (() if of_brand or not inputs.brands else (" or ".join(inputs.brands),)),
+            + (() if of_brand or inputs.brand_wording is None else (inputs.brand_wording,)),
             named=_named(pooled, inputs),
             noun_said=noun_only and names_noun(title, inputs.category or ""),
         )
