@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel
 
 from app.catalog.item import Item
+from app.catalog.model_codes import query_codes
 from app.config.params.item_search import (
     ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
     ITEM_SEARCH_MIN_HITS,
@@ -35,6 +36,7 @@ from app.tools._lexicon_rules import catalog_alias
 from app.tools._picker_terms import Term, make_terms
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
+from app.tools._search_codes import codes_first
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools._search_probe import ProbeFindings, explain_blocks
 from app.tools._search_product import asked_product, names_product, none_named
@@ -128,6 +130,7 @@ class ItemSearchTool:
             unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
             if product and unmet:
                 kept = await self._by_sheet(run, kept, product, musts, unmet, matchers)
+            kept = _codes_first(run, kept)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
             unnamed = none_named((h.item for h in run.hits), product, scope.query)
@@ -328,6 +331,16 @@ class ItemSearchTool:
             log.warning("item_search: probe recall skipped: %s", exc)
             return None
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _codes_first(run: SearchRun, kept: list[ScoredHit]) -> list[ScoredHit]:
+    """The hits naming the query's model codes first, with a note when that moved any."""
+    codes = query_codes(run.scope.query)
+    ordered = codes_first(kept, codes)
+    if ordered != kept:
+        said = ", ".join(c.text for c in codes)
+        run.notes.append(f"put first the hits that name {said}")
+    return ordered
 
 
 def _evidenced(hits: Sequence[ScoredHit], matchers: ItemMatchers) -> list[ScoredHit]:

@@ -311,3 +311,16 @@ async def test_vector_store_down_is_dependency_down(runtime: Runtime, dead_qdran
         assert "unavailable" in result.render()
     finally:
         await store.close()
+
+
+async def test_hits_naming_the_asked_model_code_come_before_near_models(
+    runtime: Runtime,
+) -> None:
+    result = await search(runtime, query="rtx 2060", top_k=8)
+    items = runtime.index.items
+    named = [
+        "2060" in f"{items[h.item_id].title} {items[h.item_id].description}" for h in result.hits
+    ]
+    assert any(named), [h.title for h in result.hits]
+    assert named == sorted(named, reverse=True), [h.title for h in result.hits]
+    assert any("name rtx 2060" in note for note in result.notes)

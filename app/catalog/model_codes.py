@@ -1,0 +1,103 @@
+"""Model codes a shopper types ("rtx 2060", "tn-2110", "galaxy s10", "xbox 360") and whether
+an item writes them: a code names one model, so a near code ("RTX 2070") is another product.
+Quantities ("1080p", "32gb"), sizes ("20x20", "12-pack") and ordinals ("10th") are no codes."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.catalog._match_text import is_code
+from app.catalog.item import Item
+from app.catalog.specs import quantities
+from app.catalog.spelling import english_words
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-./][a-z0-9]+)*")
+_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_SERIES_CODE = re.compile(r"^[a-z]{1,3}\d{2,3}$")
+"""A short series mark with its number: "s10", "g502", "rg11"."""
+_NUMBER_CODE = re.compile(r"^\d{3,5}$")
+_RARE_WORD = 1_000
+"""A series word before a bare number is no common English word ("rtx", "xbox", "rx"), so
+"need 300" or "purple 190" are no model numbers; "model" and "series" always are."""
+_SERIES_WORDS = frozenset({"model", "series", "type", "version"})
+_SIZE_WORDS = frozenset({"size", "mens", "womens", "kids", "boys", "girls", "for"})
+"""Words a number or code after them sizes, not names: "size-12", "mens 501"."""
+_DIMENSION = re.compile(r"^x\d+$")
+
+
+@dataclass(frozen=True)
+class ModelCode:
+    """One code of a request: as typed ("rtx 2060"), and the squashed spellings a title may
+    write it in ("2060", "rtx2060")."""
+
+    text: str
+    spellings: frozenset[str]
+
+
+def query_codes(query: str) -> tuple[ModelCode, ...]:
+    """The model codes of `query`, each once: a model-like token ("tn-2110", "xr50x90j"), a
+    short series mark ("s10"), or a bare number of 3-5 digits after its series word ("rtx
+    2060"); quantities are blanked first, so "1080p" or "32gb" name none."""
+    blank = _without_quantities(query.lower())
+    found = list(_TOKEN.finditer(blank))
+    codes: dict[str, ModelCode] = {}
+    for at, match in enumerate(found):
+        token, plain = match.group(), _NOT_ALNUM.sub("", match.group())
+        series = found[at - 1].group() if at else ""
+        if not _stands_alone(blank, match) or plain in codes:
+            continue
+        if _NUMBER_CODE.match(token) and _series_word(series):
+            codes[plain] = ModelCode(f"{series} {token}", frozenset({plain, series + plain}))
+        elif _SERIES_CODE.match(token) or _long_code(token):
+            codes[plain] = ModelCode(token, frozenset({plain}))
+    return tuple(codes.values())
+
+
+def _without_quantities(low: str) -> str:
+    """`low` with every quantity blanked by as many spaces, so offsets stay put."""
+    out = list(low)
+    for quantity in quantities(low):
+        start, end = quantity.reach
+        out[start:end] = " " * (end - start)
+    return "".join(out)
+
+
+def _stands_alone(low: str, match: re.Match[str]) -> bool:
+    """No decimal, percent or dimension: "3.0", "100%", the "x60" of 50"x60"."""
+    after = low[match.end() : match.end() + 1]
+    before = low[match.start() - 1 : match.start()] if match.start() else " "
+    token = match.group()
+    alone = before.isspace() or before in "(,"
+    return alone and "." not in token and after != "%" and not _DIMENSION.match(token)
+
+
+def _series_word(word: str) -> bool:
+    if word in _SERIES_WORDS:
+        return True
+    return (
+        word not in _SIZE_WORDS
+        and word.isalpha()
+        and len(word) >= 2
+        and english_words().get(word, 0) < _RARE_WORD
+    )
+
+
+def _long_code(token: str) -> bool:
+    """A model-like token with two digits or more ("tn-2110", "i7-9750h", "xr50x90j")."""
+    digits = sum(ch.isdigit() for ch in token)
+    sized = any(token.startswith(w) for w in _SIZE_WORDS)
+    return digits >= 2 and not sized and not token.replace("-", "").isdigit() and is_code(token)
+
+
+def named_codes(item: Item, codes: Sequence[ModelCode]) -> int:
+    """How many of `codes` the item's title, model number or description writes, with or
+    without separators ("TN-2110", "TN 2110", "TN2110")."""
+    if not codes:
+        return 0
+    text = " ".join(p for p in (item.title, item.model_number, item.description) if p)
+    words = [_NOT_ALNUM.sub("", t) for t in _TOKEN.findall(text.lower())]
+    written = set(words) | {a + b for a, b in itertools.pairwise(words)}
+    return sum(1 for code in codes if code.spellings & written)
