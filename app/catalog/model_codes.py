@@ -25,7 +25,7 @@ _RARE_WORD = 1_000
 _SERIES_WORDS = frozenset({"model", "series", "type", "version"})
 _SIZE_WORDS = frozenset({"size", "mens", "womens", "kids", "boys", "girls", "for"})
 """Words a number or code after them sizes, not names: "size-12", "mens 501"."""
-_DIMENSION = re.compile(r"^x\d+$")
+_DIMENSION = re.compile(r"^x\d+$|^\d+x\d+")
 
 
 @dataclass(frozen=True)
@@ -37,23 +37,42 @@ class ModelCode:
     spellings: frozenset[str]
 
 
+@dataclass(frozen=True)
+class CodeSpan:
+    """A code and where it stands in the lower-cased request, its series word included."""
+
+    code: ModelCode
+    start: int
+    end: int
+
+
 def query_codes(query: str) -> tuple[ModelCode, ...]:
-    """The model codes of `query`, each once: a model-like token ("tn-2110", "xr50x90j"), a
-    short series mark ("s10"), or a bare number of 3-5 digits after its series word ("rtx
-    2060"); quantities are blanked first, so "1080p" or "32gb" name none."""
-    blank = _without_quantities(query.lower())
-    found = list(_TOKEN.finditer(blank))
+    """The model codes of `query`, each once (`code_spans`)."""
     codes: dict[str, ModelCode] = {}
+    for span in code_spans(query.lower()):
+        codes.setdefault(span.code.text, span.code)
+    return tuple(codes.values())
+
+
+def code_spans(low: str) -> list[CodeSpan]:
+    """Where lower-case `low` names a model code: a model-like token ("tn-2110",
+    "xr50x90j"), a short series mark ("s10"), or a bare number of 3-5 digits after its
+    series word ("rtx 2060"); quantities are blanked first, so "1080p" or "32gb" name none."""
+    blank = _without_quantities(low)
+    found = list(_TOKEN.finditer(blank))
+    spans: list[CodeSpan] = []
     for at, match in enumerate(found):
         token, plain = match.group(), _NOT_ALNUM.sub("", match.group())
-        series = found[at - 1].group() if at else ""
-        if not _stands_alone(blank, match) or plain in codes:
+        before = found[at - 1] if at else None
+        if not _stands_alone(blank, match):
             continue
-        if _NUMBER_CODE.match(token) and _series_word(series):
-            codes[plain] = ModelCode(f"{series} {token}", frozenset({plain, series + plain}))
+        if before is not None and _NUMBER_CODE.match(token) and _series_word(before.group()):
+            series = before.group()
+            code = ModelCode(f"{series} {token}", frozenset({plain, series + plain}))
+            spans.append(CodeSpan(code, before.start(), match.end()))
         elif _SERIES_CODE.match(token) or _long_code(token):
-            codes[plain] = ModelCode(token, frozenset({plain}))
-    return tuple(codes.values())
+            spans.append(CodeSpan(ModelCode(token, frozenset({plain})), *match.span()))
+    return spans
 
 
 def _without_quantities(low: str) -> str:

@@ -3,11 +3,13 @@ is no negation), then lifts, negations, preferences, and products and keywords l
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from app.catalog.model_codes import code_spans
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
@@ -130,6 +132,8 @@ def read_message(message: str) -> MessageReading:
             products = (ProductReading(guess.category, guess.head, words, None),)
     else:
         words = tuple(k for p in products for k in p.keywords)
+    products, words, coded = _codes_required(low, text, products, words)
+    findings = sorted([*findings, *coded], key=lambda f: f.start)
     decision = _decide(overall, budget.cleared_at)
     return MessageReading(
         products=products,
@@ -255,6 +259,34 @@ def _split_required(low: str, text: str, bounds: list[Bound]) -> tuple[list[Find
         else:
             required.append(Finding("must_have", bound.term, text[cue : bound.end], cue))
     return required, others
+
+
+def _codes_required(
+    low: str, text: str, products: tuple[ProductReading, ...], words: tuple[str, ...]
+) -> tuple[tuple[ProductReading, ...], tuple[str, ...], list[Finding]]:
+    """Model codes the keywords spell ("rtx" "2060", "tn-2110") as must-haves instead: a code
+    names one model, and a near one ("rtx 2070") is another product. Codes the rules read
+    otherwise (a processor tier, a product's name) are left to them."""
+    found: list[Finding] = []
+    for span in code_spans(low):
+        parts = span.code.text.split()
+        if all(part in words for part in parts):
+            evidence = text[span.start : span.end]
+            found.append(Finding("must_have", span.code.text, evidence, span.start))
+    if not found:
+        return products, words, []
+    coded = {part for f in found for part in f.term.split()}
+
+    def required(product: ProductReading) -> ProductReading:
+        mine = [f.term for f in found if all(p in product.keywords for p in f.term.split())]
+        return dataclasses.replace(
+            product,
+            keywords=tuple(k for k in product.keywords if k not in coded),
+            must_have=tuple(dict.fromkeys((*product.must_have, *mine))),
+        )
+
+    kept = tuple(w for w in words if w not in coded)
+    return tuple(required(p) for p in products), kept, found
 
 
 def _last_floor(floors: tuple[FloorMention, ...], cleared_at: int | None) -> FloorMention | None:

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from app.catalog.model_codes import query_codes
 from app.catalog.product_nouns import is_accessory_noun, singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.errors import InvalidRequest
@@ -298,10 +299,17 @@ class _State:
             self._drop_positive(term)
             return
         self._drop_remeasured([term])
+        if finding.kind == "must_have" and query_codes(term):
+            self._drop_earlier_codes()
         target = self.must_have if finding.kind == "must_have" else self.prefer
         if term in target:
             target.remove(term)
         target.append(term)
+
+    def _drop_earlier_codes(self) -> None:
+        """Forget model codes asked by earlier messages: a new code asks for another model
+        ("an rtx 2060 laptop", then "an rtx 2070 one")."""
+        self.must_have = [m for m in self.must_have if m in self.said_now or not query_codes(m)]
 
     def _drop_remeasured(self, terms: Sequence[str]) -> None:
         """Forget amounts of earlier messages that these terms size anew ("32 inch" after
