@@ -119,7 +119,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
     when negated), items over budget or of unknown price when a budget is set, and picks the
     shopper asked to see others than, with their listings elsewhere (`same_product` at
-    `dup_threshold`); scale the recall scores and compute cheapness over the survivors."""
+    `dup_threshold`); scale the recall scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
     over = unknown = shown = 0
     kept: list[Entry] = []
@@ -142,8 +142,10 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         kept.append(entry)
     recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
     cheap = cheapness([e.item.price_usd for e in kept], inputs.budget_usd)
+    fresh = freshness([e.item.released for e in kept])
     pool = tuple(
-        Pooled(e.item, e.candidate, r, c) for e, r, c in zip(kept, recall, cheap, strict=True)
+        Pooled(e.item, e.candidate, r, c, f)
+        for e, r, c, f in zip(kept, recall, cheap, fresh, strict=True)
     )
     return Filtered(
         pool=pool,
@@ -173,6 +175,14 @@ def cheapness(prices: Sequence[float | None], budget: float | None) -> list[floa
     known = [p for p in prices if p is not None]
     scaled = iter(_min_max(known, higher_is_better=False))
     return [0.0 if p is None else next(scaled) for p in prices]
+
+
+def freshness(years: Sequence[int | None]) -> list[float]:
+    """0-1 per release year, min-max within the years (newest 1); an unknown year is 0.5,
+    neither new nor old."""
+    known = [float(y) for y in years if y is not None]
+    scaled = iter(_min_max(known, higher_is_better=True))
+    return [0.5 if y is None else next(scaled) for y in years]
 
 
 def _min_max(values: Sequence[float], *, higher_is_better: bool) -> list[float]:

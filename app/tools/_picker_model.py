@@ -73,12 +73,14 @@ class PickInputs:
 
 
 class Pooled(NamedTuple):
-    """A candidate that passed the hard filters, with its scaled recall and cheapness."""
+    """A candidate that passed the hard filters, with its scaled recall, cheapness and
+    freshness."""
 
     item: Item
     candidate: Candidate
     recall: float
     cheapness: float
+    freshness: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -174,6 +176,7 @@ class Weights:
     unnamed: float = 0.0
     form: float = 0.0
     brand: float = 0.0
+    fresh: float = 0.0
 
 
 @dataclass(frozen=True)

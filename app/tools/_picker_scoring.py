@@ -21,6 +21,7 @@ from app.config.params.picker import (
     PICK_W_CHEAP,
     PICK_W_CHEAP_ASKED,
     PICK_W_FORM,
+    PICK_W_FRESH,
     PICK_W_GATE,
     PICK_W_MUST,
     PICK_W_PREFER,
@@ -59,6 +60,7 @@ def current_weights(*, cheap: bool = False) -> Weights:
         form=PICK_W_FORM.get(),
         unnamed=PICK_W_UNNAMED.get(),
         brand=PICK_W_BRAND.get(),
+        fresh=PICK_W_FRESH.get(),
     )
     if cheap:
         return dataclasses.replace(weights, cheap=max(weights.cheap, PICK_W_CHEAP_ASKED.get()))
@@ -290,6 +292,7 @@ def weigh(
             if named and sem.named is False and not (sem.specs_said and sem.noun_said)
             else 0.0,
             "cheap": weights.cheap * pooled.cheapness,
+            "fresh": weights.fresh * pooled.freshness,
             "avoid": -weights.avoid * sem.avoid,
         }
         sunk = item_id in gate.sunk

@@ -1086,7 +1086,7 @@ def test_weights_scale_each_part() -> None:
     filtered = filtered_for(items, plan(budget_usd=10))
     gate = Gate(True, None, "q", 0.3, {"amazon:1": 0.5, "amazon:2": 0.9})
     sem = {"amazon:1": Semantics(must=0.5, prefer=1.0, spec=1.0, form=0.5, brand=1.0)}
-    weights = dataclasses.replace(WEIGHTS, form=1.0, brand=0.5)
+    weights = dataclasses.replace(WEIGHTS, form=1.0, brand=0.5, fresh=0.4)
     ranked = weigh(filtered, gate, sem, weights, penalty=0.5)
     first = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert first.parts == {
@@ -1098,10 +1098,11 @@ def test_weights_scale_each_part() -> None:
         "form": 0.5,
         "brand": 0.5,
         "cheap": 0.15,
+        "fresh": 0.2,
         "avoid": -0.0,
         "unnamed": 0.0,
     }
-    assert first.score == pytest.approx(4.775)
+    assert first.score == pytest.approx(4.975)
     assert first.gate_score == 0.5
 
 

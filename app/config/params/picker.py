@@ -103,6 +103,16 @@ PICK_W_CHEAP = REGISTRY.declare(
     description="Weight of cheapness: 1 - price/budget with a budget, else the min-max "
     "scaled price within the slot (cheapest 1); 0 for an unknown price.",
 )
+PICK_W_FRESH = REGISTRY.declare(
+    "PICK_W_FRESH",
+    float,
+    0.3,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of freshness: the release year min-max scaled within the slot (newest "
+    "1); 0.5 for an item of unknown year, so shop listings without one are neither.",
+)
 PICK_W_CHEAP_ASKED = REGISTRY.declare(
     "PICK_W_CHEAP_ASKED",
     float,
