@@ -10,7 +10,7 @@ import pytest
 from app.config.params.picker import PICK_W_FRESH
 from app.config.registry import REGISTRY
 from app.tools._picker_filter import freshness
-from app.tools._picker_model import Gate, Weights
+from app.tools._picker_model import Gate, Scored, Weights
 from app.tools._picker_scoring import current_weights, semantic_scores, weigh
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item
 
@@ -28,27 +28,25 @@ def test_one_year_or_none_known_is_no_difference() -> None:
     assert freshness([]) == []
 
 
-def test_the_newer_of_two_alike_items_wins_and_says_why_in_its_parts() -> None:
+def weigh_old_and_new(weights: Weights) -> list[Scored]:
+    """Two monitors alike but for their year, the 2007 one recalled first."""
     items = [
         item(1, "LCD monitor", 60.0, released=2007),
         item(2, "LCD monitor", 60.0, released=2019),
     ]
     filtered = filtered_for(items)
     sem = semantic_scores(inputs_for(items), filtered.pool, {}, None)
-    weights = dataclasses.replace(WEIGHTS, fresh=0.3)
-    ranked = weigh(filtered, NO_GATE, sem, weights, penalty=0.5)
+    return list(weigh(filtered, NO_GATE, sem, weights, penalty=0.5))
+
+
+def test_the_newer_of_two_alike_items_wins_and_says_why_in_its_parts() -> None:
+    ranked = weigh_old_and_new(dataclasses.replace(WEIGHTS, fresh=0.3))
     assert [r.item.item_id for r in ranked] == ["amazon:2", "amazon:1"]
     assert [r.parts["fresh"] for r in ranked] == [0.3, 0.0]
 
 
 def test_without_the_weight_recall_order_stands() -> None:
-    items = [
-        item(1, "LCD monitor", 60.0, released=2007),
-        item(2, "LCD monitor", 60.0, released=2019),
-    ]
-    filtered = filtered_for(items)
-    sem = semantic_scores(inputs_for(items), filtered.pool, {}, None)
-    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    ranked = weigh_old_and_new(WEIGHTS)
     assert [r.item.item_id for r in ranked] == ["amazon:1", "amazon:2"]
 
 
