@@ -94,6 +94,7 @@ def _stands_alone(low: str, match: re.Match[str]) -> bool:
 
 
 def _series_word(word: str) -> bool:
+    """Whether a number after `word` is that series' model ("rtx", "xbox", "model")."""
     if word in _SERIES_WORDS:
         return True
     return (

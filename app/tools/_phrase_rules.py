@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.catalog.model_codes import query_codes
 from app.catalog.product_nouns import is_accessory_noun, singular
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
@@ -98,7 +99,7 @@ def collect_phrases(
         while j < len(toks) and j - i < max_words:
             if j > i and (_gap_breaks(low, toks[j - 1], toks[j]) or _ends(toks, j)):
                 break
-            if j > i and closed_lists and toks[j].text[0].isdigit():
+            if j > i and closed_lists and toks[j].text[0].isdigit() and not _model_number(toks, j):
                 break
             j += 1
         items.append(_phrase(toks[i:j], cut_at_product and not items))
@@ -148,6 +149,13 @@ def _another_product(low: str, toks: list[Token], k: int, start: int) -> bool:
         return False
     lead = tokens(low, max(0, start - 6), start)[-1:]
     return bool(lead) and specs_only(low, lead[0].text, start, toks[k].start)
+
+
+def _model_number(toks: list[Token], j: int) -> bool:
+    """Whether number `j` is a model number with the word before it ("not the rtx 2060"):
+    the item goes on through it, where a number ends it ("no more than 2")."""
+    pair = f"{toks[j - 1].text} {toks[j].text}"
+    return any(code.text == pair for code in query_codes(pair))
 
 
 def _labels_color(toks: list[Token], k: int) -> bool:

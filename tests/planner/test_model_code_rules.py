@@ -70,3 +70,23 @@ def test_two_codes_of_one_message_are_both_asked() -> None:
 def test_replaying_a_code_changes_nothing() -> None:
     plan = plan_from_text("logitech g502 mouse")
     assert plan_from_text("logitech g502 mouse", previous=plan) == plan
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a gaming laptop, not the rtx 2060",
+        "a gaming laptop without rtx 2060",
+        "a gaming laptop, but not an rtx 2060 one",
+    ],
+)
+def test_a_negated_code_is_excluded_whole(text: str) -> None:
+    plan = plan_from_text(text)
+    assert plan.exclude_terms == ("rtx 2060",)
+    assert "2060" not in plan.keywords
+    assert plan.must_have == ()
+
+
+def test_a_number_after_a_common_word_still_ends_a_negation() -> None:
+    plan = plan_from_text("a phone case, not black 2 pack")
+    assert plan.exclude_terms == ("black",)
