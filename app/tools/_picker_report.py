@@ -205,7 +205,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     unsaid = [t for t in (*sem.specs_unsaid, *sem.terms_unsaid) if t != brand]
     if unsaid:
         parts.append("does not say " + ", ".join(inputs.shown(unsaid)))
-    if brand in sem.terms_unsaid and not set(inputs.brands) & set(sem.prefer_said):
+    if brand in sem.terms_unsaid:
         parts.append(f"not by {brand}")
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
     avoided = [t for t in sem.avoid_said if t not in inputs.contrary]

@@ -115,6 +115,8 @@ def semantic_scores(
         ]
         avoid_said = tuple(name for v, name in avoid if v >= 1.0)
         of_brand = of_asked_brand(pooled.item, inputs.brands)
+        prefer_said = _said_in(said, inputs.prefer, "title")
+        brand_unsaid = not (of_brand or set(inputs.brands) & set(prefer_said))
         out[pooled.item.item_id] = Semantics(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
@@ -123,7 +125,7 @@ def semantic_scores(
             form=_mean([1.0 if stated else 0.0 for stated in forms_said.values()]),
             brand=1.0 if of_brand else 0.0,
             must_said=_said_in(said, inputs.must, "title"),
-            prefer_said=_said_in(said, inputs.prefer, "title"),
+            prefer_said=prefer_said,
             avoid_said=avoid_said,
             specs_said=specs_said,
             specs_unsaid=tuple(
@@ -133,7 +135,7 @@ def semantic_scores(
             ),
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
-            + (() if of_brand or inputs.brand_wording is None else (inputs.brand_wording,)),
+            + ((inputs.brand_wording,) if inputs.brand_wording and brand_unsaid else ()),
             named=_named(pooled, inputs),
             noun_said=noun_only and names_noun(title, inputs.category or ""),
         )

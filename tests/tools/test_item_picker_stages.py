@@ -1344,6 +1344,24 @@ def test_a_pick_by_another_brand_is_said_to_be_not_by_the_asked_one() -> None:
     assert "not by dell" in _reasons_of_picks(asked, "laptop")["amazon:1"]
 
 
+def test_the_report_does_not_say_no_pick_names_a_brand_a_picks_title_names() -> None:
+    items = [
+        item(1, "Amzer Screen Protector for Samsung Galaxy", 9.0, brand="Amzer"),
+        item(3, "Mybat Blackberry Playbook Screen Protector", 2.0, brand="Mybat"),
+        item(2, "Samsung Galaxy screen protector", 99.0, brand="Samsung"),
+    ]
+    p = plan(category="screen protector", keywords=("samsung",))
+    inputs = inputs_for(items, p, query="screen protector samsung")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    assert "samsung" not in sem["amazon:1"].terms_unsaid
+    assert "samsung" in sem["amazon:3"].terms_unsaid
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=2, show_ratio=0.0, dup_threshold=0.9)
+    assert [c.scored.item.item_id for c in selection.picks] == ["amazon:1", "amazon:3"]
+    assert "samsung" not in slot_report(inputs, filtered, NO_GATE, selection, {}).unstated
+
+
 def test_a_chip_maker_beside_a_computer_asks_its_chips_not_its_brand() -> None:
     items = [
         item(1, "HP tablet Intel Atom quad-core", 199.0, brand="HP"),
