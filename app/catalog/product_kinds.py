@@ -84,6 +84,13 @@ RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
         frozenset({"headphone", "headphones", "headset"}),
         frozenset({"phone", "tablet", "ipad"}),
     ),
+    "mount": (
+        frozenset({"wall"}),
+        frozenset({"ceiling"}),
+        frozenset({"desk", "desktop", "table", "clamp", "pole", "floor"}),
+        frozenset({"car", "vehicle", "dashboard", "dash", "vent", "windshield"}),
+        frozenset({"bike", "bicycle", "handlebar"}),
+    ),
     "case": _DEVICE_KINDS,
     "protector": _DEVICE_KINDS,
     "cover": _DEVICE_KINDS,

@@ -115,6 +115,24 @@ def test_a_camera_strap_or_band_of_a_rival_kind_is_another_kind(
     assert other_kind(text, noun, (*asked, noun)) == kind
 
 
+@pytest.mark.parametrize(
+    ("text", "asked", "kind"),
+    [
+        ('LG AN-GXDV55 flat panel desk mount 139.7 cm (55") Black', ("tv", "wall"), "desk mount"),
+        ("Newstar flat screen ceiling mount", ("tv", "wall"), "ceiling mount"),
+        ("Sanus Full Motion Wall TV Mount", ("tv", "wall"), None),
+        ("Peerless Adjustable TV Mount", ("tv", "wall"), None),
+        ("Clingo Universal Hands-Free Car Mount for iPhone", ("phone", "car"), None),
+        ("Newstar notebook desk mount", ("phone", "car"), "desk mount"),
+        ("Newstar TV/Monitor Wall Mount", ("tv",), None),
+    ],
+)
+def test_a_mount_for_another_place_is_another_kind(
+    text: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    assert other_kind(text, "mount", (*asked, "mount")) == kind
+
+
 def test_a_memory_stick_is_no_graphics_card() -> None:
     memory_stick = "Sony 8gb Memory Stick Pro Duo Card msmt8g"
     assert other_kind(memory_stick, "card", ("graphics", "card")) == "stick card"
