@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from app.catalog.short_names import to_short_names
-from app.catalog.specs import comparable, in_metres, quantities, same_part
+from app.catalog.specs import Quantity, comparable, in_metres, quantities, same_part
 from app.catalog.standards import canonical_standards, newer_than, standards_in
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
@@ -87,6 +87,9 @@ class Spec:
     """When only a smaller amount serves ("under 24 inches": no 24" monitor)."""
     above: bool = False
     """When only a larger amount serves ("over 50 inch": no 50" TV)."""
+    range_from: float | None = field(default=None, compare=False)
+    """In a title, the smaller end of a range it states ('for 32"-60" screens'), of which
+    `value` is the larger: any amount within serves."""
 
     @property
     def wording(self) -> str:
@@ -119,6 +122,7 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     """Every spec in `text`: numbers with canonical units in order, then named standards
     (memoised: the gate's order and stage 4 read the same titles every turn)."""
     low = normalise(text)
+    said = quantities(low)
     found = [
         Spec(
             q.value,
@@ -130,10 +134,36 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
             below=q.below,
             above=q.above,
         )
-        for q in quantities(low)
+        for q in said
     ]
+    found.extend(_ranges(low, said))
     found.extend(Spec(0.0, name, name) for name in standards_in(low))
     return tuple(found)
+
+
+_RANGE_UNITS = frozenset({"inch", "ft", "m", "cm", "mm"})
+"""Sizes and lengths, which titles state as ranges ("for 37 - 70 inch TVs")."""
+_RANGE_START = re.compile(
+    r'(?<![\w.-])(\d+(?:\.\d+)?)\s*(?:"|-?\s*inch(?:es)?|in|ft|feet|foot|cm|mm|m)?\s*(?:-|to)\s*$'
+)
+
+
+def _ranges(low: str, said: Sequence[Quantity]) -> list[Spec]:
+    """The ranges a text states ('32"-60"', "37 - 70 inch", "25 to 40-inch"): a size or
+    length whose smaller end, unit or none, stands just before it; a number that ends a
+    name ("usb-3.0 - 6 ft") or has decimals the larger end lacks begins none."""
+    out = []
+    for q in said:
+        start, end = q.reach
+        begun = _RANGE_START.search(low[max(0, start - 20) : start])
+        if q.unit not in _RANGE_UNITS or begun is None:
+            continue
+        smaller = float(begun.group(1))
+        decimals = "." in begun.group(1) and q.value != int(q.value)
+        if q.value / 10 <= smaller < q.value and ("." not in begun.group(1) or decimals):
+            text = low[start - len(begun.group(0)) : end].strip()
+            out.append(Spec(q.value, q.unit, text, range_from=smaller))
+    return out
 
 
 AT_LEAST_UNITS = frozenset({"mah"})
@@ -179,6 +209,9 @@ def spec_said(asked: Spec, title_specs: Sequence[Spec]) -> str | None:
         within = [s for s in title_specs if s.unit == asked.unit and int(s.value) == asked.value]
         if within:
             return f"{within[0].text}, a {asked.text} size"
+    spanning = _spanning(title_specs, asked)
+    if spanning is not None:
+        return f"{spanning.text}, {asked.text} within it"
     if asked.at_least or asked.unit in AT_LEAST_UNITS:
         larger = _more_of(title_specs, asked)
         if larger:
@@ -205,11 +238,25 @@ def spec_stated(title_specs: Sequence[Spec], asked: Spec) -> bool:
         return bool(_less_of(title_specs, asked))
     if any(s.key == asked.key for s in title_specs):
         return True
-    if _converted_length(title_specs, asked) is not None:
+    if _converted_length(title_specs, asked) is not None or _spanning(title_specs, asked):
         return True
     if asked.at_most:
         return bool(_less_of(title_specs, asked))
     return asked.at_least and bool(_more_of(title_specs, asked))
+
+
+def _spanning(title_specs: Sequence[Spec], asked: Spec) -> Spec | None:
+    """The range of the title's that holds the asked amount ('32"-60"' holds "55 inch")."""
+    return next(
+        (
+            s
+            for s in title_specs
+            if s.range_from is not None
+            and s.unit == asked.unit
+            and s.range_from <= asked.value <= s.value
+        ),
+        None,
+    )
 
 
 def _of_part(title_specs: Sequence[Spec], asked: Spec) -> Sequence[Spec]:
