@@ -68,6 +68,21 @@ _COMPARE = re.compile(
 )
 """Questions about the picks shown ("which one is best?", "compare the first two"), answered
 from them without searching again."""
+_TRAIT_QUESTION = re.compile(
+    r"(?:(?:and|so|but|ok(?:ay)?)[\s,]+)?(?:is|are|does|do)\s+"
+    r"(?P<subject>it|they|that(?:\s+one)?|this(?:\s+one)?|these|those|"
+    r"(?:the\s+)?(?:first|1st|second|2nd|third|3rd|last)\s+(?:one|pick|option)|"
+    r"(?:any|all|both)(?:\s+of\s+(?:them|these|those))?)\s+"
+    r"(?:(?:have|has|come\s+with|support|include)\s+)?(?:an?\s+|any\s+)?"
+    r"(?P<trait>[a-z0-9][a-z0-9 +.-]*?)[\s?.!]*"
+)
+"""A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
+one have hdmi?"), answered from what its listing says."""
+_NO_TRAITS = frozenset(
+    {"good", "any good", "ok", "okay", "nice", "better", "best", "worth it", "worth", "new"}
+    | {"available", "in stock", "real", "legit", "on sale", "true", "right", "the same"}
+)
+"""Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +99,10 @@ class FollowUp:
     """How many of the last picks the shopper wants, when that is all the message asks."""
     question: str | None = None
     """"best" or "compare": a question about the picks shown, answered from them."""
+    trait: str | None = None
+    """What a yes-or-no question asks of picks ("wireless" of "is it wireless?")."""
+    trait_picks: tuple[PickView, ...] = ()
+    """The picks the trait question is about: the one named, else every pick shown."""
     question_picks: int | None = None
     """How many of the first picks the question is about ("the first two"); None: all."""
 
@@ -112,6 +131,9 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     if question is not None and len(session.picks) > 1 and plan_from_text([read]).category is None:
         two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
         return FollowUp(None, question=question, question_picks=2 if two else None)
+    asked_trait = _trait_question(low, session)
+    if asked_trait is not None:
+        return asked_trait
     reference = _PICK_REFERENCE.search(low)
     written = _PICK_REFERENCE.search(message.lower())
     rest = message if written is None else _without(message, written)
@@ -129,6 +151,27 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     planned, sized = _with_relative_size(planned, low, session.picks[0].title)
     notes = [n for n in (note, sized) if n]
     return FollowUp(planned, "; ".join(notes) or None, shown_before=shown)
+
+
+def _trait_question(low: str, session: Session) -> FollowUp | None:
+    """A yes-or-no question about what the picks shown are or have ("is it wireless?", "are
+    they waterproof?", "does the second one have hdmi?"); None for one about price, size or
+    other picks ("is it cheaper?", "do they have a red one?"), which the planner reads."""
+    asked = _TRAIT_QUESTION.fullmatch(low)
+    if asked is None or not session.picks:
+        return None
+    trait = " ".join(asked.group("trait").split())
+    relative = (_CHEAPER, _PRICIER, _BIGGER, _SMALLER, _OFFER_QUESTION, _OTHER_OPTIONS)
+    if trait in _NO_TRAITS or trait.split()[-1] in {"one", "ones"}:
+        return None
+    if any(cue.search(trait) for cue in relative):
+        return None
+    reference = _PICK_REFERENCE.search(asked.group("subject"))
+    picked = _pick_at(reference, session.picks) if reference is not None else None
+    if reference is not None and picked is None:
+        return None
+    picks = (picked,) if picked is not None else tuple(session.picks)
+    return FollowUp(None, trait=trait, trait_picks=picks)
 
 
 def _with_relative_price(text: str, low: str, price: float | None) -> tuple[str, str | None]:

@@ -1,12 +1,17 @@
 """Answers about the last picks: a price question about one ("is the second one cheaper
 elsewhere?"), its price where it was picked and its offers on the other platforms, from
 price_compare; how much a count of each costs ("make it 2"); which fits best and how they
-compare ("which one is best?", "compare the first two")."""
+compare ("which one is best?", "compare the first two"); whether they say a trait ("is it
+wireless?")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.agent.events import PickView
+from app.catalog.item import Item
 from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult
+from app.tools._picker_terms import make_term, where_stated
 
 _LISTED = 3
 """How many other offers the answer lists beside the cheapest."""
@@ -82,6 +87,25 @@ def compare_answer(picks: list[PickView]) -> str:
     if len(priced) > 1:
         low = min(priced, key=lambda p: p.price_usd or 0.0)
         lines.append(f"[{low.item_id}] costs least.")
+    return "\n".join(lines)
+
+
+def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> str:
+    """Whether each pick's listing says the trait: its title, its spec sheet, or neither, citing
+    each; what a listing does not say it may still have, which the answer says."""
+    term = make_term(trait)
+    said = {"title": f"says {trait}", "sheet": f"its spec sheet lists {trait}"}
+    lines = []
+    unsaid = False
+    for pick, item in picks:
+        where = where_stated(item, term) if item is not None and term is not None else None
+        unsaid = unsaid or where is None
+        told = said[where] if where is not None else f"does not say {trait}"
+        lines.append(f"[{pick.item_id}] {pick.title}: {told}.")
+    if len(lines) > 1:
+        lines = [f"Whether my picks say {trait}:", *(f"- {line}" for line in lines)]
+    if unsaid:
+        lines.append("What a listing does not say it may still have: check the maker's page.")
     return "\n".join(lines)
 
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from app.agent.events import EventType, PickView, StageTiming, TurnEvent
 from app.agent.hooks import HarnessHint, TurnHook
 from app.agent.session import Session
+from app.catalog.item import Item
 from app.tools._summary_facts import cited_ids
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult, Pick
@@ -46,6 +47,10 @@ class Turn:
     """"best" or "compare" when the message asks that about the last turn's picks."""
     asked_picks: int | None = None
     """How many of the first picks the question is about; None: all."""
+    asked_trait: str | None = None
+    """What a yes-or-no question asks of the picks ("wireless" of "is it wireless?")."""
+    trait_items: list[tuple[PickView, Item | None]] = field(default_factory=list)
+    """The picks that question is about, with their catalog items (None when unknown)."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

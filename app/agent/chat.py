@@ -19,6 +19,7 @@ from app.agent.hooks import TurnHook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
+from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
@@ -54,6 +55,7 @@ class ShoppingAgent:
         model: ChatModel | None = None,
         hooks: HookFactory = no_hooks,
         speller: Speller | None = None,
+        items: Mapping[str, Item] | None = None,
     ) -> None:
         if "planner" not in tools:
             raise PickwiseError("the agent needs the planner tool")
@@ -61,6 +63,7 @@ class ShoppingAgent:
         self.sessions = sessions
         self.model = model
         self.speller = speller
+        self.items: Mapping[str, Item] = items or {}
         self.hooks = hooks
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -73,6 +76,7 @@ class ShoppingAgent:
             model=runtime.chat_model,
             hooks=hooks or no_hooks,
             speller=runtime.index.speller,
+            items=runtime.index.items,
         )
 
     @property
@@ -131,6 +135,8 @@ class ShoppingAgent:
         turn.asked_count = follow_up.count
         turn.asked_question = follow_up.question
         turn.asked_picks = follow_up.question_picks
+        turn.asked_trait = follow_up.trait
+        turn.trait_items = [(p, self.items.get(p.item_id)) for p in follow_up.trait_picks]
         return turn
 
     async def _run(self, turn: Turn) -> None:

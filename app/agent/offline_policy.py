@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.agent._offer_answer import best_answer, compare_answer, count_answer, offers_answer
+from app.agent._offer_answer import (
+    best_answer,
+    compare_answer,
+    count_answer,
+    offers_answer,
+    trait_answer,
+)
 from app.agent._tool_calls import PlannedCall, run_calls
 from app.agent._turn import Turn
 from app.agent.events import PickView
@@ -38,6 +44,9 @@ async def run_offline_turn(
         return await _answer_offers(turn, turn.asked_about, tools)
     if turn.asked_count is not None and turn.session.picks:
         turn.answer = count_answer(turn.session.picks, turn.asked_count)
+        return True
+    if turn.asked_trait is not None and turn.trait_items:
+        turn.answer = trait_answer(turn.asked_trait, turn.trait_items)
         return True
     if turn.asked_question is not None and turn.session.picks:
         picks = turn.session.picks[: turn.asked_picks]

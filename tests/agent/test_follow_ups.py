@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.agent._follow_ups import read_follow_up
-from app.agent._offer_answer import best_answer, compare_answer, offers_answer
+from app.agent._offer_answer import best_answer, compare_answer, offers_answer, trait_answer
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.item import Item
@@ -267,3 +267,60 @@ def test_the_comparison_lists_each_pick_and_the_cheapest() -> None:
     answer = compare_answer(PICKS)
     assert [line[:12] for line in answer.splitlines()[1:3]] == ["- [amazon:1]", "- [amazon:2]"]
     assert answer.endswith("[amazon:2] costs least.")
+
+
+@pytest.mark.parametrize(
+    ("message", "trait", "picks"),
+    [
+        ("is it wireless?", "wireless", ["amazon:1", "amazon:2"]),
+        ("are they waterproof", "waterproof", ["amazon:1", "amazon:2"]),
+        ("does the second one have bluetooth?", "bluetooth", ["amazon:2"]),
+        ("does the first one come with a case?", "case", ["amazon:1"]),
+        ("and do they support usb c?", "usb c", ["amazon:1", "amazon:2"]),
+    ],
+)
+def test_a_yes_or_no_question_asks_a_trait_of_the_picks(
+    message: str, trait: str, picks: list[str]
+) -> None:
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert follow_up.planned is None
+    assert follow_up.trait == trait
+    assert [p.item_id for p in follow_up.trait_picks] == picks
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["is it cheaper?", "is it good?", "do they have a red one?", "is the third one wireless?"],
+)
+def test_price_size_other_picks_and_vague_words_are_no_trait_question(message: str) -> None:
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert follow_up.trait is None
+
+
+def test_without_picks_a_trait_question_is_planned_as_written() -> None:
+    assert read_follow_up("is it wireless?", _session([])).planned == "is it wireless?"
+
+
+def test_the_trait_answer_says_where_each_listing_states_it() -> None:
+    titled = Item(item_id="amazon:1", platform="amazon", title="Wireless Earbuds", source="test")
+    sheet = Item(
+        item_id="icecat:2",
+        platform="icecat",
+        title="Earbuds E2",
+        source="test",
+        features=("Bluetooth", "Wireless"),
+    )
+    plain = Item(item_id="amazon:3", platform="amazon", title="Earbuds", source="test")
+    views = [
+        PickView(item_id=i.item_id, title=i.title, platform=i.platform, price_usd=None, reason="")
+        for i in (titled, sheet, plain)
+    ]
+    answer = trait_answer("wireless", list(zip(views, (titled, sheet, plain), strict=True)))
+    lines = answer.splitlines()
+    assert lines[0] == "Whether my picks say wireless:"
+    assert lines[1] == "- [amazon:1] Wireless Earbuds: says wireless."
+    assert lines[2] == "- [icecat:2] Earbuds E2: its spec sheet lists wireless."
+    assert lines[3] == "- [amazon:3] Earbuds: does not say wireless."
+    assert lines[4].startswith("What a listing does not say it may still have")
+    one = trait_answer("wireless", [(views[0], titled)])
+    assert one == "[amazon:1] Wireless Earbuds: says wireless."

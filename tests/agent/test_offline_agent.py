@@ -351,6 +351,22 @@ async def test_questions_about_the_picks_are_answered_from_them(agent: ShoppingA
     assert session.user_messages == ["a gaming headset"]
 
 
+async def test_a_yes_or_no_question_is_answered_from_the_picks_listings(
+    agent: ShoppingAgent,
+) -> None:
+    first = await turn(agent, "a 27 inch monitor")
+    sid = first[0].session_id
+    shown = picks_of(first)
+    asked = await turn(agent, "does the first one have hdmi?", sid)
+    answer = asked[-1].data["answer"]
+    assert answer.startswith(f"[{shown[0].item_id}] {shown[0].title}: ")
+    assert "hdmi" in answer
+    assert cited_ids(answer) == [shown[0].item_id]
+    assert asked[-1].data["picks"] == []
+    session = await agent.get_session(sid)
+    assert session.user_messages == ["a 27 inch monitor"]
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)
