@@ -210,7 +210,8 @@ def _contradicted(asked: str, avoid_said: Sequence[str], inputs: PickInputs) -> 
 
 
 def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
-    if not inputs.category or len(category_words(inputs.category)) < 2:
+    """Whether the item names the asked product (`names_product`); None without one."""
+    if not inputs.category or not category_words(inputs.category):
         return None
     return names_product(pooled.item, inputs.category, inputs.request)
 

@@ -161,9 +161,10 @@ PICK_W_UNNAMED = REGISTRY.declare(
     group="picker",
     minimum=0.0,
     maximum=10.0,
-    description="Weight taken off a title that says neither every word of a product name "
-    "of two or more ('Electric Dryer' for a hair dryer) nor its noun with an asked spec, "
-    "when another candidate says the name: the cross-encoder overlooks the modifier.",
+    description="Weight taken off a title that says neither every word of the product's "
+    "name ('Electric Dryer' for a hair dryer, 'Mechanical Pencils' for a keyboard) nor its "
+    "noun with an asked spec, when another candidate says the name: the cross-encoder "
+    "overlooks a modifier, and a shared word can carry an unrelated title past it.",
 )
 PICK_REL_SHOW_RATIO = REGISTRY.declare(
     "PICK_REL_SHOW_RATIO",
