@@ -21,7 +21,16 @@ _COUNTED = frozenset({*PIECES, "pack", "packs", "pieces", "count"})
 """Words that count pieces after a number ("three pack", "2 pcs")."""
 _LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
 """Words after which a spelled count is part of a longer number ("one point seventy-six")."""
-TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70}
+TENS = {
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+    "eighty": 80, "ninety": 90,
+}  # fmt: skip
+TEENS = {
+    "eleven": 11, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+"""Numbers spelled before a unit only ("fifteen foot"): before a product they are sizes and
+shades more often than counts, so they are no count words."""
 
 
 def spelled_amount(low: str, words: list[Token], i: int) -> tuple[str, int] | None:
@@ -148,7 +157,8 @@ def _spelled_number(parts: list[str]) -> int | None:
         many = 1 if lead in ([], ["one"], ["a"]) else _spelled_number(lead)
         return None if many is None else many * 100
     if len(parts) == 1:
-        return int(NUMBER_WORDS[parts[0]]) if parts[0] in NUMBER_WORDS else TENS.get(parts[0])
+        word = parts[0]
+        return int(NUMBER_WORDS[word]) if word in NUMBER_WORDS else TENS.get(word, TEENS.get(word))
     ones = int(NUMBER_WORDS.get(parts[1], "0")) if len(parts) == 2 else 0
     return TENS[parts[0]] + ones if parts[0] in TENS and 0 < ones < 10 else None
 

@@ -13,6 +13,7 @@ from app.tools._amount_rules import (
     MEASURED,
     PIECES,
     STORAGE_FORMS,
+    TEENS,
     TENS,
     is_storage_part,
     is_unit,
@@ -277,7 +278,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
 
 
 _COUNT_WORDS = frozenset({"one", "hundred", "thousand"})
-"""Count words beside NUMBER_WORDS and TENS that end a count before its unit ("one hundred
+"""Count words beside NUMBER_WORDS, TENS and TEENS that end a count before its unit ("one hundred
 foot"); "one" is no number word elsewhere, being as often a pronoun."""
 
 
@@ -287,7 +288,8 @@ def _counted_unit(run: list[Token], k: int) -> bool:
     if k == 0 or not is_unit(run[k].text):
         return False
     count = run[k - 1].text
-    return count.isdigit() or count in NUMBER_WORDS or count in TENS or count in _COUNT_WORDS
+    spelled = count in NUMBER_WORDS or count in TENS or count in TEENS
+    return count.isdigit() or spelled or count in _COUNT_WORDS
 
 
 def _joined_head(run: list[Token], head: int) -> str | None:

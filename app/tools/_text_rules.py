@@ -46,7 +46,7 @@ STOP_WORDS = word_set(
     compare able good great nice decent excellent awesome
     wont cant isnt doesnt didnt arent wasnt wouldnt shouldnt couldnt youre theyre whats
     who's how's there's here's let's it'll that'll price prices cost costs budget total
-    overall altogether combined locate
+    overall altogether combined locate wanna gonna
     """
 )
 """Function words and request filler that never become keywords."""

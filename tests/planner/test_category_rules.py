@@ -154,6 +154,11 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("a one hundred foot hdmi cable", "hdmi cable", ("100 foot",)),
         ("i need two one hundred foot hdmi cables", "hdmi cables", ("100 foot",)),
         ("three hundred feet of cable", "cable", ("300 feet",)),
+        ("a fifteen foot hdmi cable", "hdmi cable", ("15 foot",)),
+        ("a seventy five inch tv", "tv", ("75 inch",)),
+        ("an eighty inch tv", "tv", ("80 inch",)),
+        ("i wanna find a fourteen inch laptop", "laptop", ("14 inch",)),
+        ("eighteen hair extensions", "hair extensions", ("eighteen",)),
         (
             "three pack of one point seventy-six ounce seasonings",
             "seasonings",
