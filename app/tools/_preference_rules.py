@@ -43,6 +43,8 @@ _MUST = (
     re.compile(r"\b(?:must[-\s]haves?\s*:?|including)\s+"),
 )
 _WITH = re.compile(r"\bwith\s+")
+_SUPPORT_FOR = re.compile(r"(?:support|supports)\s+(?:for|of)\s+")
+"""What "with support for" leads to is the must-have ("with support for sd cards")."""
 _WITH_GUARD = word_set(
     "compatible compatibility works work working along together me us help deal do go goes "
     "pair pairs paired fits fit matches match comfortable familiar happy fine ok okay "
@@ -94,7 +96,8 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
     for m in _WITH.finditer(low):
         if not _is_requirement(low, m) or not mask.is_free(m.start(), m.end()):
             continue
-        items = _collect(low, m.end(), mask, max_words, digits=True)
+        support = _SUPPORT_FOR.match(low, m.end())
+        items = _collect(low, support.end() if support else m.end(), mask, max_words, digits=True)
         found += _claim(items, "must_have", m.start(), (low, original), mask)
     found += _traits_of_ones(low, original, mask)
     return sorted(found, key=lambda f: f.start)

@@ -59,6 +59,8 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         # words that name nothing end no must-have
         ("a camera with an optical zoom feature", ("optical zoom",)),
         ("a headset with stereo sound", ("stereo",)),
+        ("a speaker with support for sd cards", ("sd cards",)),
+        ("a tv with support of hdr", ("hdr",)),
         ("a charger with fast charge capability", ("fast charge",)),
         # praise names nothing: "a good mic" asks for a mic
         ("a webcam for zoom calls with a good mic", ("mic",)),
