@@ -45,6 +45,7 @@ from app.tools._text_rules import (
     normalize,
     screen_setups,
     tokens,
+    unglued_numbers,
 )
 
 _FOR = re.compile(r"\bfor\b")
@@ -90,7 +91,7 @@ class MessageReading:
 def read_message(message: str) -> MessageReading:
     """Apply every rule to one message."""
     written = normalize(message[: PLANNER_MAX_MESSAGE_CHARS.get()])
-    spelled = with_unit_shorthands_spelled(joined_words(written))
+    spelled = with_unit_shorthands_spelled(joined_words(unglued_numbers(written)))
     text = screen_setups(connector_names(to_short_names(spelled)))
     low = lower_same_length(text)
     mask = SpanMask()

@@ -137,6 +137,15 @@ def joined_words(text: str) -> str:
     return _SPLIT_WORDS.sub(lambda m: re.sub(r"[\s-]", "", m.group(0)), text)
 
 
+_GLUED_NUMBER = re.compile(r"\b(with|for|of|under|over|than|and)(?=\d)", re.IGNORECASE)
+
+
+def unglued_numbers(text: str) -> str:
+    """`text` with a function word typed against the number after it set apart ("with128gb"
+    -> "with 128gb", "for10th" -> "for 10th"), so the amount reads as one."""
+    return _GLUED_NUMBER.sub(r"\1 ", text)
+
+
 def lower_same_length(text: str) -> str:
     """Lower-case `text` character by character so every offset still matches the original."""
     low = text.lower()

@@ -155,6 +155,7 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("i need two one hundred foot hdmi cables", "hdmi cables", ("100 foot",)),
         ("three hundred feet of cable", "cable", ("300 feet",)),
         ("a fifteen foot hdmi cable", "hdmi cable", ("15 foot",)),
+        ("i am looking for10th gen laptop", "laptop", ("10th gen",)),
         ("a seventy five inch tv", "tv", ("75 inch",)),
         ("an eighty inch tv", "tv", ("80 inch",)),
         ("i wanna find a fourteen inch laptop", "laptop", ("14 inch",)),

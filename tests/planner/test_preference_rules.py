@@ -60,6 +60,7 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a camera with an optical zoom feature", ("optical zoom",)),
         ("a headset with stereo sound", ("stereo",)),
         ("a speaker with support for sd cards", ("sd cards",)),
+        ("a mini computer with16 gig of ram", ("16 gig of ram",)),
         ("a tv with support of hdr", ("hdr",)),
         ("a charger with fast charge capability", ("fast charge",)),
         # praise names nothing: "a good mic" asks for a mic
