@@ -261,10 +261,13 @@ def _spanning(title_specs: Sequence[Spec], asked: Spec) -> Spec | None:
 
 def _of_part(title_specs: Sequence[Spec], asked: Spec) -> Sequence[Spec]:
     """The title's specs that may size the asked one's part (`same_part`: "1 TB HDD" is no
-    "1tb ssd", but serves "1tb storage")."""
+    "1tb ssd", but serves "1tb storage"); when the title names that part's amount, an
+    amount whose part goes unsaid is another part's ("4 GB DDR2-SDRAM 320 GB" has 4 GB of
+    RAM, not 320)."""
     if asked.part is None:
         return title_specs
-    return [s for s in title_specs if same_part(asked.part, s.part)]
+    sized = [s for s in title_specs if same_part(asked.part, s.part)]
+    return [s for s in sized if s.part is not None] or sized
 
 
 def _converted_length(title_specs: Sequence[Spec], asked: Spec) -> Spec | None:

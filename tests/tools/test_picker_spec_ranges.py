@@ -1,5 +1,6 @@
 """Sizes and lengths a title states as a range ('for 32"-60" screens', "37 - 70 inch TVs")
-serve an asked amount within it; numbers that end a name or are no size begin none."""
+serve an asked amount within it; numbers that end a name or are no size begin none. An
+amount whose part goes unsaid serves no part the title sizes elsewhere."""
 
 from __future__ import annotations
 
@@ -47,3 +48,12 @@ def test_a_name_or_a_version_begins_no_range(title: str) -> None:
 
 def test_the_exact_amount_still_reads_as_said() -> None:
     assert spec_said(INCH_55, find_specs("Samsung 55 inch TV")) == "55 inch"
+
+
+def test_an_unsaid_part_is_not_the_part_the_title_sizes() -> None:
+    more_ram = Spec(4.0, "gb", "4gb", part="ram", above=True)
+    old = find_specs("HP EliteBook 8730w Notebook Intel Core 2 Quad 4 GB DDR2-SDRAM 320 GB")
+    assert spec_said(more_ram, old) is None
+    new = find_specs("HP Pavilion Notebook Intel Core i5 8 GB DDR4-SDRAM 256 GB SSD")
+    assert spec_said(more_ram, new) == "8 gb, more than 4gb"
+    assert spec_said(Spec(320.0, "gb", "320gb"), old) == "320gb"
