@@ -33,6 +33,10 @@ _OTHER_OPTIONS = re.compile(
 _BIGGER = re.compile(r"\b(?:bigger|larger)\b")
 _SMALLER = re.compile(r"\b(?:smaller|more\s+compact)\b")
 """A larger or smaller size asked of the first pick ("something bigger" after a 55" TV)."""
+_MORE_OF = re.compile(r"\bmore\s+(?P<part>ram|memory|storage|space)\b", re.IGNORECASE)
+"""More memory or storage asked of the first pick ("something with more ram" after a 4 GB
+notebook)."""
+_PARTS_OF = {"ram": ("ram",), "memory": ("ram",), "storage": ("ssd", "hdd", "emmc", "flash")}
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
 _PICK_REFERENCE = re.compile(
@@ -142,14 +146,15 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
         asked = _pick_at(reference, session.picks) if _about_picks(asks, session.plan) else None
         if asked is not None:
             return FollowUp(None, asked_about=asked)
-    if not _follows(asks, session.plan, session.picks):
+    if not _follows(asks, session.plan, session.picks) and not _more_of_picks(low, asks, session):
         return FollowUp(message)
     shown: frozenset[str] = frozenset()
     if _OTHER_OPTIONS.search(low):
         shown = frozenset(session.shown) | {p.item_id for p in session.picks}
     planned, note = _with_relative_price(rest, low, session.picks[0].price_usd)
     planned, sized = _with_relative_size(planned, low, session.picks[0].title)
-    notes = [n for n in (note, sized) if n]
+    planned, grown = _with_more_of_part(planned, session.picks[0].title)
+    notes = [n for n in (note, sized, grown) if n]
     return FollowUp(planned, "; ".join(notes) or None, shown_before=shown)
 
 
@@ -199,6 +204,32 @@ def _with_relative_size(text: str, low: str, title: str) -> tuple[str, str | Non
         return f"{text} ({least})", f"read 'bigger' as {least}, above the last first pick"
     most = f"at most {int(min(inches)) - 1} inch"
     return f"{text} ({most})", f"read 'smaller' as {most}, below the last first pick"
+
+
+def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:
+    """Whether "more ram" (memory, storage) asks it of the picks shown: the part is the only
+    product the message names ("something with more ram" plans a category "ram")."""
+    asked = _MORE_OF.search(low)
+    if asked is None or asks.category not in {None, asked.group("part").lower()}:
+        return False
+    return _follows(asks.model_copy(update={"category": None}), session.plan, session.picks)
+
+
+def _with_more_of_part(text: str, title: str) -> tuple[str, str | None]:
+    """`text` with "more ram" (memory, storage, space) read as more than the first pick's
+    amount of that part ("more than 4gb ram"), and a note saying so; as it is when an amount
+    is stated or the title states none."""
+    asked = _MORE_OF.search(text)
+    if asked is None or _AMOUNT.search(text):
+        return text, None
+    word = asked.group("part").lower()
+    parts = _PARTS_OF.get(word, _PARTS_OF["storage"])
+    sizes = [s.value for s in find_specs(title) if s.unit == "gb" and s.part in parts]
+    if not sizes:
+        return text, None
+    amount = f"more than {max(sizes):g}gb {'storage' if word == 'space' else word}"
+    note = f"read 'more {word}' as {amount}, above the last first pick"
+    return f"{text[: asked.start()]}{amount}{text[asked.end() :]}", note
 
 
 def _without(message: str, reference: re.Match[str]) -> str:

@@ -324,3 +324,29 @@ def test_the_trait_answer_says_where_each_listing_states_it() -> None:
     assert lines[4].startswith("What a listing does not say it may still have")
     one = trait_answer("wireless", [(views[0], titled)])
     assert one == "[amazon:1] Wireless Earbuds: says wireless."
+
+
+NOTEBOOK = 'Acer TravelMate Notebook 29.5 cm (11.6") Intel Celeron 4 GB DDR4-SDRAM 128 GB SSD'
+
+
+@pytest.mark.parametrize(
+    ("message", "planned"),
+    [
+        ("something with more ram", "something with more than 4gb ram"),
+        ("one with more memory please", "one with more than 4gb memory please"),
+        ("i need more storage", "i need more than 128gb storage"),
+        ("something with more ram, at least 16gb", "something with more ram, at least 16gb"),
+    ],
+)
+def test_more_memory_or_storage_is_read_against_the_first_pick(message: str, planned: str) -> None:
+    laptop = plan_from_text(["a laptop under $700"])
+    pick = PICKS[0].model_copy(update={"title": NOTEBOOK})
+    follow_up = read_follow_up(message, _session([pick], laptop))
+    assert follow_up.planned == planned
+    assert (follow_up.note is None) == (planned == message)
+
+
+def test_more_ram_beside_a_title_without_an_amount_is_planned_as_written() -> None:
+    laptop = plan_from_text(["a laptop under $700"])
+    follow_up = read_follow_up("something with more ram", _session(PICKS, laptop))
+    assert follow_up.planned == "something with more ram"
