@@ -5,7 +5,7 @@ training labels pairs with these rules and item_picker sinks accessories with th
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
 
@@ -173,6 +173,22 @@ def is_accessory_category(category: str) -> bool:
     lamp"); a shelf name ("computers accessories") says nothing and is not one."""
     noun = head(category)
     return noun is not None and not is_broad(category) and is_accessory_noun(noun)
+
+
+SERVICE_CATEGORIES = frozenset({"warranty/support extension"})
+"""Icecat's types of services sold for a product ("HP 3 year Pickup and Return Notebook
+Only Service Bundle"): never the product, though their titles name it."""
+_SERVICE_WORDS = frozenset(
+    {"warranty", "warranties", "service", "services", "support", "care", "protection", "plan"}
+)
+
+
+def sold_for_another(category: str, asked: Iterable[str]) -> bool:
+    """Whether items of `category` are sold for another product: an accessory type, or a
+    service such as a warranty extension, unless the request asks for a service."""
+    if is_accessory_category(category):
+        return True
+    return category.lower() in SERVICE_CATEGORIES and not _SERVICE_WORDS.intersection(asked)
 
 
 def overlaps(a: str, b: str) -> bool:

@@ -31,9 +31,9 @@ from app.catalog.product_nouns import (
     canonical,
     catalog_name,
     head,
-    is_accessory_category,
     is_accessory_noun,
     names_as_product,
+    sold_for_another,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
 from app.catalog.short_names import with_short_names
@@ -165,7 +165,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         for p in filtered.pool
         if names_only_as_add_on_target(as_sold(p.item.title), noun)
         or names_only_as_feature(p.item.title, noun)
-        or (typed and _accessory_category(p.item))
+        or (typed and _accessory_category(p.item, asked))
         or sibling_product(p.item.title, inputs.category) is not None
         or names_as_compound_modifier(p.item.title, noun)
         or describes_add_on(p.item.description, noun)
@@ -186,11 +186,11 @@ def _products_of_the_accessory(category: str, noun: str, filtered: Filtered) -> 
     return frozenset()
 
 
-def _accessory_category(item: Item) -> bool:
-    """Whether the item's own category, listed or read off its spec sheet, is an accessory
-    type ("notebook case")."""
+def _accessory_category(item: Item, asked: Sequence[str]) -> bool:
+    """Whether the item's own category, listed or read off its spec sheet, is sold for another
+    product: an accessory type ("notebook case") or a service not asked for (a warranty)."""
     category = item.known_category
-    return category is not None and is_accessory_category(category)
+    return category is not None and sold_for_another(category, asked)
 
 
 def names_as_compound_modifier(title: str, noun: str) -> bool:
