@@ -2,9 +2,10 @@
 replays the recent messages and reads stated amounts only, so the message is kept for
 planning with the amount it means ("something cheaper (under $23.09)"), read once against
 the first pick; the conversation keeps the words as written ("something bigger" or "smaller"
-likewise, against its screen size). "Other options": the picks
-shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
-question about one pick's offers; "make it 2": how many of the picks to buy."""
+likewise, against its screen size; "more ram" against its memory). "Other options": the
+picks shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
+question about one pick's offers; "is it wireless?": one about what the picks' listings say;
+"make it 2": how many of the picks to buy."""
 
 from __future__ import annotations
 
@@ -121,7 +122,8 @@ def read_follow_up(message: str, session: Session, speller: Speller | None = Non
     ("any others?"), which leaves out every pick shown for the request; and a reference to a
     pick is no keyword ("i want the second one in black" plans "i want in black"); a count
     alone ("make it 2") changes no plan and asks what that many cost, as "which one is best?"
-    and "compare the first two" ask about the picks shown. With a
+    and "compare the first two" ask about the picks shown, and "is it wireless?" asks a trait
+    of them. With a
     speller the cues are read through slips ("too expensiv"); the planner gets the
     shopper's words, which it respells itself."""
     read = speller.text(message)[0] if speller is not None else message
