@@ -49,6 +49,8 @@ from app.tools._search_product import (
     accessorized_product,
     accessory_asked,
     as_sold,
+    is_named_target,
+    names_as_compound_modifier,
     names_noun,
     names_only_as_feature,
     sibling_product,
@@ -56,7 +58,6 @@ from app.tools._search_product import (
 
 log = logging.getLogger(__name__)
 
-_CONNECTIVES = frozenset({"with", "and", "for", "&", "plus", "incl", "including", "or"})
 _SIZE_UNIT = re.compile(r"\d*(?:[kmgt]b)")
 
 
@@ -160,7 +161,7 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         return frozenset()
     typed = not is_accessory_noun(noun)
     asked = (*tokens(inputs.category), *tokens(inputs.request))
-    return _products_of_the_accessory(inputs.category, noun, filtered) | frozenset(
+    return _products_of_the_accessory(inputs, noun, filtered) | frozenset(
         p.item.item_id
         for p in filtered.pool
         if names_only_as_add_on_target(as_sold(p.item.title), noun)
@@ -173,13 +174,16 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
     )
 
 
-def _products_of_the_accessory(category: str, noun: str, filtered: Filtered) -> frozenset[str]:
-    """Ids of the items that are the product an asked accessory is for, when another
-    candidate names the accessory; with none that does, they are the closest matches."""
+def _products_of_the_accessory(inputs: PickInputs, noun: str, filtered: Filtered) -> frozenset[str]:
+    """Ids of the items that are the product an asked accessory is for, by name or by the
+    model the request names, when another candidate names the accessory; with none that
+    does, they are the closest matches."""
+    category, musts = inputs.category or "", [t.text for t in inputs.must]
     found = frozenset(
         p.item.item_id
         for p in filtered.pool
         if accessorized_product(p.item.title, category) is not None
+        or is_named_target(p.item, category, musts)
     )
     if found and any(noun in map(canonical, hyphenated_words(p.item.title)) for p in filtered.pool):
         return found
@@ -191,32 +195,6 @@ def _accessory_category(item: Item, asked: Sequence[str]) -> bool:
     product: an accessory type ("notebook case") or a service not asked for (a warranty)."""
     category = item.known_category
     return category is not None and sold_for_another(category, asked)
-
-
-def names_as_compound_modifier(title: str, noun: str) -> bool:
-    """True when the title names the noun only inside a hyphenated word that describes
-    another product or an accessory named right after it ("Triple-Monitor USB-C Docking
-    Station", "Dual-Monitor Arm"); a one-letter lead makes the product's own name (a Y-Cable)."""
-    words = hyphenated_words(title.lower())
-    if any(canonical(w) == noun for w in words):
-        return False
-    for i, word in enumerate(words):
-        parts = word.split("-")
-        if len(parts) > 1 and len(parts[0]) > 1 and canonical(parts[-1]) == noun:
-            return _describes_next(words[i + 1 : i + 4], noun)
-    return False
-
-
-def _describes_next(after: Sequence[str], noun: str) -> bool:
-    """Whether a product or accessory noun other than `noun` follows before a connective."""
-    for word in after:
-        if word in _CONNECTIVES:
-            return False
-        if canonical(word) != noun and (
-            is_product_noun(word) or is_accessory_noun(canonical(word))
-        ):
-            return True
-    return False
 
 
 def plan_gate(

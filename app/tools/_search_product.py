@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
+from app.catalog.model_codes import named_codes, query_codes
 from app.catalog.product_kinds import card_words, other_kind
 from app.catalog.product_nouns import (
     canonical,
@@ -228,6 +229,18 @@ def accessorized_product(title: str, category: str) -> str | None:
     return target if _is_the_product(said, title, target) else None
 
 
+def is_named_target(item: Item, category: str, musts: Iterable[str]) -> bool:
+    """Whether the item is the model an asked accessory or supply is for ("ink for an hp
+    officejet 6500" must have "officejet 6500": the OfficeJet 6500 printer itself): it writes
+    a model code the must-haves name and no accessory noun."""
+    noun = head(category)
+    if noun is None or not is_accessory_noun(noun):
+        return False
+    codes = query_codes(" ".join(musts))
+    said = tokens(item.title)
+    return named_codes(item, codes) > 0 and not any(is_accessory_noun(canonical(w)) for w in said)
+
+
 _ASKED_ACCESSORIES = frozenset({"band"})
 """Nouns that name an accessory when asked after its product ("smartwatch bands") but are
 no accessory noun in titles, which use them otherwise ("Dual Band Router", "Fit band")."""
@@ -248,3 +261,32 @@ def _other_product(word: str, noun: str) -> bool:
     is not another product than the next ("Desktop PC" is a desktop computer)."""
     said = canonical(word)
     return said != noun and not (is_generic_head(said) and is_generic_head(noun))
+
+
+_CONNECTIVES = frozenset({"with", "and", "for", "&", "plus", "incl", "including", "or"})
+
+
+def names_as_compound_modifier(title: str, noun: str) -> bool:
+    """True when the title names the noun only inside a hyphenated word that describes
+    another product or an accessory named right after it ("Triple-Monitor USB-C Docking
+    Station", "Dual-Monitor Arm"); a one-letter lead makes the product's own name (a Y-Cable)."""
+    words = tokens(title.lower())
+    if any(canonical(w) == noun for w in words):
+        return False
+    for i, word in enumerate(words):
+        parts = word.split("-")
+        if len(parts) > 1 and len(parts[0]) > 1 and canonical(parts[-1]) == noun:
+            return _describes_next(words[i + 1 : i + 4], noun)
+    return False
+
+
+def _describes_next(after: Sequence[str], noun: str) -> bool:
+    """Whether a product or accessory noun other than `noun` follows before a connective."""
+    for word in after:
+        if word in _CONNECTIVES:
+            return False
+        if canonical(word) != noun and (
+            is_product_noun(word) or is_accessory_noun(canonical(word))
+        ):
+            return True
+    return False

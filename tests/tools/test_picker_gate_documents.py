@@ -10,12 +10,8 @@ import pytest
 
 from app.catalog.item import Item
 from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import (
-    accessories,
-    gate_document,
-    names_as_compound_modifier,
-    run_gate,
-)
+from app.tools._picker_gate import accessories, gate_document, run_gate
+from app.tools._search_product import names_as_compound_modifier
 from app.tools.shopping_plan import ShoppingPlan
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item
 

@@ -9,6 +9,7 @@ from app.catalog.item import Item
 from app.tools._search_product import (
     accessory_asked,
     asked_product,
+    is_named_target,
     names_only_as_feature,
     names_product,
     none_named,
@@ -192,3 +193,21 @@ def test_a_cards_one_word_name_and_what_a_plus_adds_name_the_product(
     title: str, product: str, named: bool
 ) -> None:
     assert names_product(item(title), product, product) is named
+
+
+@pytest.mark.parametrize(
+    ("title", "category", "musts", "target"),
+    [
+        ("HP OfficeJet 6500 Thermal Inkjet A4 Wi-Fi", "ink", ["officejet 6500"], True),
+        ("HP 920 Cyan Officejet 6500 Ink Cartridge", "ink", ["officejet 6500"], False),
+        ("HP OfficeJet 6000 inkjet printer", "ink", ["officejet 6500"], False),
+        ("Samsung Galaxy S10 128 GB smartphone", "case", ["s10"], True),
+        ("Samsung Galaxy S10 Clear View Cover", "case", ["s10"], False),
+        ("MSI notebook GeForce RTX 2060", "laptop", ["rtx 2060"], False),
+        ("HP OfficeJet 6500 Thermal Inkjet", "ink", [], False),
+    ],
+)
+def test_the_model_an_asked_accessory_is_for_is_no_accessory(
+    title: str, category: str, musts: list[str], target: bool
+) -> None:
+    assert is_named_target(item(title), category, musts) is target
