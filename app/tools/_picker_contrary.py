@@ -25,11 +25,17 @@ TRAITS = frozenset(
 asked one says so, as it does of an asked form."""
 
 
+_DRIVES = frozenset({"ssd", "ssds", "drive", "drives", "hdd", "hdds"})
+"""Products a "portable" one of is an external one ("a portable ssd")."""
+
+
 def asked_forms(asked: Iterable[Term], *, product: str | None = None) -> tuple[str, ...]:
     """The forms asked as terms or in the product's name, in its words or in words that
-    imply them ("inkjet" of "inkjet printer", wireless of "bluetooth headphones"), in a
-    stable order."""
+    imply them ("inkjet" of "inkjet printer", wireless of "bluetooth headphones", external
+    of "portable ssd"), in a stable order."""
     said = {term.text for term in asked}
+    if "portable" in said and set((product or "").lower().split()) & _DRIVES:
+        said.add("external")
     return tuple(
         form
         for family in FAMILIES

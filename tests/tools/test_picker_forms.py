@@ -94,3 +94,16 @@ def test_an_internal_drive_is_no_external_one() -> None:
     sem = semantic_scores(inputs, filtered.pool, {}, None)
     assert sem["amazon:1"].avoid_said == ("internal",)
     assert sem["amazon:2"].avoid_said == ()
+
+
+def test_a_portable_drive_is_an_external_one_and_an_internal_one_says_so() -> None:
+    drives = [
+        item(1, "Verbatim internal solid state drive M.2 512 GB"),
+        item(2, "Samsung T5 portable external SSD 500 GB"),
+    ]
+    plan = ShoppingPlan(category="ssd", keywords=("portable",))
+    inputs, _ = stages(drives, plan, "ssd portable")
+    assert "external" in inputs.forms
+    assert "internal" in inputs.contrary
+    speakers = ShoppingPlan(category="speaker", keywords=("portable",))
+    assert stages([item(3, "JBL portable speaker")], speakers, "speaker")[0].forms == ()
