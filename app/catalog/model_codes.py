@@ -9,13 +9,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from app.catalog._match_text import is_code
+from app.catalog._match_text import is_code, squash
 from app.catalog.item import Item
-from app.catalog.specs import quantities
+from app.catalog.specs import without_quantities
 from app.catalog.spelling import english_words
 
-_TOKEN = re.compile(r"[a-z0-9]+(?:[-./][a-z0-9]+)*")
-_NOT_ALNUM = re.compile(r"[^a-z0-9]+")
+_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)*")
 _SERIES_CODE = re.compile(r"^[a-z]{1,3}\d{2,3}$")
 """A short series mark with its number: "s10", "g502", "rg11"."""
 _NUMBER_CODE = re.compile(r"^\d{3,5}$")
@@ -58,11 +57,11 @@ def code_spans(low: str) -> list[CodeSpan]:
     """Where lower-case `low` names a model code: a model-like token ("tn-2110",
     "xr50x90j"), a short series mark ("s10"), or a bare number of 3-5 digits after its
     series word ("rtx 2060"); quantities are blanked first, so "1080p" or "32gb" name none."""
-    blank = _without_quantities(low)
+    blank = without_quantities(low)
     found = list(_TOKEN.finditer(blank))
     spans: list[CodeSpan] = []
     for at, match in enumerate(found):
-        token, plain = match.group(), _NOT_ALNUM.sub("", match.group())
+        token, plain = match.group(), squash(match.group())
         before = found[at - 1] if at else None
         if not _stands_alone(blank, match):
             continue
@@ -73,15 +72,6 @@ def code_spans(low: str) -> list[CodeSpan]:
         elif _SERIES_CODE.match(token) or _long_code(token):
             spans.append(CodeSpan(ModelCode(token, frozenset({plain})), *match.span()))
     return spans
-
-
-def _without_quantities(low: str) -> str:
-    """`low` with every quantity blanked by as many spaces, so offsets stay put."""
-    out = list(low)
-    for quantity in quantities(low):
-        start, end = quantity.reach
-        out[start:end] = " " * (end - start)
-    return "".join(out)
 
 
 def _stands_alone(low: str, match: re.Match[str]) -> bool:
@@ -117,7 +107,14 @@ def named_codes(item: Item, codes: Sequence[ModelCode]) -> int:
     without separators ("TN-2110", "TN 2110", "TN2110")."""
     if not codes:
         return 0
-    text = " ".join(p for p in (item.title, item.model_number, item.description) if p)
-    words = [_NOT_ALNUM.sub("", t) for t in _TOKEN.findall(text.lower())]
-    written = set(words) | {a + b for a, b in itertools.pairwise(words)}
+    written = written_codes(
+        " ".join(p for p in (item.title, item.model_number, item.description) if p)
+    )
     return sum(1 for code in codes if code.spellings & written)
+
+
+def written_codes(text: str) -> set[str]:
+    """Every token of `text` and every two adjacent ones, squashed to letters and digits:
+    the forms a model code may be written in ("TN-2110", "TN 2110", "tn_2110" -> tn2110)."""
+    words = [squash(t) for t in _TOKEN.findall(text.lower())]
+    return set(words) | {a + b for a, b in itertools.pairwise(words)}

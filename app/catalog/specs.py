@@ -275,13 +275,12 @@ def with_unit_shorthands_spelled(text: str) -> str:
 
 def without_quantities(low: str) -> str:
     """Lower-case `low` with every quantity, and the cue of an asked minimum or maximum,
-    blanked out: the words a term keeps beside its specs ("at least 16gb ram" -> "ram")."""
-    out, last = [], 0
+    blanked out by as many spaces, so offsets stay put: the words a term keeps beside its
+    specs ("at least 16gb ram" -> "ram")."""
+    out = list(low)
     for quantity in quantities(low):
         start, end = quantity.reach
-        out.append(low[last:start] + " ")
-        last = end
-    out.append(low[last:])
+        out[start:end] = " " * (end - start)
     return "".join(out)
 
 

@@ -5,17 +5,16 @@ the hits it removed, so a hit two stages would remove is counted by the first.""
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
 from app.catalog.item import Item
+from app.catalog.model_codes import written_codes
 from app.recall.filters import brand_key
 from app.tools._search_args import SearchScope
 from app.tools._search_relevance import RelevanceFloor, ScoredHit
 
-_MODEL_TOKEN = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)*")
 _NOT_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
@@ -85,9 +84,7 @@ class ItemMatchers:
             return True
         if item.model_number and squash(item.model_number) == self.model:
             return True
-        tokens = [squash(t) for t in _MODEL_TOKEN.findall(item.title.lower())]
-        pairs = (a + b for a, b in itertools.pairwise(tokens))
-        return any(t == self.model for t in (*tokens, *pairs))
+        return self.model in written_codes(item.title)
 
 
 def apply_postfilters(
