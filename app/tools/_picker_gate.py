@@ -54,6 +54,7 @@ from app.tools._search_product import (
     names_noun,
     names_only_as_feature,
     sibling_product,
+    target_codes,
 )
 
 log = logging.getLogger(__name__)
@@ -178,12 +179,13 @@ def _products_of_the_accessory(inputs: PickInputs, noun: str, filtered: Filtered
     """Ids of the items that are the product an asked accessory is for, by name or by the
     model the request names, when another candidate names the accessory; with none that
     does, they are the closest matches."""
-    category, musts = inputs.category or "", [t.text for t in inputs.must]
+    category = inputs.category or ""
+    codes = target_codes(category, (t.text for t in inputs.must))
     found = frozenset(
         p.item.item_id
         for p in filtered.pool
         if accessorized_product(p.item.title, category) is not None
-        or is_named_target(p.item, category, musts)
+        or is_named_target(p.item, codes)
     )
     if found and any(noun in map(canonical, hyphenated_words(p.item.title)) for p in filtered.pool):
         return found

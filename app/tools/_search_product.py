@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
-from app.catalog.model_codes import named_codes, query_codes
+from app.catalog.model_codes import ModelCode, named_codes, query_codes
 from app.catalog.product_kinds import card_words, other_kind
 from app.catalog.product_nouns import (
     canonical,
@@ -229,14 +229,18 @@ def accessorized_product(title: str, category: str) -> str | None:
     return target if _is_the_product(said, title, target) else None
 
 
-def is_named_target(item: Item, category: str, musts: Iterable[str]) -> bool:
-    """Whether the item is the model an asked accessory or supply is for ("ink for an hp
-    officejet 6500" must have "officejet 6500": the OfficeJet 6500 printer itself): it writes
-    a model code the must-haves name and no accessory noun."""
+def target_codes(category: str, musts: Iterable[str]) -> tuple[ModelCode, ...]:
+    """The model codes the must-haves name when the asked product is an accessory or a
+    supply ("ink" that must have "officejet 6500"): the model it is for; none otherwise."""
     noun = head(category)
     if noun is None or not is_accessory_noun(noun):
-        return False
-    codes = query_codes(" ".join(musts))
+        return ()
+    return query_codes(" ".join(musts))
+
+
+def is_named_target(item: Item, codes: Sequence[ModelCode]) -> bool:
+    """Whether the item is the model an asked accessory is for (`target_codes`: the OfficeJet
+    6500 printer for its ink): it writes one of the codes and no accessory noun."""
     said = tokens(item.title)
     return named_codes(item, codes) > 0 and not any(is_accessory_noun(canonical(w)) for w in said)
 

@@ -13,6 +13,7 @@ from app.tools._search_product import (
     names_only_as_feature,
     names_product,
     none_named,
+    target_codes,
 )
 
 
@@ -210,4 +211,4 @@ def test_a_cards_one_word_name_and_what_a_plus_adds_name_the_product(
 def test_the_model_an_asked_accessory_is_for_is_no_accessory(
     title: str, category: str, musts: list[str], target: bool
 ) -> None:
-    assert is_named_target(item(title), category, musts) is target
+    assert is_named_target(item(title), target_codes(category, musts)) is target
