@@ -7,9 +7,8 @@ from typing import Any
 
 import typer
 
-from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
-from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.loader import ICECAT_DIR, Catalog, SkipTally, load_catalog
 from app.catalog.spec_categories import (
     SpecRecipe,
     leave_one_out,
