@@ -24,11 +24,11 @@ LAYERS: dict[str, int] = {
     "app.agent": 6,
     "harness": 7,
     "app.runtime": 8,
-    "app.runtime_agent": 8,
-    "app.eval": 9,
-    "app.api": 10,
-    "app.cli": 10,
-    "scripts": 11,
+    "app.runtime_agent": 9,
+    "app.eval": 10,
+    "app.api": 11,
+    "app.cli": 11,
+    "scripts": 12,
 }
 """Rank of each area, from the bottom: an area imports only areas of a lower rank (or
 itself), so the two composition roots of equal rank, api and cli, never import each other."""
@@ -118,6 +118,15 @@ def test_no_module_imports_another_package_s_private_module() -> None:
             continue
         if imp.package != owner and not imp.package.startswith(owner + "."):
             offenders.append(f"{imp.where}: {imp.importer} imports {imp.target}")
+    assert offenders == []
+
+
+def test_layers_import_only_downward() -> None:
+    offenders = []
+    for imp in IMPORTS:
+        source, target = area(imp.importer), area(imp.target)
+        if source != target and LAYERS[target] >= LAYERS[source]:
+            offenders.append(f"{imp.where}: {source} imports {imp.target} ({target})")
     assert offenders == []
 
 

@@ -30,7 +30,7 @@ def bench(
 
     Medians over repeated runs; timings depend on the machine's load, reported with them.
     """
-    from app.api.app import build_agent
+    from app.runtime_agent import build_agent
 
     results = RESULTS if record else None
     options = BenchOptions(repeats=repeats, rebuild=rebuild, results=results)

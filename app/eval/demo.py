@@ -37,7 +37,7 @@ from app.tools.item_search import ItemSearchResult
 
 Echo = Callable[[str], None]
 AgentFactory = Callable[[Runtime], ShoppingAgent]
-"""Builds the agent on an opened runtime (the API's `build_agent`: autopick included)."""
+"""Builds the agent on an opened runtime (`app.runtime_agent.build_agent`: autopick included)."""
 
 SEARCHES = ("usb flash drive 32gb", "noise cancelling headphones", "27 inch 4k monitor")
 ERROR = 2
