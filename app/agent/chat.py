@@ -29,6 +29,8 @@ from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
 from app.tools.shopping_plan import ShoppingPlan
 
+__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
+
 log = logging.getLogger(__name__)
 
 HookFactory = Callable[[], Sequence[TurnHook]]

@@ -17,6 +17,8 @@ from app.tools.base import Tool, ToolError, ToolOutcome, tool_json_schema
 from app.tools.llm import ChatModel, Message
 from app.tools.shopping_summary import check_item_ids
 
+__all__ = ["HIDDEN_TOOLS", "SUMMARY_TOOL", "finish_with_summary", "model_tools", "run_llm_turn"]
+
 log = logging.getLogger(__name__)
 
 HIDDEN_TOOLS = frozenset({"planner"})

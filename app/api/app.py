@@ -19,6 +19,8 @@ from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
 
+__all__ = ["create_app"]
+
 log = logging.getLogger(__name__)
 
 

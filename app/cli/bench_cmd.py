@@ -12,6 +12,8 @@ from app.config import get_settings
 from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
 
+__all__ = ["bench", "register", "summary_lines"]
+
 
 def register(app: typer.Typer) -> None:
     """Add the `bench` command to the root CLI."""

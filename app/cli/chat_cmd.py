@@ -19,6 +19,8 @@ from app.config.settings import Settings
 from app.errors import PickwiseError
 from app.runtime_agent import build_agent
 
+__all__ = ["HELP", "ask", "ask_payload", "chat", "open_agent", "register", "run_ask", "run_repl"]
+
 HELP = "Type what you are looking for. /new starts a new session, /quit leaves."
 
 

@@ -28,6 +28,8 @@ from app.config.settings import Settings
 from app.recall.matching_offers import OfferFinder
 from app.recall.search_index import SearchIndex
 
+__all__ = ["end_to_end_scores", "pairwise_scores", "run_matching_eval"]
+
 
 def pairwise_scores(
     matcher: ProductMatcher, catalog: Catalog, labels: Sequence[MatchLabel]

@@ -13,6 +13,8 @@ from app.recall.bm25 import Bm25Index, LexicalHit
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 
+__all__ = ["Bm25Retriever"]
+
 
 class Bm25Retriever:
     """BM25 hits as `Hit`s (empty payload: the index keeps only ids and filter columns).
