@@ -15,6 +15,17 @@ can tell our failures from bugs. The tree, by what the caller should do about it
 
 from __future__ import annotations
 
+__all__ = [
+    "AuthError",
+    "ConfigError",
+    "DependencyDown",
+    "IndexMissing",
+    "InvalidRequest",
+    "NotFound",
+    "ParamValidationError",
+    "PickwiseError",
+]
+
 
 class PickwiseError(Exception):
     """Base of every error Pickwise raises deliberately."""

@@ -12,6 +12,18 @@ from datetime import UTC, datetime
 
 from app.config.registry import REGISTRY, Param, mask
 
+__all__ = [
+    "PLAIN_FORMAT",
+    "QUIET_LIBRARIES",
+    "SESSION_ID",
+    "TURN_ID",
+    "JsonFormatter",
+    "PlainFormatter",
+    "TurnContext",
+    "bind_turn",
+    "configure_logging",
+]
+
 SESSION_ID: ContextVar[str | None] = ContextVar("pickwise_session_id", default=None)
 TURN_ID: ContextVar[str | None] = ContextVar("pickwise_turn_id", default=None)
 

@@ -31,6 +31,8 @@ from app.tools.planner import PlannerTool
 from app.tools.price_compare import PriceCompareTool
 from app.tools.shopping_summary import ShoppingSummaryTool
 
+__all__ = ["Runtime"]
+
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)

@@ -6,6 +6,25 @@ from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
+__all__ = [
+    "DEPENDENCY_DOWN",
+    "FAST_BUCKETS",
+    "HTTP_REQUESTS",
+    "HTTP_SECONDS",
+    "LLM_ERRORS",
+    "LLM_SECONDS",
+    "LLM_TOKENS",
+    "METRICS",
+    "RECALL_SOURCE_SECONDS",
+    "SLOW_BUCKETS",
+    "TOOL_SECONDS",
+    "TURN_SECONDS",
+    "observe_llm_call",
+    "observe_llm_error",
+    "observe_recall_source",
+    "observe_tool",
+]
+
 METRICS = CollectorRegistry(auto_describe=True)
 """The registry of every observation below; /metrics adds the state read at scrape time."""
 

@@ -27,7 +27,7 @@ import torch
 
 from app.config.settings import Settings
 from app.eval.bench_stats import append_result, load_averages
-from app.recall._flag_embedder import FlagEmbedder
+from app.recall.local_models import FlagEmbedder
 
 _WARM_UP_TEXTS = 256
 

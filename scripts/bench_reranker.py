@@ -32,10 +32,9 @@ import torch
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.eval.bench_stats import percentile
-from app.recall._reranker_local import LocalReranker
-from app.recall._reranker_mining import binary_auc
+from app.recall.local_models import LocalReranker
 from app.recall.reranker import trained_models
-from app.recall.reranker_training import HELDOUT_FILE
+from app.recall.reranker_training import HELDOUT_FILE, binary_auc
 
 
 def load_heldout(folder: Path) -> list[dict[str, Any]]:

@@ -29,8 +29,7 @@ from app.eval.bench_search import cold_vs_warm, concurrent_identical, ms, timed_
 from app.eval.bench_stats import percentile
 from app.recall.filters import SearchFilters
 from app.runtime import Runtime
-from app.tools._search_relevance import RelevanceFloor
-from app.tools.item_search import ItemSearchTool
+from app.tools.item_search import ItemSearchTool, RelevanceFloor
 
 GIBBERISH = [
     "asdkjh qwe", "xyzzy plugh", "qwertyuiop", "zzzzzz", "blorft snazzle", "hjkl asdf",

@@ -20,10 +20,10 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from app.api.app import build_agent
 from app.config import get_settings
 from app.errors import PickwiseError
 from app.eval.demo import ERROR, DemoOptions, offline, prepare, run_demo
+from app.runtime_agent import build_agent
 
 THRESHOLDS = Path(__file__).resolve().with_name("demo_thresholds.json")
 

@@ -15,7 +15,6 @@ import pytest
 
 from app.agent.chat import UNANSWERED
 from app.agent.events import PickView, TurnSummary
-from app.api.app import build_agent
 from app.catalog.item import Item
 from app.catalog.loader import load_catalog
 from app.config.settings import Settings
@@ -24,6 +23,7 @@ from app.eval.demo import ERROR, DemoOptions, DemoRun, conclude, ensure_reranker
 from app.eval.demo_script import SCENARIOS, Conversation, conversation_metrics
 from app.eval.demo_thresholds import FAILED, PASSED, load_thresholds
 from app.recall.search_index import SearchIndex
+from app.runtime_agent import build_agent
 
 REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = REPO / "scripts" / "demo_thresholds.json"

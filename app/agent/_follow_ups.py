@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.spelling import Speller
-from app.tools._picker_specs import find_specs
+from app.tools.picker_terms import find_specs
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
 

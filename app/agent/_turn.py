@@ -14,9 +14,9 @@ from app.agent.events import EventType, PickView, StageTiming, TurnEvent
 from app.agent.hooks import HarnessHint, TurnHook
 from app.agent.session import Session
 from app.catalog.item import Item
-from app.tools._summary_facts import cited_ids
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult, Pick
+from app.tools.shopping_summary import cited_ids
 
 Mode = Literal["llm", "offline"]
 

@@ -10,7 +10,7 @@ import logging
 import uuid
 import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.agent._follow_ups import read_follow_up
 from app.agent._turn import Mode, Turn
@@ -29,8 +29,7 @@ from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
 from app.tools.shopping_plan import ShoppingPlan
 
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
 
 log = logging.getLogger(__name__)
 
@@ -66,18 +65,6 @@ class ShoppingAgent:
         self.items: Mapping[str, Item] = items or {}
         self.hooks = hooks
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    @classmethod
-    def from_runtime(cls, runtime: Runtime, *, hooks: HookFactory | None = None) -> ShoppingAgent:
-        """The agent on an opened runtime: its tools, session store and chat model."""
-        return cls(
-            runtime.tools,
-            runtime.sessions,
-            model=runtime.chat_model,
-            hooks=hooks or no_hooks,
-            speller=runtime.index.speller,
-            items=runtime.index.items,
-        )
 
     @property
     def mode(self) -> Mode:

@@ -11,6 +11,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+__all__ = ["ChatAgent", "EventType", "PickView", "StageTiming", "TurnEvent", "TurnSummary"]
+
 EventType = Literal[
     "session", "plan", "tool_start", "tool_end", "picks", "message_delta", "done", "error"
 ]

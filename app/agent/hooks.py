@@ -12,6 +12,8 @@ from typing import Protocol, runtime_checkable
 
 from app.tools.base import ToolContext, ToolOutcome
 
+__all__ = ["HarnessHint", "TurnHook"]
+
 
 @dataclass(frozen=True)
 class HarnessHint:

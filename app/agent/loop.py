@@ -13,9 +13,11 @@ from app.agent._tool_calls import PlannedCall, run_calls
 from app.agent._turn import Turn
 from app.config.params.agent import AGENT_MAX_ITERATIONS, AGENT_TOOL_RESULT_MAX_CHARS
 from app.errors import DependencyDown
-from app.tools._summary_facts import check_item_ids
 from app.tools.base import Tool, ToolError, ToolOutcome, tool_json_schema
 from app.tools.llm import ChatModel, Message
+from app.tools.shopping_summary import check_item_ids
+
+__all__ = ["HIDDEN_TOOLS", "SUMMARY_TOOL", "finish_with_summary", "model_tools", "run_llm_turn"]
 
 log = logging.getLogger(__name__)
 

@@ -23,6 +23,8 @@ from app.tools.candidates import DEFAULT_SLOT
 from app.tools.price_compare import PriceCompareResult
 from app.tools.shopping_plan import ShoppingPlan
 
+__all__ = ["BY", "run_offline_turn", "search_calls"]
+
 BY = "policy"
 
 

@@ -17,6 +17,15 @@ from app.errors import InvalidRequest
 from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
 
+__all__ = [
+    "ChatLine",
+    "Session",
+    "SessionStore",
+    "check_session_id",
+    "new_session_id",
+    "open_session_store",
+]
+
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 

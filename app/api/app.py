@@ -10,7 +10,6 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.agent.chat import ShoppingAgent
 from app.agent.events import ChatAgent
 from app.agent.session import SessionStore
 from app.api import metrics, routes_admin, routes_chat, routes_health, routes_sessions
@@ -18,7 +17,9 @@ from app.api._state import ApiState
 from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
-from harness.autopick import AutopickHook
+from app.runtime_agent import build_agent
+
+__all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 
@@ -63,12 +64,6 @@ def create_app(
     routes_admin.install(app, settings)
     metrics.install(app)
     return app
-
-
-def build_agent(runtime: Runtime) -> ShoppingAgent:
-    """The production agent on an opened runtime: its tools, session store and chat model
-    (the offline policy when no LLM is configured), with the autopick harness."""
-    return ShoppingAgent.from_runtime(runtime, hooks=lambda: [AutopickHook(runtime.tools)])
 
 
 def _session_store(agent: ChatAgent) -> SessionStore | None:

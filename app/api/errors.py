@@ -20,6 +20,15 @@ from app.errors import (
     PickwiseError,
 )
 
+__all__ = [
+    "describe_exception",
+    "error_body",
+    "error_response",
+    "install_error_handlers",
+    "status_for_code",
+    "validation_message",
+]
+
 log = logging.getLogger(__name__)
 
 _STATUS_BY_CODE = {

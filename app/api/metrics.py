@@ -18,6 +18,8 @@ from app.config.registry import REGISTRY
 from app.recall.breakers import BREAKERS
 from app.telemetry import HTTP_REQUESTS, HTTP_SECONDS, METRICS, TURN_SECONDS
 
+__all__ = ["CHAT_PATH", "MetricsMiddleware", "StateCollector", "install", "metrics", "router"]
+
 CHAT_PATH = "/v1/chat"
 _SSE_ERROR = b"\nevent: error\n"
 _BREAKER_STATES = ("closed", "open", "half-open")

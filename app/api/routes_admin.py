@@ -23,6 +23,20 @@ from app.config.overrides_sync import OverrideSync
 from app.config.settings import Settings
 from app.errors import ConfigError
 
+__all__ = [
+    "AUDIT_LIMIT_MAX",
+    "OverrideCheckMiddleware",
+    "ParamsReset",
+    "ParamsState",
+    "ParamsUpdate",
+    "audit",
+    "install",
+    "list_params",
+    "reset_params",
+    "router",
+    "update_params",
+]
+
 AUDIT_LIMIT_MAX = 1000
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])

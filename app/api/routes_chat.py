@@ -18,6 +18,8 @@ from app.api._turn import TurnStream
 from app.api._validation import message_problem, session_id_problem
 from app.api.errors import status_for_code
 
+__all__ = ["ChatRequest", "ChatResponse", "chat", "router"]
+
 router = APIRouter(tags=["chat"])
 
 

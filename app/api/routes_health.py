@@ -9,6 +9,8 @@ from fastapi.responses import JSONResponse
 from app.api._health import health
 from app.api._state import api_state
 
+__all__ = ["healthz", "router"]
+
 router = APIRouter(tags=["health"])
 
 

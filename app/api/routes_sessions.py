@@ -12,6 +12,8 @@ from app.api._state import api_state
 from app.api._validation import session_id_path
 from app.errors import ConfigError, NotFound
 
+__all__ = ["delete_session", "get_session", "router", "session_view"]
+
 router = APIRouter(tags=["sessions"])
 
 

@@ -16,6 +16,8 @@ from app.catalog.product_nouns import (
     tokens,
 )
 
+__all__ = ["ADD_ON_NOUNS", "PART_NOUNS", "describes_add_on", "names_only_as_add_on_target"]
+
 ADD_ON_NOUNS = frozenset(
     {"protector", "sleeve", "holster", "hood", "tether", "tripod", "monopod", "station"}
 )

@@ -13,6 +13,8 @@ from typing import NamedTuple
 from app.catalog.item import Item, MatchLabel
 from app.catalog.text import match_key
 
+__all__ = ["DedupeKey", "Deduped", "dedupe_items", "dedupe_key", "remap_matches"]
+
 
 class Deduped(NamedTuple):
     """The surviving items, in input order, and dropped id -> surviving id."""

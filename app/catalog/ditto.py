@@ -20,6 +20,21 @@ from app.catalog._tally import SkipTally
 from app.catalog.item import Item, MatchLabel, Platform
 from app.catalog.text import clean_text, display_case, tidy_ditto_spacing
 
+__all__ = [
+    "DITTO_DATASETS",
+    "DITTO_SPLITS",
+    "DittoDataset",
+    "DittoLoad",
+    "DittoName",
+    "Split",
+    "ditto_item",
+    "ditto_item_id",
+    "ditto_price_usd",
+    "load_ditto",
+    "load_ditto_dataset",
+    "parse_ditto_record",
+]
+
 DittoName = Literal["walmart-amazon", "amazon-google", "abt-buy"]
 Split = Literal["train", "valid", "test"]
 DITTO_SPLITS: tuple[Split, ...] = ("train", "valid", "test")

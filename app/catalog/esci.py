@@ -20,6 +20,18 @@ from app.catalog.item import Item
 from app.catalog.text import clean_text
 from app.errors import ConfigError
 
+__all__ = [
+    "ESCI_COLUMNS",
+    "ESCI_SAMPLE_FILES",
+    "Row",
+    "esci_description",
+    "esci_item",
+    "load_esci_csv",
+    "load_esci_products",
+    "load_esci_samples",
+    "load_vespa_products",
+]
+
 ESCI_COLUMNS: tuple[str, ...] = (
     "product_id",
     "product_title",

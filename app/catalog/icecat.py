@@ -23,6 +23,18 @@ from app.catalog.spec_categories import SpecRecipe, sheet_categories, spec_field
 from app.catalog.spec_features import sheet_features
 from app.catalog.text import clean_text
 
+__all__ = [
+    "ICECAT_FILES",
+    "SOURCE",
+    "SpecSheets",
+    "derive_icecat_category",
+    "icecat_item",
+    "icecat_model_number",
+    "icecat_price_usd",
+    "load_icecat",
+    "read_spec_sheets",
+]
+
 SOURCE = "icecat"
 ICECAT_FILES: tuple[str, ...] = ("1.json.zip", "2.json.zip", "3.json.zip", "4.json.zip")
 

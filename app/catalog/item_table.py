@@ -13,6 +13,8 @@ import pyarrow.parquet as pq
 
 from app.catalog.item import Item
 
+__all__ = ["read_items", "write_items"]
+
 
 def write_items(path: Path, items: Sequence[Item]) -> None:
     """Write items to a parquet file (zstd-compressed)."""

@@ -24,6 +24,8 @@ from app.errors import ConfigError, NotFound
 
 logger = logging.getLogger("app.catalog")
 
+__all__ = ["Catalog", "SkipTally", "catalog_files", "load_catalog"]
+
 ICECAT_DIR = "icecat"
 DITTO_DIR = "ditto-er"
 ESCI_SAMPLE_DIR = "esci-sample"

@@ -26,6 +26,8 @@ from app.catalog._match_weights import FITTED_MODEL, MAX_CODE_DF
 from app.catalog.item import Item
 from app.config.params.compare import COMPARE_MATCH_THRESHOLD
 
+__all__ = ["MatchScore", "ProductMatcher"]
+
 
 @dataclass(frozen=True)
 class MatchScore:

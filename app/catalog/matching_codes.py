@@ -13,6 +13,8 @@ from app.catalog._match_text import lower_text, model_field_codes, title_codes
 from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
 
+__all__ = ["CodeIndex", "different_models", "model_codes"]
+
 
 class CodeIndex:
     """code -> ids of the items that carry it, for codes specific enough to name a product."""

@@ -11,10 +11,25 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.catalog._match_features import FEATURES
-from app.catalog._match_model import LogisticModel, fit_logistic, pick_threshold
+from app.catalog._match_model import (
+    LogisticModel,
+    fit_logistic,
+    pick_threshold,
+    precision_recall_f1,
+)
 from app.catalog.item import MatchLabel
 from app.catalog.loader import Catalog
 from app.catalog.matching import ProductMatcher
+
+__all__ = [
+    "FEATURES",
+    "MATCH_DATASETS",
+    "MatcherFit",
+    "fit_matcher",
+    "labelled_pairs",
+    "pair_matrix",
+    "precision_recall_f1",
+]
 
 MATCH_DATASETS: tuple[str, ...] = ("walmart-amazon", "amazon-google", "abt-buy")
 L2_PENALTY = 1.0

@@ -14,6 +14,8 @@ from app.catalog.item import Item
 from app.catalog.specs import without_quantities
 from app.catalog.spelling import english_words
 
+__all__ = ["CodeSpan", "ModelCode", "code_spans", "named_codes", "query_codes", "written_codes"]
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)*")
 _SERIES_CODE = re.compile(r"^[a-z]{1,3}\d{2,3}$")
 """A short series mark with its number: "s10", "g502", "rg11"."""

@@ -12,6 +12,17 @@ from collections.abc import Iterable
 from app.catalog.product_nouns import head_positions, singular, tokens
 from app.catalog.standards import canonical_standards
 
+__all__ = [
+    "KINDS_AFTER",
+    "OTHER_KINDS",
+    "RIVAL_KINDS",
+    "card_words",
+    "names_kind",
+    "other_kind",
+    "other_kind_in",
+    "rival_kind",
+]
+
 OTHER_KINDS: dict[str, frozenset[str]] = {
     "tablet": frozenset({"graphic", "drawing", "pen", "digitizer", "writing", "signature"}),
     "monitor": frozenset({"baby", "heart", "pressure", "glucose"}),

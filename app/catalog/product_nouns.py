@@ -9,6 +9,35 @@ from collections.abc import Iterable, Sequence
 
 from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
 
+__all__ = [
+    "BROAD_HEADS",
+    "ONE_PRODUCT_NAMES",
+    "SERVICE_CATEGORIES",
+    "SYNONYMS",
+    "accessory_targets",
+    "canonical",
+    "catalog_name",
+    "category_key",
+    "category_words",
+    "head",
+    "head_positions",
+    "is_accessory_category",
+    "is_accessory_noun",
+    "is_accessory_position",
+    "is_broad",
+    "is_generic_head",
+    "names_as_product",
+    "names_only_as_target",
+    "normalise_query",
+    "other_names",
+    "overlaps",
+    "plural",
+    "query_variants",
+    "singular",
+    "sold_for_another",
+    "tokens",
+]
+
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _STOP = frozenset({"and", "&", "for", "with", "of", "the", "a", "an", "in", "on", "to", "or", "w"})
 _IRREGULAR = {

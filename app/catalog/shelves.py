@@ -8,6 +8,8 @@ from collections.abc import Collection
 
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
 
+__all__ = ["rival_shelf_keys", "says_sort", "shelf_key", "shelf_keys", "unshelved_words"]
+
 _DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
 _PORTABLE_TYPES = ("notebook", "tablet", "mobile workstation")
 _KIND_SHELVES = {"desktop": _DESKTOP_TYPES, "pc": _DESKTOP_TYPES, "computer": _DESKTOP_TYPES}

@@ -10,6 +10,24 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+__all__ = [
+    "BYTE_UNITS",
+    "SPEC",
+    "UNITS",
+    "Quantity",
+    "as_spec_words",
+    "comparable",
+    "in_metres",
+    "joined_by_or",
+    "quantities",
+    "same_part",
+    "spec_word",
+    "spec_words_fingerprint",
+    "with_spec_words",
+    "with_unit_shorthands_spelled",
+    "without_quantities",
+]
+
 _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "inch": ("inch", "inches", '"', "''"),
     "tb": ("tb", "terabyte", "terabytes"),

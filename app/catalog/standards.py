@@ -12,6 +12,21 @@ import re
 
 from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
 
+__all__ = [
+    "PROCESSOR_TIERS",
+    "TIERS_OF_LINE",
+    "canonical_standards",
+    "model_after",
+    "newer_than",
+    "standard_at",
+    "standard_labels",
+    "standard_words",
+    "standards_fingerprint",
+    "standards_in",
+    "with_standard_words",
+    "without_standards",
+]
+
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
     r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"

@@ -11,6 +11,16 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+__all__ = [
+    "add_once_after",
+    "clean_text",
+    "display_case",
+    "is_whole_words",
+    "match_key",
+    "replace_whole_words",
+    "tidy_ditto_spacing",
+]
+
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
 _MARKS_BEFORE_WORD = re.compile(r"[®™©]+(?=\w)")
 _MARKS = re.compile(r"[®™©]+")

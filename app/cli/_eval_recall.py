@@ -8,7 +8,7 @@ import typer
 
 from app.cli._output import emit_json
 from app.config import get_settings
-from app.eval._recall_configs import CONFIGS
+from app.eval.judgments_eval import CONFIGS
 
 DEFAULT_CHART = Path("reports") / "recall_eval.png"
 
@@ -37,8 +37,7 @@ def recall(
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """NDCG@10, Recall@20/100, MRR@20 and judged@10 per configuration, with p-values."""
-    from app.eval._recall_report import markdown_table
-    from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval
+    from app.eval.judgments_eval import RecallEvalOptions, markdown_table, run_recall_eval
 
     settings = get_settings()
     options = RecallEvalOptions(

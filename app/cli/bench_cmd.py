@@ -12,6 +12,8 @@ from app.config import get_settings
 from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
 
+__all__ = ["bench", "register", "summary_lines"]
+
 
 def register(app: typer.Typer) -> None:
     """Add the `bench` command to the root CLI."""
@@ -30,7 +32,7 @@ def bench(
 
     Medians over repeated runs; timings depend on the machine's load, reported with them.
     """
-    from app.api.app import build_agent
+    from app.runtime_agent import build_agent
 
     results = RESULTS if record else None
     options = BenchOptions(repeats=repeats, rebuild=rebuild, results=results)

@@ -7,9 +7,8 @@ from typing import Any
 
 import typer
 
-from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
-from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.loader import ICECAT_DIR, Catalog, SkipTally, load_catalog
 from app.catalog.spec_categories import (
     SpecRecipe,
     leave_one_out,
@@ -18,6 +17,8 @@ from app.catalog.spec_categories import (
 )
 from app.cli._output import emit_json
 from app.config import get_settings
+
+__all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_report", "stats"]
 
 app = typer.Typer(help="Inspect the product catalog built from the datasets.", no_args_is_help=True)
 

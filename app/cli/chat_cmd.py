@@ -12,12 +12,14 @@ import typer
 
 from app.agent.chat import collect
 from app.agent.events import ChatAgent, PickView, TurnEvent, TurnSummary
-from app.api.app import build_agent
 from app.cli._output import emit_json
 from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.config.settings import Settings
 from app.errors import PickwiseError
+from app.runtime_agent import build_agent
+
+__all__ = ["HELP", "ask", "ask_payload", "chat", "open_agent", "register", "run_ask", "run_repl"]
 
 HELP = "Type what you are looking for. /new starts a new session, /quit leaves."
 

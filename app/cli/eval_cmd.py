@@ -13,6 +13,8 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.eval.planner_eval import run_planner_eval
 
+__all__ = ["app", "planner"]
+
 app = typer.Typer(help="Offline evaluations on the public datasets.", no_args_is_help=True)
 app.command("matching")(matching)
 app.command("recall")(recall)

@@ -12,6 +12,8 @@ from app.config import get_settings
 from app.recall.index_build import build_index
 from app.recall.index_prune import prune_index_versions
 
+__all__ = ["app", "build", "prune"]
+
 app = typer.Typer(help="Build and inspect the search index.", no_args_is_help=True)
 
 

@@ -21,6 +21,8 @@ from app.cli import (
 from app.errors import PickwiseError
 from app.logging_setup import configure_logging
 
+__all__ = ["app", "main"]
+
 app = typer.Typer(
     name="pickwise",
     help="Pickwise: a conversational shopping backend over a real catalog.",

@@ -17,6 +17,8 @@ from app.config.overrides import open_override_store
 from app.config.overrides_admin import Change, ParamAdmin
 from app.errors import InvalidRequest
 
+__all__ = ["app", "audit", "get", "reset", "set_"]
+
 app = typer.Typer(help="Read and change runtime parameters of every worker.", no_args_is_help=True)
 
 

@@ -21,6 +21,8 @@ from app.tools.item_picker import ItemPickerResult
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import Constraint, ShoppingPlan
 
+__all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
+
 
 def register(app: typer.Typer) -> None:
     """Add the `pick` command to the root CLI."""

@@ -16,6 +16,8 @@ from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
 from app.tools.item_search import ItemSearchResult
 from app.tools.shopping_plan import Constraint, ShoppingPlan
 
+__all__ = ["TOOL", "register", "run_search", "search", "search_payload"]
+
 TOOL = "item_search"
 
 

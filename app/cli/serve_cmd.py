@@ -8,6 +8,12 @@ import typer
 from app.config import get_settings
 from app.logging_setup import configure_logging
 
+__all__ = ["API_FACTORY", "register", "serve"]
+
+API_FACTORY = "app.api.app:create_app"
+"""The HTTP app by name: uvicorn builds it (on the same cached `get_settings()`), so the CLI
+never imports the API layer."""
+
 
 def register(app: typer.Typer) -> None:
     """Add the `serve` command to the root CLI."""
@@ -22,9 +28,8 @@ def serve(
     """Serve POST /v1/chat (SSE), /v1/sessions/{id} and /healthz."""
     import uvicorn
 
-    from app.api.app import create_app
-
     settings = get_settings()
     configure_logging(settings.log_level, json_lines=settings.log_json)
-    app = create_app(settings)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, log_config=None)
+    uvicorn.run(
+        API_FACTORY, factory=True, host=host, port=port, log_level=log_level, log_config=None
+    )

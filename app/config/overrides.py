@@ -14,6 +14,19 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from app.config.settings import Settings
 
+__all__ = [
+    "SQLITE_FILE",
+    "Action",
+    "AuditEntry",
+    "Mutation",
+    "OverrideStore",
+    "StoredOverrides",
+    "decode_value",
+    "encode_value",
+    "open_override_store",
+    "stamp",
+]
+
 Action = Literal["set", "reset"]
 SQLITE_FILE = "params.sqlite3"
 

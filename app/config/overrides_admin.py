@@ -15,6 +15,8 @@ from app.config.params.admin import PARAMS_AUDIT_MAX
 from app.config.registry import REGISTRY, Param, ParamRegistry, mask
 from app.errors import NotFound, ParamValidationError
 
+__all__ = ["MASKED", "Change", "ParamAdmin", "Rejection", "first_invalid"]
+
 MASKED = mask("set")
 """How a secret is shown; sent back unchanged in an update it means "keep the secret"."""
 

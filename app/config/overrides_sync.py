@@ -18,6 +18,8 @@ from app.config.registry import REGISTRY, ParamRegistry
 from app.config.settings import Settings
 from app.errors import NotFound, ParamValidationError
 
+__all__ = ["OverrideSync", "apply_stored_overrides", "usable"]
+
 log = logging.getLogger(__name__)
 
 _JOIN_S = 5.0

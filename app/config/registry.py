@@ -21,6 +21,8 @@ from dotenv import dotenv_values
 
 from app.errors import NotFound, ParamValidationError
 
+__all__ = ["REGISTRY", "Param", "ParamRegistry", "Source", "mask"]
+
 T = TypeVar("T", int, float, bool, str)
 Source = Literal["default", "env", "override"]
 

@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+__all__ = ["DEFAULT_EMBEDDER_MODEL", "Settings", "get_settings"]
+
 DEFAULT_EMBEDDER_MODEL = "all-MiniLM-L6-v2"
 
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from app.catalog._tally import SkipTally
 from app.catalog.esci import ESCI_COLUMNS, load_esci_products
 from app.catalog.item import Item
+from app.catalog.loader import SkipTally
 from app.errors import ConfigError, InvalidRequest
 
 if TYPE_CHECKING:

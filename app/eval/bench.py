@@ -31,6 +31,8 @@ from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 
+__all__ = ["TURN_MESSAGES", "AgentFactory", "BenchOptions", "run_bench", "summarise"]
+
 AgentFactory = Callable[[Runtime], ShoppingAgent]
 TURN_MESSAGES = tuple(s.message for s in SCENARIOS)
 """The demo's six shopper messages, each the first turn of a new session."""

@@ -12,6 +12,8 @@ from app.config.settings import Settings
 from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
 
+__all__ = ["bench_build", "last_build"]
+
 
 def bench_build(settings: Settings, *, show_progress: bool = False) -> dict[str, Any]:
     """Build the full index into a fresh folder and report time and throughput."""

@@ -14,6 +14,8 @@ from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.planner_rules import plan_from_text
 
+__all__ = ["REQUESTS", "GateCase", "gate_case", "gate_cases", "gate_latency", "searched_context"]
+
 REQUESTS = (
     "gaming keyboard under $80, not logitech",
     "laptop",

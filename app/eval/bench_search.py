@@ -14,6 +14,17 @@ from app.runtime import Runtime
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
 
+__all__ = [
+    "COLD_WARM_QUERIES",
+    "CONCURRENCY",
+    "CONCURRENT_QUERY",
+    "WARMUP",
+    "cold_vs_warm",
+    "concurrent_identical",
+    "ms",
+    "timed_search",
+]
+
 WARMUP = ("usb flash drive", "printer paper")
 COLD_WARM_QUERIES = (
     "noise cancelling headphones",

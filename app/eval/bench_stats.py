@@ -12,6 +12,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "RESULTS",
+    "append_result",
+    "git_commit",
+    "load_averages",
+    "machine_load",
+    "median_of",
+    "percentile",
+    "summary_ms",
+]
+
 RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results.jsonl"
 """The results log of this checkout, one JSON object per benchmark run."""
 

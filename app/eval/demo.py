@@ -35,9 +35,25 @@ from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
 
+__all__ = [
+    "ERROR",
+    "SEARCHES",
+    "AgentFactory",
+    "DemoOptions",
+    "DemoRun",
+    "Echo",
+    "conclude",
+    "ensure_index",
+    "ensure_reranker",
+    "measure",
+    "offline",
+    "prepare",
+    "run_demo",
+]
+
 Echo = Callable[[str], None]
 AgentFactory = Callable[[Runtime], ShoppingAgent]
-"""Builds the agent on an opened runtime (the API's `build_agent`: autopick included)."""
+"""Builds the agent on an opened runtime (`app.runtime_agent.build_agent`: autopick included)."""
 
 SEARCHES = ("usb flash drive 32gb", "noise cancelling headphones", "27 inch 4k monitor")
 ERROR = 2

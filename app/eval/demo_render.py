@@ -9,6 +9,16 @@ from app.agent.events import PickView, TurnSummary
 from app.eval.demo_script import Conversation
 from app.tools.item_search import ItemSearchResult
 
+__all__ = [
+    "WIDTH",
+    "clip",
+    "conversation_lines",
+    "pick_line",
+    "price",
+    "search_lines",
+    "trace_lines",
+]
+
 WIDTH = 110
 
 

@@ -17,6 +17,17 @@ from app.catalog.item import Item
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult
 
+__all__ = [
+    "SCENARIOS",
+    "Conversation",
+    "Kind",
+    "Scenario",
+    "SlotRecorder",
+    "conversation_metrics",
+    "converse",
+    "with_recorder",
+]
+
 Kind = Literal["pick", "blocked", "bundle", "chat"]
 _PRICE = re.compile(r"\$([\d,]+(?:\.\d+)?)")
 

@@ -13,6 +13,8 @@ from typing import Any
 from app.errors import ConfigError
 from app.eval.demo_smoke import SmokeSpec
 
+__all__ = ["Bound", "CheckResult", "Thresholds", "Verdict", "judge", "load_thresholds"]
+
 PASSED, FAILED = 0, 1
 """Exit codes of the demo: every check held, or at least one did not."""
 

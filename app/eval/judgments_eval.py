@@ -39,12 +39,18 @@ from app.eval._recall_configs import (
     EvalTarget,
     run_configs,
 )
-from app.eval._recall_report import bar_chart
+from app.eval._recall_report import bar_chart, markdown_table
 from app.recall.pipeline import RecallConfig
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
 
-__all__ = ["CONFIGS", "RecallEvalOptions", "evaluate_judgments", "run_recall_eval"]
+__all__ = [
+    "CONFIGS",
+    "RecallEvalOptions",
+    "evaluate_judgments",
+    "markdown_table",
+    "run_recall_eval",
+]
 
 NDCG_GOAL_RATIO = 1.15
 RECALL_GOAL_DELTA = 0.05

@@ -13,16 +13,22 @@ from typing import Any
 
 import numpy as np
 
-from app.catalog._match_features import FEATURES
-from app.catalog._match_model import precision_recall_f1
 from app.catalog.item import MatchLabel
 from app.catalog.loader import Catalog, load_catalog
 from app.catalog.matching import ProductMatcher
-from app.catalog.matching_fit import MATCH_DATASETS, labelled_pairs, pair_matrix
+from app.catalog.matching_fit import (
+    FEATURES,
+    MATCH_DATASETS,
+    labelled_pairs,
+    pair_matrix,
+    precision_recall_f1,
+)
 from app.config.params.compare import COMPARE_MATCH_THRESHOLD
 from app.config.settings import Settings
 from app.recall.matching_offers import OfferFinder
 from app.recall.search_index import SearchIndex
+
+__all__ = ["end_to_end_scores", "pairwise_scores", "run_matching_eval"]
 
 
 def pairwise_scores(

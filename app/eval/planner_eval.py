@@ -15,6 +15,20 @@ from app.errors import ConfigError
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
 
+__all__ = [
+    "GOALS_FILE",
+    "PRICE_CLAUSE",
+    "QUERY_MAP_FILE",
+    "WEBSHOP_PRICE_GRID",
+    "budget_score",
+    "constraint_census",
+    "load_goals",
+    "load_query_map",
+    "priced_goals",
+    "query_budget_score",
+    "run_planner_eval",
+]
+
 GOALS_FILE = Path("webshop") / "human_goals.json"
 QUERY_MAP_FILE = Path("webshop") / "goal_query_map.json"
 PRICE_CLAUSE = re.compile(r"price lower than (\d+(?:\.\d+)?) dollars")

@@ -25,6 +25,8 @@ from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
 from app.config.params.recall import BM25_STANDARD_WEIGHT
 from app.recall.filters import SearchFilters, brand_key
 
+__all__ = ["Bm25Index", "LexicalHit", "bm25_recipe", "bm25_text", "query_variant"]
+
 _COLUMNS_FILE = "columns.npz"
 _IDS_FILE = "item_ids.json"
 

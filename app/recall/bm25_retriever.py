@@ -9,16 +9,18 @@ from __future__ import annotations
 import asyncio
 
 from app.errors import InvalidRequest
-from app.recall.bm25 import Bm25Index
+from app.recall.bm25 import Bm25Index, LexicalHit
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
+
+__all__ = ["Bm25Retriever"]
 
 
 class Bm25Retriever:
     """BM25 hits as `Hit`s (empty payload: the index keeps only ids and filter columns).
 
-    Equal scores are ordered by item id, so the ranks fusion sees do not depend on the order
-    in which the index happens to return tied documents.
+    Equal scores are ordered by item id, also across the `top_k` cut, so the ranks fusion
+    sees do not depend on the order in which the index happens to return tied documents.
     """
 
     source = "bm25"
@@ -30,6 +32,17 @@ class Bm25Retriever:
         """Up to `top_k` hits passing `filters`, best BM25 score first, ties by item id."""
         if top_k < 1:
             raise InvalidRequest(f"top_k must be >= 1, got {top_k}")
-        lexical = await asyncio.to_thread(self._index.search, query, filters, top_k=top_k)
-        ordered = sorted(lexical, key=lambda h: (-h.score, h.item_id))
+        want = top_k
+        while True:
+            lexical = await asyncio.to_thread(self._index.search, query, filters, top_k=want)
+            if len(lexical) < want or min(h.score for h in lexical) < _kth_score(lexical, top_k):
+                break
+            want *= 2
+        ordered = sorted(lexical, key=lambda h: (-h.score, h.item_id))[:top_k]
         return [Hit(item_id=h.item_id, score=h.score) for h in ordered]
+
+
+def _kth_score(hits: list[LexicalHit], k: int) -> float:
+    """The k-th best score: the index cuts ties at it arbitrarily, so the retriever widens
+    its request until every hit tied with it is in hand (a smaller top_k stays a prefix)."""
+    return sorted((h.score for h in hits), reverse=True)[k - 1]

@@ -18,6 +18,17 @@ from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.config.registry import Param
 from app.errors import DependencyDown, NotFound, PickwiseError
 
+__all__ = [
+    "BREAKERS",
+    "SPECS",
+    "BreakerRegistry",
+    "BreakerSpec",
+    "BreakerState",
+    "BreakerStateName",
+    "guarded",
+    "is_excluded",
+]
+
 T = TypeVar("T")
 BreakerStateName = Literal["closed", "open", "half-open"]
 

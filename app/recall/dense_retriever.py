@@ -19,6 +19,8 @@ from app.recall.vector_store import VectorStore
 if TYPE_CHECKING:
     from app.recall.search_index import SearchIndex
 
+__all__ = ["DenseCounters", "DenseRetriever"]
+
 
 @dataclass(frozen=True)
 class DenseCounters:

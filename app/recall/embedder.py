@@ -14,6 +14,8 @@ import numpy as np
 
 from app.config.settings import Settings
 
+__all__ = ["Embedder", "Progress", "build_embedder", "length_sorted_batches", "normalise_rows"]
+
 Progress = Callable[[int], None]
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+__all__ = ["CACHE_FOLDER", "CacheLookup", "EmbeddingCache", "text_key"]
+
 log = logging.getLogger(__name__)
 
 CACHE_FOLDER = ".embeddings"

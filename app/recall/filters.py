@@ -9,6 +9,8 @@ from typing import Any
 from app.catalog.item import PLATFORMS
 from app.errors import InvalidRequest
 
+__all__ = ["SearchFilters", "brand_key"]
+
 
 def brand_key(brand: str | None) -> str | None:
     """The form brands are compared in: lower-cased, inner whitespace collapsed."""

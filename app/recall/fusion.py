@@ -16,6 +16,18 @@ from typing import Any, Literal
 from app.errors import InvalidRequest
 from app.recall.retriever import Hit
 
+__all__ = [
+    "DEFAULT_RRF_K",
+    "DEFAULT_WEIGHT",
+    "FusedHit",
+    "FusionMethod",
+    "combmnz",
+    "fuse",
+    "minmax_normalise",
+    "rrf",
+    "weighted_minmax",
+]
+
 FusionMethod = Literal["rrf", "weighted", "combmnz"]
 DEFAULT_RRF_K = 60
 DEFAULT_WEIGHT = 1.0

@@ -9,6 +9,8 @@ from app.recall.breakers import guarded
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import VectorHit, VectorPoint, VectorStore
 
+__all__ = ["BREAKER", "BreakerGuardedStore", "guard_store"]
+
 BREAKER = "qdrant"
 
 

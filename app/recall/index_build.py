@@ -44,6 +44,8 @@ from app.recall.index_manifest import (
 )
 from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open_vector_store
 
+__all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
+
 log = logging.getLogger(__name__)
 StoreFactory = Callable[[Path], VectorStore]
 

@@ -19,6 +19,19 @@ from pydantic import BaseModel
 from app.catalog.item import Item
 from app.errors import IndexMissing
 
+__all__ = [
+    "STAGING_PREFIX",
+    "IndexManifest",
+    "IndexPaths",
+    "collection_name",
+    "compute_version",
+    "current_paths",
+    "dense_recipe",
+    "dense_text",
+    "read_current",
+    "write_current",
+]
+
 _CURRENT = "CURRENT"
 STAGING_PREFIX = ".build-"
 """Folders of builds in progress are named `STAGING_PREFIX + version`."""

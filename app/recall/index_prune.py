@@ -11,6 +11,8 @@ from pathlib import Path
 
 from app.recall.index_manifest import STAGING_PREFIX, IndexPaths, read_current
 
+__all__ = ["PruneReport", "prune_index_versions"]
+
 _STALE_STAGING_S = 3600.0
 
 

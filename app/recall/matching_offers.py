@@ -24,6 +24,8 @@ from app.errors import NotFound
 from app.recall.filters import SearchFilters
 from app.recall.search_index import SearchIndex
 
+__all__ = ["OfferFinder", "OfferMatch"]
+
 
 @dataclass(frozen=True)
 class OfferMatch:

@@ -17,6 +17,8 @@ from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit, Retriever
 from app.recall.search_cache import search_cache_key
 
+__all__ = ["MemoRetriever"]
+
 
 class MemoRetriever:
     """Answers a recall it has seen within the cache TTL from memory, else asks `inner`;

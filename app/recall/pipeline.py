@@ -23,6 +23,8 @@ from app.recall.fusion import DEFAULT_RRF_K, DEFAULT_WEIGHT, FusedHit, FusionMet
 from app.recall.retriever import Hit, Retriever
 from app.telemetry import observe_recall_source
 
+__all__ = ["OPERATIONAL_ERRORS", "RecallConfig", "RecallPipeline", "RecallPolicy", "RecallResponse"]
+
 RecallPolicy = Literal["loose", "strict"]
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (DependencyDown, OSError)
 """What counts as a source being down rather than wrong (`TimeoutError` is an `OSError`)."""

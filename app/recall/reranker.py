@@ -19,6 +19,19 @@ from app.config.settings import Settings
 from app.errors import ConfigError, InvalidRequest
 from app.recall._cache_lru import TtlLru
 
+__all__ = [
+    "MODEL_PREFIX",
+    "TRAINING_FILE",
+    "Reranker",
+    "ScoreCache",
+    "build_reranker",
+    "check_request",
+    "local_model_dir",
+    "merged",
+    "missing",
+    "trained_models",
+]
+
 MODEL_PREFIX = "reranker-"
 TRAINING_FILE = "training.json"
 _TRAIN_HINT = "run `pickwise models train-reranker`"

@@ -9,6 +9,8 @@ from typing import Any
 
 from app.config.settings import DEFAULT_EMBEDDER_MODEL
 
+__all__ = ["RerankerTrainConfig"]
+
 
 @dataclass(frozen=True)
 class RerankerTrainConfig:

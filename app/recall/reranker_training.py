@@ -31,7 +31,13 @@ from app.recall.reranker import MODEL_PREFIX, TRAINING_FILE
 from app.recall.reranker_config import RerankerTrainConfig
 from app.recall.search_index import SearchIndex
 
-__all__ = ["RerankerTrainConfig", "TrainReport", "build_training_pairs", "train_reranker"]
+__all__ = [
+    "RerankerTrainConfig",
+    "TrainReport",
+    "binary_auc",
+    "build_training_pairs",
+    "train_reranker",
+]
 
 log = logging.getLogger(__name__)
 

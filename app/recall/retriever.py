@@ -13,6 +13,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from app.recall.filters import SearchFilters
 
+__all__ = ["Hit", "Retriever"]
+
 
 @dataclass(frozen=True)
 class Hit:

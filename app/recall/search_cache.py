@@ -33,6 +33,20 @@ from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 from app.recall.trace import CacheLevel, record_cache_level
 
+__all__ = [
+    "KEY_PREFIX",
+    "CacheResult",
+    "CacheStats",
+    "CacheStore",
+    "Fetch",
+    "Hits",
+    "SearchCache",
+    "SearchKey",
+    "normalise_query",
+    "open_search_cache",
+    "search_cache_key",
+]
+
 KEY_PREFIX = "pickwise:sc:"
 _KEY_SCHEMA = "sc1"
 

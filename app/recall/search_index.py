@@ -16,6 +16,8 @@ from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
 from app.recall.vector_store import VectorStore, open_vector_store
 
+__all__ = ["SearchIndex"]
+
 
 @dataclass
 class SearchIndex:

@@ -11,6 +11,17 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Literal
 
+__all__ = [
+    "CacheLevel",
+    "RecallTrace",
+    "current_trace",
+    "recall_trace",
+    "record_cache_level",
+    "record_encode",
+    "record_vector_query",
+    "timed_step",
+]
+
 CacheLevel = Literal["miss", "l1", "l2"]
 
 

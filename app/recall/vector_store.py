@@ -16,6 +16,17 @@ from typing import Any, Protocol, runtime_checkable
 from app.catalog.item import Item
 from app.recall.filters import SearchFilters, brand_key
 
+__all__ = [
+    "DENSE_VECTOR",
+    "PAYLOAD_INDEXES",
+    "VectorHit",
+    "VectorPoint",
+    "VectorStore",
+    "item_payload",
+    "open_vector_store",
+    "point_id",
+]
+
 DENSE_VECTOR = "dense"
 PAYLOAD_INDEXES: Mapping[str, str] = {
     "item_id": "keyword",

@@ -21,6 +21,16 @@ from app.telemetry import observe_tool
 from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
 
+__all__ = [
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolOutcome",
+    "ToolResult",
+    "invoke_tool",
+    "tool_json_schema",
+]
+
 log = logging.getLogger(__name__)
 
 ArgsT = TypeVar("ArgsT", bound=BaseModel, contravariant=True)

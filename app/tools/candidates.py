@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
 
+__all__ = ["DEFAULT_SLOT", "Candidate", "CandidateRegistry"]
+
 DEFAULT_SLOT = "main"
 
 

@@ -43,6 +43,7 @@ from app.tools._search_product import asked_product, names_product, none_named
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
     QueryVectors,
+    RelevanceFloor,
     RelevanceScorer,
     ScoredHit,
     Scoring,
@@ -61,7 +62,7 @@ from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.shopping_plan import ShoppingPlan
 
-__all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool"]
+__all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFloor"]
 
 log = logging.getLogger(__name__)
 

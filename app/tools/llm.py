@@ -10,6 +10,8 @@ from typing import Any, Protocol, runtime_checkable
 
 from app.config.settings import Settings
 
+__all__ = ["ChatModel", "ChatReply", "Message", "ToolCallRequest", "open_chat_model"]
+
 Message = dict[str, Any]
 """One chat message in the OpenAI wire format (role, content, tool_calls, tool_call_id)."""
 

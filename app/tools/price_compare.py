@@ -15,11 +15,18 @@ from app.errors import InvalidRequest, NotFound
 from app.recall.matching_offers import OfferFinder
 from app.recall.search_index import SearchIndex
 from app.tools._compare_offers import compared_item, group_by_product
-from app.tools._compare_result import PriceCompareResult
+from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult, ProductGroup
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
 
-__all__ = ["PriceCompareArgs", "PriceCompareResult", "PriceCompareTool"]
+__all__ = [
+    "ComparedItem",
+    "Offer",
+    "PriceCompareArgs",
+    "PriceCompareResult",
+    "PriceCompareTool",
+    "ProductGroup",
+]
 
 DESCRIPTION = (
     "Find the same product on other shops (Amazon, Walmart, Google Shopping, Abt, Buy.com, "

@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.tools._lexicon_rules import beside_product, catalog_alias
 
+__all__ = ["BundleSlot", "Constraint", "ShoppingPlan"]
+
 
 class Constraint(BaseModel):
     """One term the shopper ruled out, with the words of theirs that say so."""

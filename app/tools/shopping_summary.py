@@ -25,7 +25,14 @@ from app.tools._summary_facts import (
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import ChatModel
 
-__all__ = ["ShoppingSummaryArgs", "ShoppingSummaryResult", "ShoppingSummaryTool", "template"]
+__all__ = [
+    "ShoppingSummaryArgs",
+    "ShoppingSummaryResult",
+    "ShoppingSummaryTool",
+    "check_item_ids",
+    "cited_ids",
+    "template",
+]
 
 log = logging.getLogger(__name__)
 

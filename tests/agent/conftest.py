@@ -14,9 +14,9 @@ from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
+from app.runtime_agent import build_agent
 from app.tools.item_picker import ItemPickerTool
 from app.tools.price_compare import PriceCompareTool
-from harness.autopick import AutopickHook
 from tests.fakes.scripted_openai import scripted_openai, scripted_openai_server
 
 __all__ = ["open_agent", "scripted_openai", "scripted_openai_server"]
@@ -52,5 +52,5 @@ async def open_agent(
     async with Runtime(settings, index=index) as runtime:
         runtime.tools.setdefault("price_compare", compare)
         runtime.tools.setdefault("item_picker", ItemPickerTool(index, index.embedder))
-        agent = ShoppingAgent.from_runtime(runtime, hooks=lambda: [AutopickHook(runtime.tools)])
+        agent = build_agent(runtime)
         yield runtime, agent

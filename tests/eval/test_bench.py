@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from app.api.app import build_agent
 from app.cli.bench_cmd import summary_lines
 from app.cli.main import app
 from app.config.params.picker import PICK_RERANK_K
@@ -27,6 +26,7 @@ from app.recall.embedder import Embedder
 from app.recall.index_manifest import current_paths
 from app.recall.reranker import trained_models
 from app.recall.search_index import SearchIndex
+from app.runtime_agent import build_agent
 
 REQUIRED = {
     "index": {"items", "build_s", "items_per_s"},

@@ -1,5 +1,6 @@
 """Search cache logic on fakeredis and the embedded L2: levels, TTLs, keys, singleflight in one
-process and between two caches sharing an L2, fetch errors, and the L2 store contract."""
+process and between two caches sharing an L2, and fetch errors (the L2 store contract is
+in tests/recall/test_cache_stores.py)."""
 
 from __future__ import annotations
 
@@ -360,26 +361,6 @@ async def test_waiter_fetches_itself_after_the_max_wait(l2: CacheStore) -> None:
     assert (result.level, fetch.calls, cache.stats.lock_waits) == ("miss", 1, 1)
     assert not await l2.unlock(KEY.lock_key, "someone-else")
     assert await l2.unlock(KEY.lock_key, "stuck-process"), "the other holder's lock is untouched"
-
-
-# -- the L2 store contract ------------------------------------------------------------------------
-
-
-async def test_store_contract(l2: CacheStore) -> None:
-    assert await l2.ping()
-    assert await l2.get("k") is None
-    await l2.set("k", b"v", ttl_ms=60_000)
-    assert await l2.get("k") == b"v"
-    assert await l2.try_lock("lock", "a", ttl_ms=60_000)
-    assert not await l2.try_lock("lock", "b", ttl_ms=60_000)
-    assert not await l2.unlock("lock", "b")
-    assert await l2.unlock("lock", "a")
-    assert await l2.try_lock("lock", "b", ttl_ms=100)
-    await asyncio.sleep(0.2)
-    assert await l2.try_lock("lock", "c", ttl_ms=100), "an expired lock can be taken"
-    await l2.set("short", b"x", ttl_ms=100)
-    await asyncio.sleep(0.2)
-    assert await l2.get("short") is None
 
 
 async def test_factory_picks_the_backend() -> None:

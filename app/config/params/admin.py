@@ -3,6 +3,8 @@ override written by another, and how much of the change history is kept."""
 
 from app.config.registry import REGISTRY
 
+__all__ = ["PARAMS_AUDIT_MAX", "PARAMS_CHECK_INTERVAL_MS", "PARAMS_POLL_INTERVAL_MS"]
+
 PARAMS_CHECK_INTERVAL_MS = REGISTRY.declare(
     "PARAMS_CHECK_INTERVAL_MS",
     int,

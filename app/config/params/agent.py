@@ -3,6 +3,19 @@ and the lifetime and size of session state."""
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "AGENT_MAX_ITERATIONS",
+    "AGENT_MAX_SEARCHES_PER_TURN",
+    "AGENT_MAX_TOOL_CALLS_PER_STEP",
+    "AGENT_MESSAGE_MAX_CHARS",
+    "AGENT_TOOL_RESULT_MAX_CHARS",
+    "PLANNER_LLM_REPAIRS",
+    "SESSION_MAX_MESSAGES",
+    "SESSION_MEMORY_MAX",
+    "SESSION_PLANNER_MESSAGES",
+    "SESSION_TTL_S",
+]
+
 AGENT_MAX_ITERATIONS = REGISTRY.declare(
     "AGENT_MAX_ITERATIONS",
     int,

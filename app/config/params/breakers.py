@@ -3,6 +3,27 @@ remote dependency; Qdrant's timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search")
 
 from app.config.registry import REGISTRY, Param
 
+__all__ = [
+    "BREAKER_EMBEDDER_FAIL_MAX",
+    "BREAKER_EMBEDDER_RESET_S",
+    "BREAKER_EMBEDDER_TIMEOUT_S",
+    "BREAKER_LLM_FAIL_MAX",
+    "BREAKER_LLM_RESET_S",
+    "BREAKER_LLM_TIMEOUT_S",
+    "BREAKER_NAMES",
+    "BREAKER_OPENSEARCH_FAIL_MAX",
+    "BREAKER_OPENSEARCH_RESET_S",
+    "BREAKER_OPENSEARCH_TIMEOUT_S",
+    "BREAKER_QDRANT_FAIL_MAX",
+    "BREAKER_QDRANT_RESET_S",
+    "BREAKER_REDIS_FAIL_MAX",
+    "BREAKER_REDIS_RESET_S",
+    "BREAKER_REDIS_TIMEOUT_S",
+    "BREAKER_RERANKER_FAIL_MAX",
+    "BREAKER_RERANKER_RESET_S",
+    "BREAKER_RERANKER_TIMEOUT_S",
+]
+
 BREAKER_NAMES: tuple[str, ...] = ("qdrant", "redis", "embedder", "opensearch", "llm", "reranker")
 
 

@@ -2,6 +2,20 @@
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "GROUP",
+    "KB_CONFIDENCE_AMBIGUITY_PENALTY",
+    "KB_CONFIDENCE_COSINE_CEIL",
+    "KB_CONFIDENCE_COSINE_FLOOR",
+    "KB_CONFIDENCE_MARGIN_FULL",
+    "KB_CONFIDENCE_THRESHOLD",
+    "KB_DEPTH",
+    "KB_MIN_ITEMS",
+    "KB_TOP_K",
+    "KB_WEIGHT_BM25",
+    "KB_WEIGHT_DENSE",
+]
+
 GROUP = "category_kb"
 
 KB_MIN_ITEMS = REGISTRY.declare(

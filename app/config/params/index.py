@@ -2,6 +2,17 @@
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "BM25_TITLE_REPEAT",
+    "INDEX_DESCRIPTION_CHARS",
+    "INDEX_UPSERT_BATCH",
+    "SPEC_CATEGORY_MIN_SIMILARITY",
+    "SPEC_CATEGORY_NEIGHBOURS",
+    "SPEC_CATEGORY_VOTES",
+]
+
 INDEX_UPSERT_BATCH = REGISTRY.declare(
     "INDEX_UPSERT_BATCH",
     int,

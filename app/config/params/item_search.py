@@ -3,6 +3,20 @@ when a thin result triggers a relaxed search or query expansion."""
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "ITEM_SEARCH_EXPANSION_MAX_VARIANTS",
+    "ITEM_SEARCH_FILTERED_OUT_CAP",
+    "ITEM_SEARCH_MIN_HITS",
+    "ITEM_SEARCH_POOL",
+    "ITEM_SEARCH_PROBE_LIMIT",
+    "ITEM_SEARCH_RENDER_CAP",
+    "ITEM_SEARCH_SHEET_LIMIT",
+    "ITEM_SEARCH_SHELF_LIMIT",
+    "ITEM_VECTOR_MEMO_SIZE",
+    "RELEVANCE_FLOOR",
+    "RELEVANCE_FLOOR_LEXICAL",
+]
+
 RELEVANCE_FLOOR = REGISTRY.declare(
     "RELEVANCE_FLOOR",
     float,

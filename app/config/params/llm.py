@@ -4,6 +4,16 @@ The endpoint itself is a setting (`OPENAI_BASE_URL`); with none, Pickwise runs o
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "LLM_API_KEY",
+    "LLM_MAX_TOKENS",
+    "LLM_MODEL",
+    "LLM_PLANNER_MODEL",
+    "LLM_PLANNER_TEMPERATURE",
+    "LLM_TEMPERATURE",
+    "LLM_TIMEOUT_S",
+]
+
 LLM_MODEL = REGISTRY.declare(
     "LLM_MODEL",
     str,

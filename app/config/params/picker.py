@@ -3,6 +3,29 @@ harness that runs it on the model's behalf."""
 
 from app.config.registry import REGISTRY
 
+__all__ = [
+    "AUTOPICK",
+    "PICK_DISPLAY_CAP",
+    "PICK_DUP_JACCARD",
+    "PICK_GATE_FLOOR",
+    "PICK_GATE_PENALTY",
+    "PICK_REL_SHOW_RATIO",
+    "PICK_RERANK_K",
+    "PICK_SHELF_GATE",
+    "PICK_W_AVOID",
+    "PICK_W_BRAND",
+    "PICK_W_CHEAP",
+    "PICK_W_CHEAP_ASKED",
+    "PICK_W_FORM",
+    "PICK_W_FRESH",
+    "PICK_W_GATE",
+    "PICK_W_MUST",
+    "PICK_W_PREFER",
+    "PICK_W_RECALL",
+    "PICK_W_SPEC",
+    "PICK_W_UNNAMED",
+]
+
 PICK_RERANK_K = REGISTRY.declare(
     "PICK_RERANK_K",
     int,

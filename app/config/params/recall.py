@@ -6,6 +6,22 @@ registry validates each value; a source without a declared weight fuses with wei
 
 from app.config.registry import REGISTRY, Param
 
+__all__ = [
+    "BM25_STANDARD_WEIGHT",
+    "FUSION_METHOD",
+    "FUSION_METHODS",
+    "FUSION_WEIGHT_BM25",
+    "FUSION_WEIGHT_DENSE",
+    "FUSION_WEIGHT_PREFIX",
+    "RECALL_DEPTH",
+    "RECALL_PARALLEL",
+    "RECALL_POLICIES",
+    "RECALL_POLICY",
+    "RRF_K",
+    "declare_fusion_weight",
+    "fusion_weights",
+]
+
 FUSION_METHODS: tuple[str, ...] = ("rrf", "weighted", "combmnz")
 RECALL_POLICIES: tuple[str, ...] = ("loose", "strict")
 FUSION_WEIGHT_PREFIX = "FUSION_WEIGHT_"

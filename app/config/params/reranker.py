@@ -2,6 +2,8 @@
 
 from app.config.registry import REGISTRY
 
+__all__ = ["RERANKER_BATCH_SIZE", "RERANKER_CACHE_SIZE", "RERANKER_MAX_DOCUMENTS"]
+
 RERANKER_MAX_DOCUMENTS = REGISTRY.declare(
     "RERANKER_MAX_DOCUMENTS",
     int,

@@ -2,6 +2,8 @@
 
 from app.config.registry import REGISTRY
 
+__all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "VECTOR_QUERY_TIMEOUT_S"]
+
 MAX_TOP_K = REGISTRY.declare(
     "MAX_TOP_K",
     int,
