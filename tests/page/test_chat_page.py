@@ -15,8 +15,8 @@ from tests.page.driver import ChatPage
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
-FIRST = "wireless headphones under $100"
-BUDGET_USD = 100.0
+FIRST = "bluetooth headphones under $80"
+BUDGET_USD = 80.0
 _BUDGET_CHIP = re.compile(r"Budget: under \$([0-9][0-9,]*\.[0-9]{2})")
 
 

@@ -24,8 +24,13 @@ function say(role, text) {
   const line = el("li", { class: `line ${role}` }, el("span", { class: "who" }, WHO[role]),
     el("p", { class: "text" }, text));
   $("conversation").append(line);
-  line.scrollIntoView({ block: "end" });
+  toBottom();
   return line.querySelector(".text");
+}
+
+function toBottom() {
+  const list = $("conversation");
+  list.scrollTop = list.scrollHeight;
 }
 
 function setBusy(busy) {
@@ -106,6 +111,7 @@ async function runTurn(request) {
           timing.first_token_ms = since(mark);
         }
         answer.textContent += data.text || "";
+        toBottom();
       } else if (type === "done") {
         ended = true;
         finish(data, timing, mark);

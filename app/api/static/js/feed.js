@@ -37,8 +37,8 @@ export function feedEvent(type, data) {
       line.className = `step ${data.ok ? "ok" : "failed"}`;
     } else step(text, data.ok ? "ok" : "failed");
   } else if (type === "done") {
-    const total = (data.trace || []).reduce((sum, t) => sum + (t.ms || 0), 0);
-    step(`done in ${Math.round(total)} ms of steps`, "info");
+    const planner = (data.trace || []).find((t) => t.stage === "planner");
+    step(planner ? `done (planning took ${Math.round(planner.ms)} ms)` : "done", "info");
   } else if (type === "error") {
     step(`error: ${data.message || data.code}`, "failed");
   }
