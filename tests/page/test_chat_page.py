@@ -17,6 +17,10 @@ pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
 
 FIRST = "bluetooth headphones under $80"
 BUDGET_USD = 80.0
+UNNAMED_CONTROLS = """[...document.querySelectorAll('button, input, select')]
+    .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label')
+                 && !e.textContent.trim())
+    .map(e => e.outerHTML)"""
 _BUDGET_CHIP = re.compile(r"Budget: under \$([0-9][0-9,]*\.[0-9]{2})")
 
 
@@ -85,9 +89,50 @@ def test_three_turns_a_chip_removed_and_a_reload(
         assert [c.item_id for c in chat.cards()] == edited_ids
         assert chat.chips() == chips
 
+        unnamed = chat.page.evaluate(UNNAMED_CONTROLS)
+        assert unnamed == [], "controls without a label or name"
+
         chat.page.set_viewport_size({"width": 375, "height": 812})
         overflow = chat.page.evaluate("document.documentElement.scrollWidth")
         assert overflow <= 375, f"the page is {overflow} px wide at 375 px"
         chat.page.screenshot(path=str(reports / "chat-page-375.png"), full_page=True)
         assert chat.errors == []
         context.close()
+
+
+def test_bundles_offers_and_compare_selected(browser: Any, serve_page: ServePage) -> None:
+    with serve_page() as url:
+        chat = ChatPage(browser.new_page(viewport={"width": 1280, "height": 900}), url)
+        chat.open()
+
+        chat.send("a laptop and a mouse")
+        slots = chat.page.locator("#cards .slot .slot-name").all_text_contents()
+        assert slots == ["laptop", "mouse"]
+        firsts = [card.price_usd for card in chat.cards()]
+        assert all(price is not None for price in firsts)
+        total = chat.page.locator("#cards .bundle-total").text_content() or ""
+        assert f"${sum(p for p in firsts if p is not None):,.2f}" in total
+
+        chat.page.locator("#new-session").focus()
+        chat.page.keyboard.press("Enter")
+        assert chat.cards() == []
+        chat.send("sony headphones")
+        chat.page.wait_for_selector("#cards .offers .offer")
+        offer = chat.page.locator("#cards .offers .offer").first.text_content() or ""
+        assert "save $" in offer
+
+        boxes = chat.page.locator("#cards .compare-pick")
+        for n in (0, 1):
+            boxes.nth(n).focus()
+            chat.page.keyboard.press("Space")
+        chat.page.locator("#compare-selected").focus()
+        chat.page.keyboard.press("Enter")
+        table = chat.page.locator("#compare table")
+        titles = [c.title for c in chat.cards()[:2]]
+        assert table.locator("thead th").all_text_contents()[1:] == titles
+        chat.page.wait_for_selector("#compare th:text('Cheapest elsewhere')")
+
+        assert chat.page.locator(".similar-button").count() == 0
+        assert chat.page.locator("#facets").is_hidden()
+        assert chat.errors == []
+        chat.page.close()
