@@ -72,6 +72,10 @@ class Turn:
         """The picks of this turn, every slot in the order first picked."""
         return [p for picks in self.picks_by_slot.values() for p in picks]
 
+    def slot_ids(self) -> dict[str, list[str]]:
+        """The ids of this turn's picks by slot (a bundle has one slot per part)."""
+        return {slot: [p.item_id for p in picks] for slot, picks in self.picks_by_slot.items()}
+
     def allowed_ids(self) -> set[str]:
         """Item ids an answer may cite: those tool results showed, and the earlier picks."""
         return self.seen_ids | {p.item_id for p in self.session.picks}
@@ -86,7 +90,8 @@ class Turn:
             for part in output.slots:
                 self.picks_by_slot[part.slot] = [_pick_view(p) for p in part.picks]
             self.seen_ids.update(p.item_id for p in output.picks)
-            self.emit("picks", picks=[p.model_dump() for p in self.picks], by=by)
+            picks = [p.model_dump() for p in self.picks]
+            self.emit("picks", picks=picks, by=by, slots=self.slot_ids())
         for hook in self.hooks:
             hook.after_tool(outcome, self.ctx)
 

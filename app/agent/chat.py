@@ -18,6 +18,7 @@ from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.hooks import TurnHook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
+from app.agent.plan_edit import PlanEdit, apply_held_edit, hold_edit
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
@@ -81,16 +82,30 @@ class ShoppingAgent:
             session = session or Session(session_id=sid)
             turn = self._start(session, text)
             turn.emit("session", new=created, turn=session.turns, mode=self.mode)
-            task = asyncio.create_task(self._run(turn))
-            try:
-                while (event := await turn.queue.get()) is not None:
-                    yield event
-                await task
-            finally:
-                if not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+            async for event in self._stream(turn, said=text):
+                yield event
+
+    async def edit_plan(self, session_id: str, edit: PlanEdit) -> AsyncIterator[TurnEvent]:
+        """Hold `edit` in the session and run a turn that searches again with the plan the
+        messages give, edited (no new message). `NotFound` for an unknown session,
+        `InvalidRequest` for one without a plan or an edit that does not fit it."""
+        sid = check_session_id(session_id)
+        async with self._lock(sid):
+            session = await self.sessions.get(sid)
+            if session is None:
+                raise NotFound(f"no session {session_id!r}")
+            if session.plan is None or not session.user_messages:
+                raise InvalidRequest("the session has no plan to edit yet")
+            session.plan_edit = hold_edit(session.plan_edit, session.plan, edit)
+            session.begin_turn(None)
+            ctx = ToolContext(
+                sid, uuid.uuid4().hex[:16], plan=session.plan, candidates=session.candidates
+            )
+            text = edit.describe()
+            turn = Turn(session, ctx.turn_id, text, ctx, tuple(self.hooks()), self.mode)
+            turn.emit("session", new=False, turn=session.turns, mode=self.mode, edit=text)
+            async for event in self._stream(turn, said=None):
+                yield event
 
     async def get_session(self, session_id: str) -> Session:
         """The stored session; `NotFound` when unknown or expired."""
@@ -105,6 +120,19 @@ class ShoppingAgent:
 
     async def aclose(self) -> None:
         """Nothing of its own to release: the runtime owns the store and the model."""
+
+    async def _stream(self, turn: Turn, said: str | None) -> AsyncIterator[TurnEvent]:
+        """Run the turn in its own task and pass its queued events on."""
+        task = asyncio.create_task(self._run(turn, said))
+        try:
+            while (event := await turn.queue.get()) is not None:
+                yield event
+            await task
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     def _start(self, session: Session, message: str) -> Turn:
         follow_up = read_follow_up(message, session, self.speller)
@@ -126,13 +154,14 @@ class ShoppingAgent:
         turn.trait_items = [(p, self.items.get(p.item_id)) for p in follow_up.trait_picks]
         return turn
 
-    async def _run(self, turn: Turn) -> None:
-        """The turn after its `session` event; always ends the queue with done or error."""
+    async def _run(self, turn: Turn, said: str | None) -> None:
+        """The turn after its `session` event; always ends the queue with done or error.
+        `said`: the shopper's new message, if any (it may lift a held plan edit)."""
         bind_turn(turn.session.session_id, turn.turn_id)
         try:
             for hook in turn.hooks:
                 hook.start_turn(turn.ctx)
-            planned = await self._plan(turn)
+            planned = await self._plan(turn, said)
             answered = await self._answer(turn, planned)
             if not answered or not turn.answer.strip():
                 turn.answer = UNANSWERED
@@ -149,15 +178,17 @@ class ShoppingAgent:
         finally:
             turn.queue.put_nowait(None)
 
-    async def _plan(self, turn: Turn) -> PlannerResult:
-        """Rebuild P_t from the recent user messages; a new product clears old candidates."""
+    async def _plan(self, turn: Turn, said: str | None) -> PlannerResult:
+        """Rebuild P_t from the recent user messages, with the shopper's plan edit while it
+        holds; a new product clears old candidates."""
         args = {"messages": turn.session.user_messages}
         with turn.stage("planner"):
             outcome = await invoke_tool(self.tools["planner"], args, turn.ctx)
         if not isinstance(outcome.output, PlannerResult):
             raise PickwiseError(f"the planner failed: {outcome.output.render()}")
         planned = outcome.output
-        previous, plan = turn.session.plan, planned.plan
+        plan, turn.session.plan_edit = apply_held_edit(turn.session.plan_edit, planned.plan, said)
+        previous = turn.session.plan
         if previous is not None and previous.category != plan.category:
             turn.ctx.candidates.clear()
         turn.ctx.plan = turn.session.plan = plan
@@ -228,6 +259,8 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
     return {
         "answer": turn.answer,
         "picks": [p.model_dump() for p in turn.picks],
+        "slots": turn.slot_ids(),
+        "compare": _compared_ids(turn),
         "plan": turn.ctx.plan.model_dump(mode="json"),
         "plan_source": planned.source,
         "trace": [t.model_dump() for t in turn.trace],
@@ -235,6 +268,13 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "turn": turn.session.turns,
         "notes": turn.notes,
     }
+
+
+def _compared_ids(turn: Turn) -> list[str]:
+    """The ids of the picks a "compare them" question put side by side; [] otherwise."""
+    if turn.asked_question != "compare":
+        return []
+    return [p.item_id for p in turn.session.picks[: turn.asked_picks]]
 
 
 def _check_message(message: str) -> str:

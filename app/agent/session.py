@@ -12,6 +12,7 @@ from typing import Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, Field
 
 from app.agent.events import PickView
+from app.agent.plan_edit import HeldPlanEdit
 from app.config.params.agent import SESSION_MAX_MESSAGES, SESSION_PLANNER_MESSAGES
 from app.errors import InvalidRequest
 from app.tools.candidates import CandidateRegistry
@@ -50,6 +51,9 @@ class Session(BaseModel):
         default_factory=list,
         description="Ids of the picks shown for the current request, the last turn's and those "
         "of the turns before it that asked for other options.",
+    )
+    plan_edit: HeldPlanEdit | None = Field(
+        None, description="The shopper's direct edit of the plan, while it holds."
     )
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)

@@ -12,7 +12,16 @@ from fastapi import FastAPI
 
 from app.agent.events import ChatAgent
 from app.agent.session import SessionStore
-from app.api import metrics, routes_admin, routes_chat, routes_health, routes_sessions
+from app.api import (
+    metrics,
+    routes_admin,
+    routes_cards,
+    routes_chat,
+    routes_health,
+    routes_page,
+    routes_plan,
+    routes_sessions,
+)
 from app.api._state import ApiState
 from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
@@ -61,6 +70,9 @@ def create_app(
     app.include_router(routes_chat.router)
     app.include_router(routes_sessions.router)
     app.include_router(routes_health.router)
+    app.include_router(routes_plan.router)
+    app.include_router(routes_cards.router)
+    routes_page.install(app)
     routes_admin.install(app, settings)
     metrics.install(app)
     return app

@@ -32,3 +32,12 @@ HEALTH_PROBE_TIMEOUT_S = REGISTRY.declare(
     maximum=60.0,
     description="How long /healthz waits for one dependency to answer before calling it down.",
 )
+CARDS_MAX_IDS = REGISTRY.declare(
+    "CARDS_MAX_IDS",
+    int,
+    12,
+    group="api",
+    minimum=1,
+    maximum=100,
+    description="Most item ids one GET /v1/cards asks for (the chat page's cards and compare).",
+)

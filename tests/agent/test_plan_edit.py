@@ -1,0 +1,114 @@
+"""The typed plan edit: validation, how an edit applies, and how long a held edit holds
+against the plan the planner rebuilds from the messages each turn."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from app.agent.plan_edit import PlanEdit, apply_edit, apply_held_edit, hold_edit
+from app.errors import InvalidRequest
+from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+
+PLAN = ShoppingPlan(
+    category="headphones",
+    must_have=("bluetooth", "noise cancelling"),
+    exclude=(Constraint(term="refurbished", evidence="no refurbished"),),
+    budget_usd=100.0,
+    budget_amount=90.0,
+    currency="EUR",
+    platforms=("amazon", "walmart"),
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"budget_usd": 0},
+        {"budget_usd": -5},
+        {"budget_usd": "cheap"},
+        {"platforms": ["ebay"]},
+        {"drop_must_have": [""]},
+        {"drop_must_have": ["x" * 81]},
+        {"budget_min_usd": 200, "budget_usd": 100},
+        {"category": "laptop"},
+    ],
+)
+def test_malformed_edits_are_refused(body: dict[str, object]) -> None:
+    with pytest.raises(ValidationError):
+        PlanEdit.model_validate(body)
+
+
+def test_null_clears_and_unset_leaves() -> None:
+    edit = PlanEdit.model_validate({"budget_usd": None})
+    assert edit.given() == {"budget_usd": None}
+    edited = apply_edit(PLAN, edit)
+    assert edited.budget_usd is None
+    assert edited.budget_amount is None
+    assert edited.platforms == PLAN.platforms
+    assert edited.must_have == PLAN.must_have
+
+
+def test_new_budget_is_in_usd() -> None:
+    edited = apply_edit(PLAN, PlanEdit(budget_usd=60.0))
+    assert (edited.budget_usd, edited.budget_amount, edited.currency) == (60.0, 60.0, "USD")
+
+
+def test_dropping_terms_and_shops() -> None:
+    bundle = (BundleSlot(slot="mouse", category="mouse", must_have=("bluetooth",)),)
+    plan = PLAN.model_copy(update={"bundle": bundle})
+    edit = PlanEdit.model_validate(
+        {"drop_must_have": ["Bluetooth"], "drop_exclude": ["refurbished"], "platforms": []}
+    )
+    edited = apply_edit(plan, edit)
+    assert edited.must_have == ("noise cancelling",)
+    assert edited.exclude == ()
+    assert edited.platforms == ()
+    assert edited.bundle[0].must_have == ()
+
+
+def test_dropping_a_term_the_plan_lacks_is_refused() -> None:
+    with pytest.raises(InvalidRequest, match="wireless"):
+        hold_edit(None, PLAN, PlanEdit(drop_must_have=("wireless",)))
+
+
+def test_edits_add_up() -> None:
+    held = hold_edit(None, PLAN, PlanEdit(drop_must_have=("bluetooth",)))
+    shown = apply_edit(PLAN, held.edit)
+    held = hold_edit(held, shown, PlanEdit.model_validate({"budget_usd": None}))
+    assert held.basis == PLAN
+    assert held.edit.drop_must_have == ("bluetooth",)
+    assert held.edit.given() == {"budget_usd": None}
+    with pytest.raises(InvalidRequest):
+        hold_edit(held, apply_edit(PLAN, held.edit), PlanEdit(drop_must_have=("bluetooth",)))
+
+
+def test_an_edit_holds_while_the_messages_say_the_same() -> None:
+    held = hold_edit(None, PLAN, PlanEdit.model_validate({"budget_usd": None}))
+    plan, still = apply_held_edit(held, PLAN, "which one is best?")
+    assert plan.budget_usd is None
+    assert still is not None
+
+
+def test_the_shoppers_new_budget_ends_the_edit() -> None:
+    held = hold_edit(None, PLAN, PlanEdit.model_validate({"budget_usd": None}))
+    cheaper = PLAN.model_copy(update={"budget_usd": 70.0})
+    plan, still = apply_held_edit(held, cheaper, "something cheaper")
+    assert plan.budget_usd == 70.0
+    assert still is None
+
+
+def test_naming_a_dropped_term_again_brings_it_back() -> None:
+    held = hold_edit(None, PLAN, PlanEdit(drop_must_have=("bluetooth", "noise cancelling")))
+    plan, still = apply_held_edit(held, PLAN, "it must be bluetooth")
+    assert plan.must_have == ("bluetooth",)
+    assert still is not None
+    assert still.edit.drop_must_have == ("noise cancelling",)
+    assert still.basis == PLAN
+
+
+def test_describe_names_every_change() -> None:
+    text = PlanEdit.model_validate({"budget_usd": None, "drop_exclude": ["refurbished"]}).describe()
+    assert "budget: none" in text
+    assert "refurbished" in text

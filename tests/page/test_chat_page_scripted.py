@@ -1,0 +1,80 @@
+"""The chat page in headless Chromium against a scripted agent (real server, real index for
+the cards route): markup in a title or an answer shows as text, the stop button cancels the
+turn on the server, and a refused turn or a failed dependency shows a plain banner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.api import scripted_agent as script
+from tests.page.conftest import ServePage
+from tests.page.driver import ChatPage
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
+
+MARKUP = '<img src=x onerror="window.pwned=1"><b>bold</b>'
+
+
+def test_markup_shows_as_text(browser: Any, serve_page: ServePage) -> None:
+    with serve_page(script.ScriptedAgent()) as url:
+        chat = ChatPage(browser.new_page(), url)
+        chat.open()
+        chat.send(MARKUP)
+        [card] = chat.cards()
+        assert card.title == MARKUP.title()
+        assert chat.answers() == [f"Here is {MARKUP}."]
+        assert chat.user_lines() == [MARKUP]
+        for markup in ("#conversation img", "#conversation b", ".card-body img", ".card-body b"):
+            assert chat.page.locator(markup).count() == 0, markup
+        assert chat.page.evaluate("window.pwned") is None
+        assert chat.page.locator(".card .placeholder").count() == 1
+        assert chat.errors == []
+        chat.page.close()
+
+
+def test_stop_cancels_the_turn(browser: Any, serve_page: ServePage) -> None:
+    agent = script.ScriptedAgent()
+    with serve_page(agent) as url:
+        chat = ChatPage(browser.new_page(), url)
+        chat.open()
+        chat.page.focus("#message")
+        chat.page.keyboard.type(script.HANG)
+        chat.page.keyboard.press("Enter")
+        chat.page.wait_for_selector("#feed .step.running")
+        assert chat.page.is_enabled("#stop")
+        assert agent.started.wait(timeout=30)
+        chat.page.keyboard.press("Escape")
+        chat.wait_for_turn(1)
+        assert agent.cancelled.wait(timeout=30), "the server did not cancel the turn"
+        notes = chat.page.locator("#conversation .line.note .text").all_text_contents()
+        assert notes[-1] == "Stopped."
+        assert chat.page.is_enabled("#send")
+        assert chat.errors == []
+        chat.page.close()
+
+
+@pytest.mark.parametrize(
+    ("message", "shown"),
+    [
+        (script.FAIL_BEFORE, "down (redis)"),
+        (script.ERROR_EVENT, "down"),
+        (script.REJECT, "refused: the agent rejects this message"),
+    ],
+)
+def test_a_banner_says_why_a_turn_failed(
+    browser: Any, serve_page: ServePage, message: str, shown: str
+) -> None:
+    with serve_page(script.ScriptedAgent()) as url:
+        chat = ChatPage(browser.new_page(), url)
+        chat.open()
+        chat.send(message)
+        banner = chat.page.locator("#banner")
+        assert banner.is_visible()
+        assert shown in (banner.text_content() or "")
+        chat.page.locator("#banner-close").focus()
+        chat.page.keyboard.press("Enter")
+        assert not banner.is_visible()
+        assert all("Failed to load resource" in e for e in chat.errors), chat.errors
+        chat.page.close()
