@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -11,6 +12,8 @@ from app.cli._eval_matching import matching
 from app.cli._eval_recall import recall
 from app.cli._output import emit_json
 from app.config import get_settings
+from app.eval.language_cases import CORPUS_FILE
+from app.eval.language_eval import run_language_eval
 from app.eval.planner_eval import run_planner_eval
 
 __all__ = ["app", "planner"]
@@ -39,6 +42,50 @@ def planner(
         return
     for line in _summary(report):
         typer.echo(line)
+
+
+@app.command("language")
+def language(
+    json_out: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+    cases: Path = typer.Option(CORPUS_FILE, help="The labelled corpus (YAML)."),
+    webshop: bool = typer.Option(True, help="Also score the 12,087 WebShop goals (~1 min)."),
+    max_failures: int = typer.Option(30, min=0, help="Failures listed per split."),
+    seed: int = typer.Option(0, help="Seed of WebShop's appended price clauses."),
+) -> None:
+    """Rule reading on the labelled corpus (per extractor and field, dev and heldout apart)
+    and on WebShop goals (what needs no labels)."""
+    data_dir = get_settings().data_dir if webshop else None
+    report = run_language_eval(data_dir, cases_file=cases, seed=seed, max_failures=max_failures)
+    if json_out:
+        emit_json(report)
+        return
+    for line in _language_summary(report):
+        typer.echo(line)
+
+
+def _language_summary(report: dict[str, Any]) -> list[str]:
+    lines = []
+    for split in ("dev", "heldout"):
+        part = report[split]
+        lines.append(
+            f"{split}: {part['case_accuracy']} of {part['cases']} cases wholly right; "
+            f"{part['failures_total']} fields wrong"
+        )
+        lines += [
+            f"  {name}: cases {row['case_accuracy']} of {row['cases']}, "
+            f"fields {row['field_accuracy']}"
+            for name, row in part["per_extractor"].items()
+        ]
+    shop = report.get("webshop")
+    if shop:
+        lines.append(
+            f"webshop ({shop['goals']} goals): budget exact {shop['budget_exact_rate']}, "
+            f"shopping {shop['shopping_rate']}, category {shop['category_rate']} "
+            f"(in goal {shop['category_in_goal_rate']}), keywords in goal "
+            f"{shop['keyword_in_goal_rate']}, exclude evidence in goal "
+            f"{shop['exclude_evidence_in_goal_rate']}"
+        )
+    return lines
 
 
 def _summary(report: dict[str, Any]) -> list[str]:
