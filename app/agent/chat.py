@@ -1,6 +1,7 @@
 """The agent facade (`ChatAgent`): load or create the session, plan, run the LLM loop or the
 offline policy, save the session, and stream the turn's events; `collect()` folds them into
-a `TurnSummary`. One turn at a time per session in this process."""
+a `TurnSummary`. One turn at a time per session in this process; a turn reads every
+parameter from one snapshot pinned at its start."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from app.agent.session import Session, SessionStore, check_session_id, new_sessi
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
+from app.config.registry import REGISTRY
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
@@ -79,9 +81,10 @@ class ShoppingAgent:
             session = await self.sessions.get(sid)
             created = session is None
             session = session or Session(session_id=sid)
-            turn = self._start(session, text)
-            turn.emit("session", new=created, turn=session.turns, mode=self.mode)
-            task = asyncio.create_task(self._run(turn))
+            with REGISTRY.pinned(REGISTRY.snapshot()):
+                turn = self._start(session, text)
+                turn.emit("session", new=created, turn=session.turns, mode=self.mode)
+                task = asyncio.create_task(self._run(turn))
             try:
                 while (event := await turn.queue.get()) is not None:
                     yield event
