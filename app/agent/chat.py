@@ -1,6 +1,7 @@
 """The agent facade (`ChatAgent`): load or create the session, plan, run the LLM loop or the
 offline policy, save the session, and stream the turn's events; `collect()` folds them into
-a `TurnSummary`. One turn at a time per session in this process."""
+a `TurnSummary`. One turn at a time per session in this process; a turn reads every
+parameter from one snapshot pinned at its start."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from app.agent.session import Session, SessionStore, check_session_id, new_sessi
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
+from app.config.registry import REGISTRY
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
@@ -80,9 +82,11 @@ class ShoppingAgent:
             session = await self.sessions.get(sid)
             created = session is None
             session = session or Session(session_id=sid)
-            turn = self._start(session, text)
-            turn.emit("session", new=created, turn=session.turns, mode=self.mode)
-            async for event in self._stream(turn, said=text):
+            with REGISTRY.pinned(REGISTRY.snapshot()):
+                turn = self._start(session, text)
+                turn.emit("session", new=created, turn=session.turns, mode=self.mode)
+                task = asyncio.create_task(self._run(turn, text))
+            async for event in self._follow(turn, task):
                 yield event
 
     async def edit_plan(self, session_id: str, edit: PlanEdit) -> AsyncIterator[TurnEvent]:
@@ -102,9 +106,11 @@ class ShoppingAgent:
                 sid, uuid.uuid4().hex[:16], plan=session.plan, candidates=session.candidates
             )
             text = edit.describe()
-            turn = Turn(session, ctx.turn_id, text, ctx, tuple(self.hooks()), self.mode)
-            turn.emit("session", new=False, turn=session.turns, mode=self.mode, edit=text)
-            async for event in self._stream(turn, said=None):
+            with REGISTRY.pinned(REGISTRY.snapshot()):
+                turn = Turn(session, ctx.turn_id, text, ctx, tuple(self.hooks()), self.mode)
+                turn.emit("session", new=False, turn=session.turns, mode=self.mode, edit=text)
+                task = asyncio.create_task(self._run(turn, None))
+            async for event in self._follow(turn, task):
                 yield event
 
     async def get_session(self, session_id: str) -> Session:
@@ -121,9 +127,8 @@ class ShoppingAgent:
     async def aclose(self) -> None:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
-    async def _stream(self, turn: Turn, said: str | None) -> AsyncIterator[TurnEvent]:
-        """Run the turn in its own task and pass its queued events on."""
-        task = asyncio.create_task(self._run(turn, said))
+    async def _follow(self, turn: Turn, task: asyncio.Task[None]) -> AsyncIterator[TurnEvent]:
+        """Pass on the queued events of the turn running in `task`; cancel it if left early."""
         try:
             while (event := await turn.queue.get()) is not None:
                 yield event

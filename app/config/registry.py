@@ -3,7 +3,9 @@
 A `Param` carries its name, type, default, bounds, group, description and secret flag.
 Code keeps a reference to the `Param` and calls `.get()` each time it needs the value, so
 an override applied later (from the environment at start-up, or by an admin at runtime)
-takes effect on the next call without any change in the caller.
+takes effect on the next call without any change in the caller. A chat turn pins one
+`snapshot()` of the values for its whole run (`pinned`), so it never sees two values of one
+parameter.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import os
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Literal, TypeVar, cast
@@ -21,7 +24,7 @@ from dotenv import dotenv_values
 
 from app.errors import NotFound, ParamValidationError
 
-__all__ = ["REGISTRY", "Param", "ParamRegistry", "Source", "mask"]
+__all__ = ["REGISTRY", "Param", "ParamRegistry", "ParamSnapshot", "Source", "mask"]
 
 T = TypeVar("T", int, float, bool, str)
 Source = Literal["default", "env", "override"]
@@ -128,6 +131,45 @@ class _Layers:
     version: int
 
 
+@dataclass(frozen=True, eq=False)
+class ParamSnapshot(Mapping[str, Any]):
+    """Every parameter's value at one moment, by name; `registry.pinned(snapshot)` makes
+    `Param.get()` read it in the current context (a turn and the tasks it starts)."""
+
+    registry: ParamRegistry = field(repr=False)
+    layers: _Layers = field(repr=False)
+
+    @property
+    def version(self) -> int:
+        """Version of the override layer the snapshot was taken with."""
+        return self.layers.version
+
+    def value(self, param: Param[T] | str) -> T:
+        """The value `param` had when the snapshot was taken."""
+        p = self.registry.param(param) if isinstance(param, str) else param
+        return _layered(p, self.layers)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.value(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return (p.name for p in self.registry)
+
+    def __len__(self) -> int:
+        return len(self.registry)
+
+
+_PINNED: ContextVar[ParamSnapshot | None] = ContextVar("pickwise_pinned_params", default=None)
+
+
+def _layered(param: Param[T], layers: _Layers) -> T:
+    if param.name in layers.overrides:
+        return cast(T, layers.overrides[param.name])
+    if param.name in layers.env:
+        return cast(T, layers.env[param.name])
+    return param.default
+
+
 class ParamRegistry:
     """Holds declared parameters and the override layers; swaps layers atomically."""
 
@@ -188,12 +230,7 @@ class ParamRegistry:
     def value(self, param: Param[T] | str) -> T:
         """The current value of `param`: override, else environment, else default."""
         p = self.param(param) if isinstance(param, str) else param
-        layers = self._current_layers()
-        if p.name in layers.overrides:
-            return cast(T, layers.overrides[p.name])
-        if p.name in layers.env:
-            return cast(T, layers.env[p.name])
-        return p.default
+        return _layered(p, self._current_layers())
 
     def base_value(self, param: Param[T] | str) -> T:
         """The value `param` has without the override layer: environment, else default."""
@@ -218,6 +255,22 @@ class ParamRegistry:
         """A copy of the override layer in force."""
         return dict(self._current_layers().overrides)
 
+    def snapshot(self) -> ParamSnapshot:
+        """Every value in force now, frozen (the pinned one inside a pinned context)."""
+        return ParamSnapshot(self, self._current_layers())
+
+    @contextmanager
+    def pinned(self, snapshot: ParamSnapshot) -> Iterator[ParamSnapshot]:
+        """Within the block, and in tasks and `asyncio.to_thread` calls started in it, every
+        `Param.get()` of this registry reads `snapshot`; overrides applied meanwhile wait."""
+        if snapshot.registry is not self:
+            raise ValueError("a snapshot pins only the registry it was taken from")
+        token = _PINNED.set(snapshot)
+        try:
+            yield snapshot
+        finally:
+            _PINNED.reset(token)
+
     def validate(self, updates: Mapping[str, object]) -> dict[str, Any]:
         """Coerce every value in `updates`; raise on the first bad one, changing nothing."""
         return {name: self.param(name).coerce(raw) for name, raw in updates.items()}
@@ -225,9 +278,9 @@ class ParamRegistry:
     def apply_overrides(self, overrides: Mapping[str, object], *, version: int) -> None:
         """Replace the whole override layer after validating all of it (all or nothing)."""
         checked = self.validate(overrides)
+        self._live_layers()
         with self._lock:
-            layers = self._current_layers()
-            self._layers = _Layers(env=layers.env, overrides=checked, version=version)
+            self._layers = _Layers(env=self._layers.env, overrides=checked, version=version)
 
     def load_env(self, environ: Mapping[str, str | None]) -> None:
         """Read start-up values from an environment mapping; bad values fail loudly."""
@@ -246,19 +299,36 @@ class ParamRegistry:
 
     @contextmanager
     def overridden(self, **values: object) -> Iterator[None]:
-        """Temporarily override some values (tests, benchmarks); restores the layer after."""
-        before = self._current_layers()
-        self.apply_overrides({**before.overrides, **values}, version=before.version)
+        """Temporarily override some values (tests, benchmarks); restores the layer after.
+        Inside a pinned context the block reads the overridden values too."""
+        checked = self.validate(values)
+        before = self._live_layers()
+        self.apply_overrides({**before.overrides, **checked}, version=before.version)
+        pinned, token = self._pin(), None
+        if pinned is not None:
+            held = pinned.layers
+            layers = _Layers(held.env, {**held.overrides, **checked}, held.version)
+            token = _PINNED.set(ParamSnapshot(self, layers))
         try:
             yield
         finally:
+            if token is not None:
+                _PINNED.reset(token)
             with self._lock:
                 self._layers = before
 
-    def _current_layers(self) -> _Layers:
+    def _pin(self) -> ParamSnapshot | None:
+        pinned = _PINNED.get()
+        return pinned if pinned is not None and pinned.registry is self else None
+
+    def _live_layers(self) -> _Layers:
         if not self._env_loaded:
             self._load_process_env()
         return self._layers
+
+    def _current_layers(self) -> _Layers:
+        pinned = self._pin()
+        return pinned.layers if pinned is not None else self._live_layers()
 
     def _load_process_env(self) -> None:
         environ: dict[str, str | None] = {}

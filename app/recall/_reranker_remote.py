@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import math
 import threading
 from collections.abc import Coroutine, Sequence
@@ -124,10 +125,11 @@ def _run_blocking(coroutine: Coroutine[Any, Any, T]) -> T:
     except RuntimeError:
         return asyncio.run(coroutine)
     outcome: dict[str, Any] = {}
+    context = contextvars.copy_context()
 
     def target() -> None:
         try:
-            outcome["value"] = asyncio.run(coroutine)
+            outcome["value"] = context.run(asyncio.run, coroutine)
         except BaseException as exc:  # handed back to the caller's thread below
             outcome["error"] = exc
 
