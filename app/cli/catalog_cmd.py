@@ -10,6 +10,7 @@ import typer
 from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.schema import offer_json_schema
 from app.catalog.spec_categories import (
     SpecRecipe,
     leave_one_out,
@@ -25,6 +26,12 @@ app = typer.Typer(help="Inspect the product catalog built from the datasets.", n
 @app.callback()
 def catalog() -> None:
     """Inspect the product catalog built from the datasets."""
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of one catalog offer (the unit every import is converted to)."""
+    emit_json(offer_json_schema())
 
 
 def catalog_stats(catalog: Catalog) -> dict[str, Any]:
