@@ -18,14 +18,16 @@ from app.catalog.spec_categories import (
     sheet_labels,
 )
 from app.cli._output import emit_json
+from app.cli.catalog_import_cmd import register_import
 from app.config import get_settings
 
-app = typer.Typer(help="Inspect the product catalog built from the datasets.", no_args_is_help=True)
+app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
+register_import(app)
 
 
 @app.callback()
 def catalog() -> None:
-    """Inspect the product catalog built from the datasets."""
+    """Import and inspect the product catalog."""
 
 
 @app.command("schema")

@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from app.catalog.imported import load_index_catalog
 from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
-from app.catalog.loader import Catalog, load_catalog
+from app.catalog.loader import Catalog
 from app.catalog.spec_categories import SpecRecipe
 from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
@@ -78,10 +79,11 @@ def build_index(
     catalog: Catalog | None = None,
     reuse_embeddings: bool = True,
 ) -> BuildReport:
-    """Build the index for the current catalog and model unless that version exists; texts
+    """Build the index for the current catalog (the imported one when the var dir holds one,
+    else the demo's) and model unless that version exists; texts
     embedded by an earlier build with the same model come from the embedding cache unless
     `reuse_embeddings` is False."""
-    catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
+    catalog = catalog or load_index_catalog(settings)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
     recipes = index_recipes(desc_chars)
