@@ -96,7 +96,11 @@ class ColumnMapping:
             out["shop"] = shop
         warnings: list[str] = []
         description = out.get("description")
-        if isinstance(description, str) and description.strip() and not clean_text(description):
+        if (
+            isinstance(description, str)
+            and ("<" in description or "&" in description)
+            and not clean_text(description)
+        ):
             warnings.append("description is HTML only; imported without a description")
         if "price" in out:
             amount, code = parse_price(out["price"])

@@ -17,6 +17,8 @@ from app.catalog.offer_store import OfferStore
 from app.catalog.schema import Offer
 from app.cli.catalog_cmd import app
 from app.config import get_settings
+from app.config.settings import Settings
+from app.eval.bench_catalog import bench_import
 
 HEADER = "sku,name,maker,cost,money,about\n"
 BAD_ROWS = [
@@ -227,3 +229,10 @@ def test_jsonl_parquet_and_a_toml_mapping(var_dir: Path, tmp_path: Path) -> None
         99.0,
         {"color": "oak"},
     )
+
+
+def test_import_bench_reads_the_whole_myntra_file(data_dir: Path) -> None:
+    figures = bench_import(Settings(data_dir=data_dir), repeats=1)
+    assert figures["rows"] == 12_491
+    assert figures["import_rows_per_s"] > 0
+    assert figures["reimport_rows_per_s"] > 0
