@@ -130,6 +130,9 @@ def _pick_view(pick: Pick) -> PickView:
         title=pick.title,
         platform=pick.platform,
         price_usd=pick.price_usd,
+        price=pick.price,
+        currency=pick.currency,
+        attributes=dict(pick.attributes),
         reason=pick.reason,
     )
 

@@ -35,6 +35,10 @@ class PickView(BaseModel):
     title: str
     platform: str
     price_usd: float | None
+    price: float | None = None
+    """As the shop lists it, in `currency`."""
+    currency: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
     reason: str
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from app.catalog.currency import usd_rates
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.recall.filters import brand_key
@@ -74,6 +75,7 @@ def prepare(
         specs=specs,
         budget_usd=budget,
         budget_source=source,
+        budget_listed=_listed_budget(plan) if source == "plan" else None,
         max_picks=max(1, picks),
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
@@ -136,7 +138,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
             if price is None:
                 unknown += 1
                 continue
-            if price > inputs.budget_usd:
+            if _over_budget(entry.item, price, inputs):
                 over += 1
                 continue
         kept.append(entry)
@@ -212,6 +214,27 @@ def _budget(
     if plan.budget_usd is not None:
         return plan.budget_usd, "plan"
     return None, None
+
+
+def _listed_budget(plan: ShoppingPlan) -> tuple[float, str] | None:
+    """The plan's ceiling in its written currency: the amount as written, or, where the
+    planner allowed headroom ("around ₹1000"), the dollar ceiling converted back."""
+    if plan.budget_usd is None or plan.budget_amount is None or plan.currency == "USD":
+        return None
+    rate = usd_rates().get(plan.currency)
+    if rate is None:
+        return None
+    if abs(plan.budget_amount * rate - plan.budget_usd) <= 0.005:
+        return plan.budget_amount, plan.currency
+    return plan.budget_usd / rate, plan.currency
+
+
+def _over_budget(item: Item, price_usd: float, inputs: PickInputs) -> bool:
+    """Over the ceiling: in the listed currency when the budget was said in it, else in USD."""
+    listed = inputs.budget_listed
+    if listed is not None and item.currency == listed[1] and item.price is not None:
+        return item.price > listed[0]
+    return inputs.budget_usd is not None and price_usd > inputs.budget_usd
 
 
 def _entries(candidates: Sequence[Candidate], items: Mapping[str, Item]) -> tuple[Entry, ...]:

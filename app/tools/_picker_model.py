@@ -42,6 +42,9 @@ class PickInputs:
     budget_source: BudgetSource | None
     max_picks: int
     entries: tuple[Entry, ...]
+    budget_listed: tuple[float, str] | None = None
+    """The plan's budget in the currency the shopper wrote it in: an item listed in that
+    currency is compared in it (rupees with rupees), not through a rounded conversion."""
     forms: tuple[str, ...] = ()
     """The forms a product is one at a time that the shopper asked for ("inkjet", "ddr4")."""
     contrary: tuple[str, ...] = ()
