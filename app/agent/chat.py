@@ -65,6 +65,8 @@ class ShoppingAgent:
         self.speller = speller
         self.items: Mapping[str, Item] = items or {}
         self.hooks = hooks
+        self.shops: tuple[str, ...] = ()
+        """Shops every turn is scoped to when the shopper names none (`ask --platform`)."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @classmethod
@@ -171,6 +173,8 @@ class ShoppingAgent:
             raise PickwiseError(f"the planner failed: {outcome.output.render()}")
         planned = outcome.output
         previous, plan = turn.session.plan, planned.plan
+        if self.shops and not plan.platforms:
+            plan = plan.model_copy(update={"platforms": self.shops})
         if previous is not None and previous.category != plan.category:
             turn.ctx.candidates.clear()
         turn.ctx.plan = turn.session.plan = plan

@@ -35,6 +35,7 @@ class PickView(BaseModel):
     title: str
     platform: str
     price_usd: float | None
+    brand: str | None = None
     price: float | None = None
     """As the shop lists it, in `currency`."""
     currency: str | None = None
