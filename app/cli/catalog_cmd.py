@@ -10,6 +10,7 @@ import typer
 from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.profile import read_profile
 from app.catalog.schema import offer_json_schema
 from app.catalog.spec_categories import (
     SpecRecipe,
@@ -20,6 +21,8 @@ from app.catalog.spec_categories import (
 from app.cli._output import emit_json
 from app.cli.catalog_import_cmd import register_import
 from app.config import get_settings
+from app.errors import ConfigError
+from app.recall.index_manifest import current_paths
 
 app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
 register_import(app)
@@ -34,6 +37,25 @@ def catalog() -> None:
 def schema() -> None:
     """Print the JSON Schema of one catalog offer (the unit every import is converted to)."""
     emit_json(offer_json_schema())
+
+
+@app.command("profile")
+def profile(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Print the catalog profile saved with the index in use (categories, brands, attribute
+    values, units, price ranges per category)."""
+    found = read_profile(current_paths(get_settings().index_dir).folder)
+    if found is None:
+        raise ConfigError("the index in use has no catalog profile; run `pickwise index build`")
+    if as_json:
+        emit_json(found.model_dump(mode="json"))
+        return
+    typer.echo(f"{found.items:,} items; shops {', '.join(found.shops)}")
+    for name, entry in list(found.categories.items())[:20]:
+        price = f", median ${entry.prices.median:,.2f}" if entry.prices else ""
+        typer.echo(f"  {entry.count:>7,}  {name} ({entry.plural}){price}")
+    typer.echo(f"brands {len(found.brands):,}; attributes {', '.join(found.attributes) or 'none'}")
 
 
 def catalog_stats(catalog: Catalog) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from app.catalog.imported import load_index_catalog
 from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog
+from app.catalog.profile import PROFILE_RECIPE, build_profile
 from app.catalog.spec_categories import SpecRecipe
 from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
@@ -67,6 +68,7 @@ def index_recipes(description_chars: int) -> list[str]:
         SpecRecipe.current().fingerprint(),
         features_fingerprint(),
         item_fields_fingerprint(),
+        PROFILE_RECIPE,
     ]
 
 
@@ -129,6 +131,7 @@ def build_index(
     asyncio.run(_write_vectors(store, collection, catalog, vectors, show_progress))
     Bm25Index.build(catalog.items).save(staged.bm25)
     write_items(staged.items, catalog.items)
+    build_profile(catalog.items).save(staged.folder)
 
     build_s = time.perf_counter() - started
     manifest = IndexManifest(

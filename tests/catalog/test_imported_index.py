@@ -11,9 +11,11 @@ import pytest
 
 from app.catalog.importer import import_files
 from app.catalog.offer_store import OfferStore
+from app.catalog.profile import read_profile
 from app.cli.pick_cmd import pick_payload, plan_with_options, run_pick
 from app.config.settings import Settings
 from app.recall.index_build import build_index
+from app.recall.index_manifest import current_paths
 from app.tools._picker_result import ItemPickerResult
 
 
@@ -32,6 +34,14 @@ def shopify_settings(tmp_path_factory: pytest.TempPathFactory, data_dir: Path) -
 
 def test_a_second_build_of_the_same_import_does_nothing(shopify_settings: Settings) -> None:
     assert build_index(shopify_settings, show_progress=False).built is False
+
+
+def test_the_profile_is_saved_with_the_index(shopify_settings: Settings) -> None:
+    profile = read_profile(current_paths(shopify_settings.index_dir).folder)
+    assert profile is not None
+    assert profile.shops == {"sample-shop": profile.items}
+    assert profile.attributes["size"] == {"large": 2, "small": 1, "medium": 1, "regular": 1}
+    assert profile.currencies == {"EUR": profile.items}
 
 
 def test_a_pick_names_the_size_asked(shopify_settings: Settings) -> None:
