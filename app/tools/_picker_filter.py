@@ -15,6 +15,7 @@ from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.recall.filters import brand_key
 from app.tools._lexicon_rules import COLOUR_NAMES, COMPONENT_MAKERS, PART_HOSTS, beside_product
+from app.tools._picker_attributes import asked_attributes, fits_attributes
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_specs import Spec, normalise
@@ -76,6 +77,7 @@ def prepare(
         budget_usd=budget,
         budget_source=source,
         budget_listed=_listed_budget(plan) if source == "plan" else None,
+        attributes=asked_attributes(normalise(request), entries),
         max_picks=max(1, picks),
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
@@ -123,11 +125,14 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     shopper asked to see others than, with their listings elsewhere (`same_product` at
     `dup_threshold`); scale the recall scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
-    over = unknown = shown = 0
+    over = unknown = shown = off = 0
     kept: list[Entry] = []
     for entry in inputs.entries:
         if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
             shown += 1
+            continue
+        if inputs.attributes and not fits_attributes(entry.item, inputs.attributes):
+            off += 1
             continue
         term = excluded_by(entry.item, inputs.exclude)
         if term is not None:
@@ -156,6 +161,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         over_budget=over,
         unknown_price=unknown,
         shown_before=shown,
+        off_attribute=off,
     )
 
 
