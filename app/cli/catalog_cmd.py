@@ -9,7 +9,8 @@ import typer
 
 from app.catalog._tally import SkipTally
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
-from app.catalog.loader import ICECAT_DIR, Catalog, load_catalog
+from app.catalog.imported import load_index_catalog
+from app.catalog.loader import ICECAT_DIR, Catalog
 from app.catalog.profile import read_profile
 from app.catalog.schema import offer_json_schema
 from app.catalog.spec_categories import (
@@ -72,9 +73,9 @@ def catalog_stats(catalog: Catalog) -> dict[str, Any]:
 def stats(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
-    """Load the catalog and report items per platform and skipped rows."""
-    settings = get_settings()
-    payload = catalog_stats(load_catalog(settings.data_dir, locale=settings.esci_locale))
+    """Load the catalog (the imported one, else the demo's) and report items per shop and
+    skipped rows."""
+    payload = catalog_stats(load_index_catalog(get_settings()))
     if as_json:
         emit_json(payload)
         return

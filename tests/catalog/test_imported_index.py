@@ -58,3 +58,10 @@ def test_a_pick_names_the_size_asked(shopify_settings: Settings) -> None:
     assert top["price_usd"] == pytest.approx(60.0 * 1.03)
     varsity = [p for p in picks if p["title"].startswith("Classic Varsity Top")]
     assert len(varsity) == 1, "the three sizes are one product"
+
+
+def test_a_shop_the_catalog_lacks_is_a_clear_tool_error(shopify_settings: Settings) -> None:
+    plan = plan_with_options("a varsity top", platforms=["nowhere"])
+    outcome = asyncio.run(run_pick(shopify_settings, "a varsity top", plan))
+    assert not outcome.ok
+    assert "no shop nowhere in this catalog; it has sample-shop" in outcome.output.render()
