@@ -135,6 +135,10 @@ def _pick_view(pick: Pick) -> PickView:
         title=pick.title,
         platform=pick.platform,
         price_usd=pick.price_usd,
+        brand=pick.brand,
+        price=pick.price,
+        currency=pick.currency,
+        attributes=dict(pick.attributes),
         reason=pick.reason,
     )
 

@@ -67,6 +67,8 @@ class ShoppingAgent:
         self.speller = speller
         self.items: Mapping[str, Item] = items or {}
         self.hooks = hooks
+        self.shops: tuple[str, ...] = ()
+        """Shops every turn is scoped to when the shopper names none (`ask --platform`)."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @property
@@ -193,6 +195,8 @@ class ShoppingAgent:
             raise PickwiseError(f"the planner failed: {outcome.output.render()}")
         planned = outcome.output
         plan, turn.session.plan_edit = apply_held_edit(turn.session.plan_edit, planned.plan, said)
+        if self.shops and not plan.platforms:
+            plan = plan.model_copy(update={"platforms": self.shops})
         previous = turn.session.plan
         if previous is not None and previous.category != plan.category:
             turn.ctx.candidates.clear()

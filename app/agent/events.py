@@ -37,6 +37,11 @@ class PickView(BaseModel):
     title: str
     platform: str
     price_usd: float | None
+    brand: str | None = None
+    price: float | None = None
+    """As the shop lists it, in `currency`."""
+    currency: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
     reason: str
 
 

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.catalog.currency import to_usd
+from app.catalog.schema import Availability, Offer
 
 __all__ = ["PLATFORMS", "Item", "MatchLabel", "Platform", "item_fields_fingerprint"]
 
-Platform = Literal["icecat", "walmart", "amazon", "google", "abt", "buy"]
+Platform = str
+"""A shop's name: open, lower-case (see `app.catalog.schema.normalise_shop`)."""
 PLATFORMS: tuple[str, ...] = ("icecat", "walmart", "amazon", "google", "abt", "buy")
+"""The demo catalog's shops, in the order reports list them."""
 
 
 class Item(BaseModel):
-    """One product offer on one platform, normalised from any source dataset.
+    """One product offer on one shop, normalised from an imported `Offer` or a demo source.
 
-    `item_id` is stable across rebuilds and prefixed by the platform (`icecat:3920564`).
+    `item_id` is stable across rebuilds and prefixed by the shop (`icecat:3920564`); `price`
+    and `currency` are as the shop lists them, `price_usd` their conversion (filters and
+    budgets compare in it).
     Unknown values are None, never guessed: most sources carry no rating, ditto has no
     images, ESCI has no prices. The one inference, `inferred_category`, is kept apart from the
     listed or title-derived `category` (see `app.catalog.spec_categories`); `features` are
@@ -42,6 +49,62 @@ class Item(BaseModel):
     """Connections and built-ins the spec sheet lists ("HDMI", "Bluetooth"); Icecat only."""
     released: int | None = Field(None, ge=1900, le=2100)
     """The year the product came out (Icecat's release date); None elsewhere."""
+    price: float | None = Field(None, ge=0)
+    currency: str | None = None
+    availability: Availability = "unknown"
+    review_count: int | None = Field(None, ge=0)
+    url: str | None = None
+    group_id: str | None = None
+    """Shared by the variants of one product (sizes, colours)."""
+    category_path: tuple[str, ...] = ()
+    attributes: dict[str, str] = Field(default_factory=dict)
+    """name -> value as the shop states them (color, size, material, gender, ...)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _listed_price(cls, data: Any) -> Any:
+        """Demo sources state US dollars only: their listed price is the dollar price."""
+        if (
+            isinstance(data, dict)
+            and data.get("price") is None
+            and data.get("price_usd") is not None
+        ):
+            return {**data, "price": data["price_usd"], "currency": "USD"}
+        return data
+
+    @classmethod
+    def from_offer(cls, offer: Offer) -> Item:
+        """The catalog item of an imported offer; `price_usd` converted by the rate table."""
+        attrs = offer.attributes
+        return cls(
+            item_id=f"{offer.shop}:{offer.id}",
+            platform=offer.shop,
+            title=offer.title,
+            brand=offer.brand,
+            color=attrs.get("color"),
+            category=offer.category_path[-1] if offer.category_path else None,
+            description=offer.description,
+            price_usd=to_usd(offer.price, offer.currency),
+            price=offer.price,
+            currency=offer.currency,
+            rating=offer.rating,
+            image_url=offer.image_url,
+            source=f"import:{offer.shop}",
+            model_number=offer.mpn,
+            ean=(offer.gtin,) if offer.gtin else (),
+            released=offer.year if offer.year and 1900 <= offer.year <= 2100 else None,
+            availability=offer.availability,
+            review_count=offer.review_count,
+            url=offer.url,
+            group_id=offer.group_id,
+            category_path=tuple(offer.category_path),
+            attributes=dict(attrs),
+        )
+
+    @property
+    def offer_id(self) -> str:
+        """The shop's own id (the item id without its shop prefix)."""
+        return self.item_id.split(":", 1)[1] if ":" in self.item_id else self.item_id
 
     @property
     def known_category(self) -> str | None:

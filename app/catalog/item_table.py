@@ -5,6 +5,7 @@ Serving processes read items from here instead of re-parsing the datasets.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -22,6 +23,8 @@ def write_items(path: Path, items: Sequence[Item]) -> None:
     for row in rows:
         row["ean"] = list(row["ean"])
         row["features"] = list(row["features"])
+        row["category_path"] = list(row["category_path"])
+        row["attributes"] = json.dumps(row["attributes"], ensure_ascii=False)
     pq.write_table(pa.Table.from_pylist(rows), path, compression="zstd")
 
 
@@ -32,5 +35,7 @@ def read_items(path: Path) -> dict[str, Item]:
     for row in table.to_pylist():
         row["ean"] = tuple(row.get("ean") or ())
         row["features"] = tuple(row.get("features") or ())
+        row["category_path"] = tuple(row.get("category_path") or ())
+        row["attributes"] = json.loads(row.get("attributes") or "{}")
         items[row["item_id"]] = Item.model_construct(**row)
     return items

@@ -44,12 +44,15 @@ class Catalog:
     skipped: Mapping[str, int]
     source_files: tuple[Path, ...]
     aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    shops: tuple[str, ...] = PLATFORMS
+    """The shops reports list, in order (the demo's six, or an imported catalog's)."""
     _index: dict[str, Item] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def platform_counts(self) -> dict[str, int]:
-        """Items per platform, every known platform listed in `PLATFORMS` order."""
+        """Items per shop: every shop of `shops` in order, then any other by name."""
         counts: Counter[str] = Counter(item.platform for item in self.items)
-        return {platform: counts[platform] for platform in PLATFORMS}
+        others = sorted(set(counts) - set(self.shops))
+        return {shop: counts[shop] for shop in (*self.shops, *others)}
 
     def by_id(self) -> Mapping[str, Item]:
         """item_id -> Item, built on first use and kept."""

@@ -8,7 +8,10 @@ from typing import Any
 import typer
 
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
-from app.catalog.loader import ICECAT_DIR, Catalog, SkipTally, load_catalog
+from app.catalog.imported import load_index_catalog
+from app.catalog.loader import ICECAT_DIR, Catalog, SkipTally
+from app.catalog.profile import read_profile
+from app.catalog.schema import offer_json_schema
 from app.catalog.spec_categories import (
     SpecRecipe,
     leave_one_out,
@@ -16,16 +19,45 @@ from app.catalog.spec_categories import (
     sheet_labels,
 )
 from app.cli._output import emit_json
+from app.cli.catalog_import_cmd import register_import
 from app.config import get_settings
+from app.errors import ConfigError
+from app.recall.index_manifest import current_paths
 
 __all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_report", "stats"]
 
-app = typer.Typer(help="Inspect the product catalog built from the datasets.", no_args_is_help=True)
+app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
+register_import(app)
 
 
 @app.callback()
 def catalog() -> None:
-    """Inspect the product catalog built from the datasets."""
+    """Import and inspect the product catalog."""
+
+
+@app.command("schema")
+def schema() -> None:
+    """Print the JSON Schema of one catalog offer (the unit every import is converted to)."""
+    emit_json(offer_json_schema())
+
+
+@app.command("profile")
+def profile(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+) -> None:
+    """Print the catalog profile saved with the index in use (categories, brands, attribute
+    values, units, price ranges per category)."""
+    found = read_profile(current_paths(get_settings().index_dir).folder)
+    if found is None:
+        raise ConfigError("the index in use has no catalog profile; run `pickwise index build`")
+    if as_json:
+        emit_json(found.model_dump(mode="json"))
+        return
+    typer.echo(f"{found.items:,} items; shops {', '.join(found.shops)}")
+    for name, entry in list(found.categories.items())[:20]:
+        price = f", median ${entry.prices.median:,.2f}" if entry.prices else ""
+        typer.echo(f"  {entry.count:>7,}  {name} ({entry.plural}){price}")
+    typer.echo(f"brands {len(found.brands):,}; attributes {', '.join(found.attributes) or 'none'}")
 
 
 def catalog_stats(catalog: Catalog) -> dict[str, Any]:
@@ -42,9 +74,9 @@ def catalog_stats(catalog: Catalog) -> dict[str, Any]:
 def stats(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
 ) -> None:
-    """Load the catalog and report items per platform and skipped rows."""
-    settings = get_settings()
-    payload = catalog_stats(load_catalog(settings.data_dir, locale=settings.esci_locale))
+    """Load the catalog (the imported one, else the demo's) and report items per shop and
+    skipped rows."""
+    payload = catalog_stats(load_index_catalog(get_settings()))
     if as_json:
         emit_json(payload)
         return

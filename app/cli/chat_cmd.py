@@ -43,10 +43,14 @@ def ask(
         None, "--session", help="Session to continue (kept across runs only with REDIS_URL)."
     ),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    platform: list[str] = typer.Option(
+        [], "--platform", help="Shop(s) to shop when the message names none; repeatable."
+    ),
 ) -> None:
     """Run one chat turn and print the picks and the answer."""
+    shops = tuple(dict.fromkeys(p.strip().lower() for p in platform if p.strip()))
     try:
-        summary = asyncio.run(run_ask(get_settings(), message, session))
+        summary = asyncio.run(run_ask(get_settings(), message, session, shops=shops))
     except PickwiseError as exc:
         if json_out:
             emit_json({"error": {"code": exc.code, "message": str(exc)}})
@@ -60,9 +64,13 @@ def ask(
     typer.echo(f"(session {summary.session_id})")
 
 
-async def run_ask(settings: Settings, message: str, session_id: str | None) -> TurnSummary:
+async def run_ask(
+    settings: Settings, message: str, session_id: str | None, *, shops: tuple[str, ...] = ()
+) -> TurnSummary:
     """One turn on a fresh runtime, folded into its summary; an `error` event raises."""
-    async with open_agent(settings) as agent:
+    async with open_runtime(settings) as runtime:
+        agent = build_agent(runtime)
+        agent.shops = shops
         return await collect(agent.run_turn(session_id, message))
 
 

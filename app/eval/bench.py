@@ -15,6 +15,7 @@ from typing import Any
 from app.agent.chat import ShoppingAgent, collect
 from app.config.settings import Settings
 from app.errors import ConfigError
+from app.eval.bench_catalog import bench_import
 from app.eval.bench_index import bench_build, last_build
 from app.eval.bench_picker import GateCase, gate_cases, gate_latency
 from app.eval.bench_search import COLD_WARM_QUERIES, cold_vs_warm, concurrent_identical
@@ -69,6 +70,7 @@ def run_bench(
     report = {
         "index": build,
         **summarise(runs),
+        "catalog": {**bench_import(settings)},
         "repeats": options.repeats,
         "load_avg": {"start": load_start, "end": load_averages()},
         "cpus": os.cpu_count(),

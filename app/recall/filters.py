@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.catalog.item import PLATFORMS
+from app.catalog.schema import normalise_shop
 from app.errors import InvalidRequest
 
 __all__ = ["SearchFilters", "brand_key"]
@@ -54,9 +54,11 @@ class SearchFilters:
         plats = tuple(sorted({p.strip().lower() for p in platforms or () if p.strip()}))
         if "all" in plats:
             plats = ()
-        unknown = [p for p in plats if p not in PLATFORMS]
-        if unknown:
-            raise InvalidRequest(f"unknown platform(s) {unknown}; known: {list(PLATFORMS)}")
+        for plat in plats:
+            try:
+                normalise_shop(plat)
+            except ValueError as exc:
+                raise InvalidRequest(str(exc)) from exc
         for lo, hi, what in ((price_min, price_max, "price"), (rating_min, rating_max, "rating")):
             if lo is not None and hi is not None and lo > hi:
                 raise InvalidRequest(f"{what} range is empty: min {lo} > max {hi}")

@@ -20,9 +20,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from app.catalog.imported import load_index_catalog
 from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
-from app.catalog.loader import Catalog, load_catalog
+from app.catalog.loader import Catalog
+from app.catalog.profile import PROFILE_RECIPE, build_profile
 from app.catalog.spec_categories import SpecRecipe
 from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
@@ -68,6 +70,7 @@ def index_recipes(description_chars: int) -> list[str]:
         SpecRecipe.current().fingerprint(),
         features_fingerprint(),
         item_fields_fingerprint(),
+        PROFILE_RECIPE,
     ]
 
 
@@ -80,10 +83,11 @@ def build_index(
     catalog: Catalog | None = None,
     reuse_embeddings: bool = True,
 ) -> BuildReport:
-    """Build the index for the current catalog and model unless that version exists; texts
+    """Build the index for the current catalog (the imported one when the var dir holds one,
+    else the demo's) and model unless that version exists; texts
     embedded by an earlier build with the same model come from the embedding cache unless
     `reuse_embeddings` is False."""
-    catalog = catalog or load_catalog(settings.data_dir, locale=settings.esci_locale)
+    catalog = catalog or load_index_catalog(settings)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
     recipes = index_recipes(desc_chars)
@@ -129,6 +133,7 @@ def build_index(
     asyncio.run(_write_vectors(store, collection, catalog, vectors, show_progress))
     Bm25Index.build(catalog.items).save(staged.bm25)
     write_items(staged.items, catalog.items)
+    build_profile(catalog.items).save(staged.folder)
 
     build_s = time.perf_counter() - started
     manifest = IndexManifest(

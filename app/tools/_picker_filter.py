@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
+from app.catalog.currency import usd_rates
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.recall.filters import brand_key
 from app.tools._lexicon_rules import COLOUR_NAMES, COMPONENT_MAKERS, PART_HOSTS, beside_product
+from app.tools._picker_attributes import asked_attributes, fits_attributes
 from app.tools._picker_contrary import asked_forms, contrary_terms
 from app.tools._picker_model import BudgetSource, Entry, Filtered, PickInputs, Pooled
 from app.tools._picker_specs import Spec, normalise
@@ -74,6 +76,8 @@ def prepare(
         specs=specs,
         budget_usd=budget,
         budget_source=source,
+        budget_listed=_listed_budget(plan) if source == "plan" else None,
+        attributes=asked_attributes(normalise(request), entries),
         max_picks=max(1, picks),
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
@@ -121,11 +125,14 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     shopper asked to see others than, with their listings elsewhere (`same_product` at
     `dup_threshold`); scale the recall scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
-    over = unknown = shown = 0
+    over = unknown = shown = off = 0
     kept: list[Entry] = []
     for entry in inputs.entries:
         if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
             shown += 1
+            continue
+        if inputs.attributes and not fits_attributes(entry.item, inputs.attributes):
+            off += 1
             continue
         term = excluded_by(entry.item, inputs.exclude)
         if term is not None:
@@ -136,7 +143,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
             if price is None:
                 unknown += 1
                 continue
-            if price > inputs.budget_usd:
+            if _over_budget(entry.item, price, inputs):
                 over += 1
                 continue
         kept.append(entry)
@@ -154,6 +161,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         over_budget=over,
         unknown_price=unknown,
         shown_before=shown,
+        off_attribute=off,
     )
 
 
@@ -212,6 +220,27 @@ def _budget(
     if plan.budget_usd is not None:
         return plan.budget_usd, "plan"
     return None, None
+
+
+def _listed_budget(plan: ShoppingPlan) -> tuple[float, str] | None:
+    """The plan's ceiling in its written currency: the amount as written, or, where the
+    planner allowed headroom ("around ₹1000"), the dollar ceiling converted back."""
+    if plan.budget_usd is None or plan.budget_amount is None or plan.currency == "USD":
+        return None
+    rate = usd_rates().get(plan.currency)
+    if rate is None:
+        return None
+    if abs(plan.budget_amount * rate - plan.budget_usd) <= 0.005:
+        return plan.budget_amount, plan.currency
+    return plan.budget_usd / rate, plan.currency
+
+
+def _over_budget(item: Item, price_usd: float, inputs: PickInputs) -> bool:
+    """Over the ceiling: in the listed currency when the budget was said in it, else in USD."""
+    listed = inputs.budget_listed
+    if listed is not None and item.currency == listed[1] and item.price is not None:
+        return item.price > listed[0]
+    return inputs.budget_usd is not None and price_usd > inputs.budget_usd
 
 
 def _entries(candidates: Sequence[Candidate], items: Mapping[str, Item]) -> tuple[Entry, ...]:

@@ -42,6 +42,12 @@ class PickInputs:
     budget_source: BudgetSource | None
     max_picks: int
     entries: tuple[Entry, ...]
+    attributes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Attribute values the request names (colour, gender, size): a pick that states the
+    attribute must have one of them."""
+    budget_listed: tuple[float, str] | None = None
+    """The plan's budget in the currency the shopper wrote it in: an item listed in that
+    currency is compared in it (rupees with rupees), not through a rounded conversion."""
     forms: tuple[str, ...] = ()
     """The forms a product is one at a time that the shopper asked for ("inkjet", "ddr4")."""
     contrary: tuple[str, ...] = ()
@@ -93,6 +99,8 @@ class Filtered:
     over_budget: int
     unknown_price: int
     shown_before: int = 0
+    off_attribute: int = 0
+    """Candidates left out because an attribute they state is not the one asked."""
 
 
 @dataclass(frozen=True)

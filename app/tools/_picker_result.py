@@ -33,6 +33,11 @@ class Pick(BaseModel):
     brand: str | None = None
     platform: str
     price_usd: float | None = None
+    price: float | None = Field(None, description="As the shop lists it, in `currency`.")
+    currency: str | None = None
+    attributes: dict[str, str] = Field(
+        default_factory=dict, description="The listing's attributes (size, colour, ...)."
+    )
     score: float
     gate_score: float | None = Field(None, description="Cross-encoder relevance, 0-1.")
     below_floor: bool = Field(False, description="The gate scored it below its floor.")

@@ -13,7 +13,7 @@ from app.recall.filters import SearchFilters, brand_key
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.shopping_plan import ShoppingPlan
 
-PlatformChoice = Literal["icecat", "walmart", "amazon", "google", "abt", "buy", "all"]
+PlatformChoice = str
 BudgetSource = Literal["args", "slot", "plan"]
 
 

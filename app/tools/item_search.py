@@ -25,7 +25,7 @@ from app.config.params.item_search import (
 )
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
-from app.errors import DependencyDown
+from app.errors import DependencyDown, InvalidRequest
 from app.recall.filters import SearchFilters
 from app.recall.fusion import rrf
 from app.recall.pipeline import RecallPipeline
@@ -107,6 +107,12 @@ class ItemSearchTool:
         scope = resolve_scope(
             args, ctx.plan, default_top_k=DEFAULT_TOP_K.get(), max_top_k=MAX_TOP_K.get()
         )
+        shops = self.index.manifest.platforms
+        unknown = [p for p in scope.platforms if p not in shops]
+        if unknown:
+            raise InvalidRequest(
+                f"no shop {', '.join(unknown)} in this catalog; it has {', '.join(shops)}"
+            )
         matchers = ItemMatchers(scope)
         pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
         run = SearchRun(scope)

@@ -10,12 +10,12 @@ import asyncio
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import pytest
 
-from app.catalog.item import PLATFORMS, Item, Platform
+from app.catalog.item import PLATFORMS, Item
 from app.config.registry import REGISTRY
 from app.errors import ConfigError, IndexMissing, NotFound
 from app.recall.filters import SearchFilters
@@ -52,7 +52,7 @@ def catalog(n: int = POINTS, dim: int = DIM, seed: int = 11) -> tuple[VectorPoin
         rating = None if rng.random() < 0.55 else rng.choice((*_ROUND_RATINGS, rng.uniform(0, 5)))
         item = Item(
             item_id=f"{platform}:{10_000 + i}",
-            platform=cast(Platform, platform),
+            platform=platform,
             title=f"{brand or 'Generic'} {rng.choice(_NOUNS)} model {i}",
             brand=brand,
             category=rng.choice(("audio", "computing", "accessories")),

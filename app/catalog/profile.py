@@ -1,0 +1,189 @@
+"""The catalog profile: the vocabulary a catalog teaches, computed at index time and saved
+with the index. Categories (from category paths, else the head nouns titles end in) with
+their singular and plural forms, brands, attribute names and values, units written in
+titles, price ranges per category, and which fields the catalog fills at all."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.catalog.item import Item
+from app.catalog.product_nouns import singular, tokens
+
+__all__ = [
+    "PROFILE_RECIPE",
+    "CatalogProfile",
+    "PriceRange",
+    "build_profile",
+    "plural",
+    "read_profile",
+]
+
+PROFILE_FILE = "profile.json"
+PROFILE_RECIPE = "profile:v1"
+"""Part of the index version: a profile computed differently rebuilds (vectors reused)."""
+_MIN_HEAD_TITLES = 5
+_MAX_VALUES = 100
+_UNIT = re.compile(
+    r"\b\d+(?:[.,]\d+)?\s?(ml|l|g|kg|mg|cm|mm|m|in|inch|inches|ft|oz|lb|gb|tb|mb|w|kw|v|mah|"
+    r"hz|ghz|mhz|mp|pcs|pack|pc|set)\b",
+    re.IGNORECASE,
+)
+
+
+def plural(word: str) -> str:
+    """A plain English plural of a product noun ("kurta" -> "kurtas", "dress" -> "dresses")."""
+    if "-" in word:
+        stem, _, last = word.rpartition("-")
+        return f"{stem}-{plural(last)}"
+    if not word.isalpha() or singular(word) != word:
+        return word
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    return word + "s"
+
+
+class PriceRange(BaseModel):
+    """Quartiles of a category's prices in US dollars: what "cheap" means there."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    min: float
+    p25: float
+    median: float
+    p75: float
+    max: float
+
+
+class CategoryEntry(BaseModel):
+    """One category: how many items, its noun forms and its price range."""
+
+    model_config = ConfigDict(frozen=True)
+
+    count: int
+    singular: str
+    plural: str
+    prices: PriceRange | None = None
+
+
+class CatalogProfile(BaseModel):
+    """What the planner, picker and tool descriptions may know of this catalog."""
+
+    model_config = ConfigDict(frozen=True)
+
+    items: int
+    shops: dict[str, int]
+    categories: dict[str, CategoryEntry]
+    brands: dict[str, int]
+    attributes: dict[str, dict[str, int]]
+    units: dict[str, int]
+    has_ratings: bool
+    has_availability: bool
+    currencies: dict[str, int] = Field(default_factory=dict)
+
+    def category_of(self, item: Item) -> str | None:
+        """The profile's category of an item: its listed one, else its title's head noun."""
+        return _category(item, self.categories)
+
+    def save(self, folder: Path) -> Path:
+        path = folder / PROFILE_FILE
+        path.write_text(self.model_dump_json(indent=1))
+        return path
+
+
+def read_profile(folder: Path) -> CatalogProfile | None:
+    """The profile saved with an index version, None for an index built without one."""
+    path = folder / PROFILE_FILE
+    return CatalogProfile.model_validate_json(path.read_text()) if path.is_file() else None
+
+
+def build_profile(items: Iterable[Item]) -> CatalogProfile:
+    """One pass over the items, then the title head nouns seen often enough to be kinds."""
+    listed: Counter[str] = Counter()
+    heads: Counter[str] = Counter()
+    brands: Counter[str] = Counter()
+    shops: Counter[str] = Counter()
+    currencies: Counter[str] = Counter()
+    units: Counter[str] = Counter()
+    attributes: defaultdict[str, Counter[str]] = defaultdict(Counter)
+    rated = stocked = False
+    kept: list[Item] = []
+    for item in items:
+        kept.append(item)
+        shops[item.platform] += 1
+        if item.category:
+            listed[item.category.lower()] += 1
+        elif head := _head(item.title):
+            heads[head] += 1
+        if item.brand:
+            brands[item.brand] += 1
+        if item.currency:
+            currencies[item.currency] += 1
+        for name, value in item.attributes.items():
+            attributes[name][value.lower()] += 1
+        units.update(m.group(1).lower() for m in _UNIT.finditer(item.title))
+        rated = rated or item.rating is not None
+        stocked = stocked or item.availability != "unknown"
+    names = dict(listed)
+    names.update({h: n for h, n in heads.items() if n >= _MIN_HEAD_TITLES and h not in names})
+    prices: defaultdict[str, list[float]] = defaultdict(list)
+    for item in kept:
+        category = _category(item, names)
+        if category is not None and item.price_usd is not None:
+            prices[category].append(item.price_usd)
+    return CatalogProfile(
+        items=len(kept),
+        shops=dict(shops.most_common()),
+        categories={
+            name: CategoryEntry(
+                count=count,
+                singular=singular(name),
+                plural=plural(singular(name)),
+                prices=_range(prices.get(name, [])),
+            )
+            for name, count in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))
+        },
+        brands=dict(brands.most_common()),
+        attributes={
+            name: dict(values.most_common(_MAX_VALUES))
+            for name, values in sorted(attributes.items())
+        },
+        units=dict(units.most_common()),
+        has_ratings=rated,
+        has_availability=stocked,
+        currencies=dict(currencies.most_common()),
+    )
+
+
+def _head(title: str) -> str | None:
+    words = [w for w in tokens(title) if w.isalpha() or "-" in w]
+    return singular(words[-1]) if words else None
+
+
+def _category(item: Item, names: Mapping[str, object]) -> str | None:
+    if item.category:
+        return item.category.lower()
+    head = _head(item.title)
+    return head if head in names else None
+
+
+def _range(values: list[float]) -> PriceRange | None:
+    if not values:
+        return None
+    values.sort()
+    n = len(values)
+
+    def at(q: float) -> float:
+        return round(values[min(n - 1, int(q * (n - 1) + 0.5))], 2)
+
+    return PriceRange(
+        count=n, min=values[0], p25=at(0.25), median=at(0.5), p75=at(0.75), max=values[-1]
+    )
