@@ -38,7 +38,8 @@ def esci(
     gate: list[str] = typer.Option([], help="A gate as config.metric=minimum (repeatable)."),
     output: Path | None = typer.Option(None, help="Also write the JSON report here."),
 ) -> None:
-    """bm25, dense and hybrid: Recall@k, MRR@k (E), NDCG@k (E3 S2 C1 I0), complement hits."""
+    """bm25, dense, hybrid and the item_search pipeline: Recall@k, MRR@k (E), NDCG@k (E3 S2
+    C1 I0), complement hits."""
     from app.eval.esci_eval import EsciEvalOptions, load_gates, run_esci_eval
 
     report = run_esci_eval(

@@ -14,8 +14,11 @@ DEFAULT_CHART = Path("reports") / "recall_eval.png"
 
 
 def recall(
-    judgments: Path = typer.Option(
-        ..., "--judgments", help="CSV with query,docid,rating (0-3); unjudged = not relevant."
+    judgments: list[Path] = typer.Option(
+        ...,
+        "--judgments",
+        help="CSV with query,docid,rating (0-3); unjudged = not relevant. Repeat it to score "
+        "the same rankings on several files side by side.",
     ),
     platform: str = typer.Option(
         "icecat",
@@ -32,16 +35,23 @@ def recall(
         None, help="Where to write the PNG bar chart (default var/reports/recall_eval.png)."
     ),
     unjudged_out: Path | None = typer.Option(
-        None, help="Write the unjudged top-10 items of every configuration here (CSV to judge)."
+        None,
+        help="Write the unjudged top-10 items of every configuration here (CSV to judge; "
+        "for the last --judgments file).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """NDCG@10, Recall@20/100, MRR@20 and judged@10 per configuration, with p-values."""
-    from app.eval.judgments_eval import RecallEvalOptions, markdown_table, run_recall_eval
+    from app.eval.judgments_eval import (
+        RecallEvalOptions,
+        markdown_table,
+        run_recall_eval_files,
+        side_by_side_table,
+    )
 
     settings = get_settings()
     options = RecallEvalOptions(
-        judgments=judgments,
+        judgments=judgments[0],
         platform=None if platform.strip().lower() == "all" else platform.strip().lower(),
         id_prefix=id_prefix,
         configs=tuple(c.strip() for c in configs.split(",") if c.strip()),
@@ -50,9 +60,13 @@ def recall(
         chart=chart or settings.var_dir / DEFAULT_CHART,
         unjudged_out=unjudged_out,
     )
-    report = run_recall_eval(settings, options)
+    reports = run_recall_eval_files(settings, options, judgments)
     if json_out:
-        emit_json(report)
+        emit_json(reports[0] if len(reports) == 1 else {"files": reports})
         return
-    typer.echo(markdown_table(report))
-    typer.echo(f"chart: {report['chart']}")
+    for report in reports:
+        typer.echo(f"## {report['judgments']}\n")
+        typer.echo(markdown_table(report))
+        typer.echo(f"chart: {report['chart']}\n")
+    if len(reports) > 1:
+        typer.echo(side_by_side_table(reports))

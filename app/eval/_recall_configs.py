@@ -146,27 +146,11 @@ class _Runner:
         return ConfigRun("rerank", f"{what}, model {reranker.model_id}", out)
 
     async def pipeline(self, queries: Sequence[str]) -> ConfigRun:
-        from app.runtime import Runtime
-        from app.tools.base import ToolContext, invoke_tool
-        from app.tools.item_search import ItemSearchResult
-
         top_k = MAX_TOP_K.get()
         args: dict[str, Any] = {"top_k": top_k}
         if self.t.platform:
             args["platform"] = self.t.platform
-        settings = self.t.settings.model_copy(update={"redis_url": None})
-        failures: list[str] = []
-        out: Rankings = {}
-        async with Runtime(settings, index=self.t.index) as runtime:
-            tool = runtime.tool("item_search")
-            for query in queries:
-                ctx = ToolContext(session_id="eval", turn_id=query)
-                outcome = await invoke_tool(tool, {"query": query, **args}, ctx)
-                if isinstance(outcome.output, ItemSearchResult):
-                    out[query] = [h.item_id for h in outcome.output.hits]
-                else:
-                    out[query] = []
-                    failures.append(f"{query!r}: {outcome.output.render()[:120]}")
+        out, failures = await item_search_rankings(self.t.settings, self.t.index, queries, args)
         note = (
             f"item_search returns at most MAX_TOP_K={top_k} hits, so its recall@100 counts "
             f"those only"
@@ -176,6 +160,31 @@ class _Runner:
         recall = _describe(self._fusion(None))
         what = f"item_search via invoke_tool (top_k={top_k}, recall {recall})"
         return ConfigRun("pipeline", what, out, note)
+
+
+async def item_search_rankings(
+    settings: Settings, index: SearchIndex, queries: Sequence[str], args: dict[str, Any]
+) -> tuple[Rankings, list[str]]:
+    """item_search exactly as the product runs it (a Runtime over `index`, the tool through
+    `invoke_tool`, in-process cache) for each query with `args`: the hit ids per query, and
+    the failures (a failed search ranks nothing)."""
+    from app.runtime import Runtime
+    from app.tools.base import ToolContext, invoke_tool
+    from app.tools.item_search import ItemSearchResult
+
+    failures: list[str] = []
+    out: Rankings = {}
+    async with Runtime(settings.model_copy(update={"redis_url": None}), index=index) as runtime:
+        tool = runtime.tool("item_search")
+        for query in queries:
+            ctx = ToolContext(session_id="eval", turn_id=query)
+            outcome = await invoke_tool(tool, {"query": query, **args}, ctx)
+            if isinstance(outcome.output, ItemSearchResult):
+                out[query] = [h.item_id for h in outcome.output.hits]
+            else:
+                out[query] = []
+                failures.append(f"{query!r}: {outcome.output.render()[:120]}")
+    return out, failures
 
 
 def _describe(config: RecallConfig) -> str:

@@ -3,7 +3,7 @@ and a grouped bar chart (matplotlib, Agg backend, so it needs no display)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,38 @@ def markdown_table(report: Mapping[str, Any]) -> str:
     )
     lines += [f"- {name}: {note}" for name, note in report.get("notes", {}).items()]
     lines += _goal_lines(report.get("goal", {}))
+    return "\n".join(lines)
+
+
+def side_by_side_table(reports: Sequence[Mapping[str, Any]]) -> str:
+    """One row per configuration and, per judgments file, NDCG@10, judged@10, Recall@100 and
+    the NDCG@10 p-value against that file's best single retriever: the same rankings on
+    each yardstick."""
+    names = [Path(r["judgments"]).stem for r in reports]
+    head = ["config"]
+    for name in names:
+        head += [f"NDCG@10 {name}", f"judged@10 {name}", f"R@100 {name}", f"p NDCG {name}"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    configs = list(dict.fromkeys(c for r in reports for c in r["configs"]))
+    for config in configs:
+        cells = [config]
+        for report in reports:
+            scores = report["configs"].get(config, {})
+            p = report["significance"]["p_values"].get(config, {})
+            base = " (base)" if config == report["best_single"] else ""
+            cells += [
+                _cell(scores.get("ndcg@10")) + base,
+                _cell(scores.get(f"judged@{JUDGED_AT}")),
+                _cell(scores.get("recall@100")),
+                _p_cell(p.get("ndcg@10")),
+            ]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(
+        "Same rankings scored on each file; p: "
+        f"{reports[0]['significance']['test']} paired test of NDCG@10 against that file's "
+        "best single retriever (base); unjudged items count as not relevant."
+    )
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
-"""Recall evaluation on the official Amazon ESCI files: bm25, dense and the hybrid recall in
-force over an index of the ESCI products, scored on the queries with at least one E label.
+"""Recall evaluation on the official Amazon ESCI files: bm25, dense, the hybrid recall in force
+and the product's own pipeline (item_search as it runs) over an index of the ESCI products,
+scored on the queries with at least one E label.
 
 Recall@k and MRR@k count E products only, with the E products present in the index as the
 recall denominator; NDCG@k uses the gains E=3, S=2, C=1, I=0; complement_hits@k is the
@@ -19,6 +20,7 @@ from typing import Any, cast
 
 from ranx import Qrels, Run, evaluate
 
+from app.config.params.search import MAX_TOP_K
 from app.config.settings import Settings
 from app.errors import ConfigError, InvalidRequest
 from app.eval._esci_data import (
@@ -33,6 +35,7 @@ from app.eval._esci_data import (
     read_golden,
 )
 from app.eval._esci_index import esci_settings, open_esci_index
+from app.eval._recall_configs import item_search_rankings
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder, build_embedder
@@ -43,7 +46,7 @@ from app.recall.search_index import SearchIndex
 
 __all__ = ["ESCI_CONFIGS", "EsciEvalOptions", "load_gates", "run_esci_eval"]
 
-ESCI_CONFIGS = ("bm25", "dense", "hybrid")
+ESCI_CONFIGS = ("bm25", "dense", "hybrid", "pipeline")
 Gates = Mapping[str, Mapping[str, float]]
 
 
@@ -122,14 +125,18 @@ def run_esci_eval(
     embedder = embedder or build_embedder(settings)
     local = esci_settings(settings, selection, options.var_dir)
     index, built = open_esci_index(local, files, selection, embedder, build=options.build_index)
-    report = asyncio.run(_evaluate(index, golden, options, built))
+    report = asyncio.run(_evaluate(local, index, golden, options, built))
     report["index"]["folder"] = str(local.index_dir)
     report["elapsed_s"] = round(time.perf_counter() - started, 1)
     return report
 
 
 async def _evaluate(
-    index: SearchIndex, golden: list[GoldenQuery], options: EsciEvalOptions, built: bool
+    settings: Settings,
+    index: SearchIndex,
+    golden: list[GoldenQuery],
+    options: EsciEvalOptions,
+    built: bool,
 ) -> dict[str, Any]:
     try:
         coverage, present = _coverage(index, golden)
@@ -148,6 +155,10 @@ async def _evaluate(
                 rankings[name][query.query_id] = [h.item_id for h in hit_list]
             fused = await pipeline.run(query.text, nothing, top_k=options.k)
             rankings["hybrid"][query.query_id] = [h.item_id for h in fused.hits]
+        top_k = min(options.k, MAX_TOP_K.get())
+        texts = list(dict.fromkeys(q.text for q in scored))
+        searched, failures = await item_search_rankings(settings, index, texts, {"top_k": top_k})
+        rankings["pipeline"] = {q.query_id: searched[q.text] for q in scored}
     finally:
         await index.close()
     metrics = {name: score_esci(scored, runs, options.k) for name, runs in rankings.items()}
@@ -162,7 +173,9 @@ async def _evaluate(
             "bm25": index.manifest.recipes[-1],
             "dense": index.manifest.recipes[0],
             "hybrid": f"{recall.fusion}, weights {dict(recall.weights)}, depth {recall.depth}",
+            "pipeline": f"item_search via invoke_tool (top_k={top_k}, no plan)",
         },
+        "pipeline_failures": failures,
         "k": options.k,
         "n_queries": len(scored),
         "selection": vars(options.selection),

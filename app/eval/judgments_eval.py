@@ -10,6 +10,7 @@ not relevant, which under-scores configurations that surface items the judges ne
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -36,10 +37,11 @@ from app.eval._ranking_metrics import (
 from app.eval._recall_configs import (
     CONFIGS,
     SINGLE_RETRIEVERS,
+    ConfigRun,
     EvalTarget,
     run_configs,
 )
-from app.eval._recall_report import bar_chart, markdown_table
+from app.eval._recall_report import bar_chart, markdown_table, side_by_side_table
 from app.recall.pipeline import RecallConfig
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
@@ -50,6 +52,8 @@ __all__ = [
     "evaluate_judgments",
     "markdown_table",
     "run_recall_eval",
+    "run_recall_eval_files",
+    "side_by_side_table",
 ]
 
 NDCG_GOAL_RATIO = 1.15
@@ -102,9 +106,29 @@ def run_recall_eval(
     reranker: Reranker | None = None,
 ) -> dict[str, Any]:
     """Open what is not given (index, catalog aliases, reranker), evaluate, write the chart."""
+    reports = run_recall_eval_files(
+        settings, options, [options.judgments], index=index, aliases=aliases, reranker=reranker
+    )
+    return reports[0]
+
+
+def run_recall_eval_files(
+    settings: Settings,
+    options: RecallEvalOptions,
+    files: Sequence[Path],
+    *,
+    index: SearchIndex | None = None,
+    aliases: Mapping[str, str] | None = None,
+    reranker: Reranker | None = None,
+) -> list[dict[str, Any]]:
+    """Every configuration ranked once over the queries of all `files` and scored on each
+    file, so two yardsticks compare the same rankings side by side; one report per file
+    (the unjudged pool is written for the last file; a chart per file beside `chart`)."""
     options.check()
+    if not files:
+        raise InvalidRequest("no judgments file given")
     started = time.perf_counter()
-    rows = read_judgment_rows(options.judgments)
+    rows = [read_judgment_rows(path) for path in files]
     if aliases is None:
         from app.catalog.loader import load_catalog
 
@@ -115,31 +139,47 @@ def run_recall_eval(
 async def _run(
     settings: Settings,
     options: RecallEvalOptions,
-    rows: JudgmentRows,
+    rows: Sequence[JudgmentRows],
     index: SearchIndex | None,
     aliases: Mapping[str, str],
     reranker: Reranker | None,
     started: float,
-) -> dict[str, Any]:
+) -> list[dict[str, Any]]:
     opened = index if index is not None else await asyncio.to_thread(SearchIndex.open, settings)
     try:
         no_reranker = None
         if reranker is None and "rerank" in options.configs:
             reranker, no_reranker = _open_reranker(settings)
-        judgments = resolve_judgments(
-            rows, id_prefix=options.prefix(), aliases=aliases, known=opened.items
-        )
+        files = [
+            resolve_judgments(r, id_prefix=options.prefix(), aliases=aliases, known=opened.items)
+            for r in rows
+        ]
         target = EvalTarget(
             settings, opened, options.platform, options.depth, reranker, no_reranker
         )
-        report = await evaluate_judgments(target, judgments, options)
+        queries = sorted({q for j in files for q in QuerySets.of(j, options.relevant).graded})
+        runs = await run_configs(target, queries, options.configs)
+        last = len(files) - 1
+        reports = [
+            await evaluate_judgments(
+                target,
+                judgments,
+                options if n == last else dataclasses.replace(options, unjudged_out=None),
+                runs=runs,
+            )
+            for n, judgments in enumerate(files)
+        ]
     finally:
         if index is None:
             await opened.close()
-    report["elapsed_s"] = round(time.perf_counter() - started, 1)
-    if options.chart is not None:
-        report["chart"] = str(bar_chart(report, options.chart))
-    return report
+    for report in reports:
+        report["elapsed_s"] = round(time.perf_counter() - started, 1)
+        if options.chart is not None:
+            chart = options.chart
+            if len(reports) > 1:
+                chart = chart.with_name(f"{chart.stem}-{Path(report['judgments']).stem}.png")
+            report["chart"] = str(bar_chart(report, chart))
+    return reports
 
 
 def _open_reranker(settings: Settings) -> tuple[Reranker | None, str | None]:
@@ -150,14 +190,24 @@ def _open_reranker(settings: Settings) -> tuple[Reranker | None, str | None]:
 
 
 async def evaluate_judgments(
-    target: EvalTarget, judgments: Judgments, options: RecallEvalOptions
+    target: EvalTarget,
+    judgments: Judgments,
+    options: RecallEvalOptions,
+    *,
+    runs: Mapping[str, ConfigRun] | None = None,
 ) -> dict[str, Any]:
-    """Run every configuration over the judged queries and score them (the JSON report)."""
+    """Run every configuration over the judged queries (unless `runs` holds them already)
+    and score them (the JSON report)."""
     sets = QuerySets.of(judgments, options.relevant)
     if not sets.graded:
         raise InvalidRequest(f"{judgments.source}: no query has a rating above 0")
-    runs = await run_configs(target, sets.graded, options.configs)
-    ran = {name: run.rankings for name, run in runs.items() if run.rankings is not None}
+    if runs is None:
+        runs = await run_configs(target, sets.graded, options.configs)
+    ran = {
+        name: {q: run.rankings[q] for q in sets.graded if q in run.rankings}
+        for name, run in runs.items()
+        if run.rankings is not None
+    }
     configs = {}
     for name, rankings in ran.items():
         scores = score_rankings(judgments, rankings, sets)

@@ -1,11 +1,14 @@
 """The cross-encoder itself: build it from the bundled MiniLM with a fresh scoring head, fine-tune
-it on labelled pairs with a plain seeded loop, and score (query, document) pairs as sigmoids."""
+it on labelled pairs with a plain seeded loop, and score (query, document) pairs as sigmoids;
+`reproducible` pins what else makes two machines' runs differ (seeds, threads, kernels)."""
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -14,6 +17,30 @@ from tqdm import tqdm
 
 from app.recall._torch_device import model_device
 from app.recall.reranker_config import RerankerTrainConfig
+
+TRAIN_THREADS = 2
+"""Intra-op threads of every training run: a float sum split over another number of threads
+adds in another order, so the thread count is part of the recipe, not of the machine."""
+
+
+@contextmanager
+def reproducible(seed: int, *, threads: int = TRAIN_THREADS) -> Iterator[None]:
+    """Within the block: Python, NumPy and torch seeded with `seed`, torch on `threads`
+    intra-op threads and deterministic kernels (a warning where one has none); the caller's
+    thread count and kernel choice come back afterwards."""
+    saved_threads = torch.get_num_threads()
+    saved_strict = torch.are_deterministic_algorithms_enabled()
+    saved_warn = torch.is_deterministic_algorithms_warn_only_enabled()
+    random.seed(seed)
+    np.random.seed(seed % 2**32)
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(saved_threads)
+        torch.use_deterministic_algorithms(saved_strict, warn_only=saved_warn)
 
 
 def kept_layers(total: int, keep: int) -> list[int]:
@@ -69,6 +96,7 @@ def fit(
     n = len(labels)
     if n == 0:
         return []
+    torch.manual_seed(config.seed)  # dropout draws from here on, whatever ran before
     steps_per_epoch = math.ceil(n / config.batch_size)
     total = steps_per_epoch * config.epochs
     groups = _parameter_groups(model, config)

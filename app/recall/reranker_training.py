@@ -22,7 +22,7 @@ from app.catalog.item import Item
 from app.catalog.loader import load_catalog
 from app.config.settings import Settings
 from app.recall._reranker_data import DataInputs, Pair, PairSet, build_pairs
-from app.recall._reranker_fit import fit, new_cross_encoder, predict
+from app.recall._reranker_fit import TRAIN_THREADS, fit, new_cross_encoder, predict, reproducible
 from app.recall._reranker_mining import VectorTable, binary_auc
 from app.recall._reranker_sources import SOURCE_FILES, esci_examples, load_evaluation_set
 from app.recall._torch_device import resolve_device
@@ -136,7 +136,8 @@ def load_data_inputs(settings: Settings) -> DataInputs:
             }
             | {e.item_id for e in esci}
         )
-        points = asyncio.run(index.store.retrieve(index.collection, wanted))
+        found = asyncio.run(index.store.retrieve(index.collection, wanted))
+        points = sorted(found, key=lambda p: p.item_id)
         vectors = VectorTable(
             [p.item_id for p in points], np.asarray([p.vector for p in points], dtype=np.float32)
         )
@@ -191,26 +192,26 @@ def train_reranker(
     data_s = time.perf_counter() - started
 
     device = resolve_device(settings.torch_device)
-    encoder = new_cross_encoder(config, device=device)
-    train = pairs.train
-    losses = fit(
-        encoder.model,
-        encoder.tokenizer,
-        [p.query for p in train],
-        [p.title for p in train],
-        [p.label for p in train],
-        config,
-        show_progress=show_progress,
-    )
-    train_s = time.perf_counter() - started - data_s
-    held = pairs.heldout
-    scores = predict(
-        encoder.model,
-        encoder.tokenizer,
-        [p.query for p in held],
-        [p.title for p in held],
-        max_length=config.max_length,
-    )
+    train, held = pairs.train, pairs.heldout
+    with reproducible(config.seed):
+        encoder = new_cross_encoder(config, device=device)
+        losses = fit(
+            encoder.model,
+            encoder.tokenizer,
+            [p.query for p in train],
+            [p.title for p in train],
+            [p.label for p in train],
+            config,
+            show_progress=show_progress,
+        )
+        train_s = time.perf_counter() - started - data_s
+        scores = predict(
+            encoder.model,
+            encoder.tokenizer,
+            [p.query for p in held],
+            [p.title for p in held],
+            max_length=config.max_length,
+        )
     auc = binary_auc([p.label for p in held], scores)
     total_s = time.perf_counter() - started
 
@@ -246,7 +247,7 @@ def train_reranker(
             "total": round(total_s, 1),
         },
         "load_average": {"start": load_start, "end": list(os.getloadavg())},
-        "cpu_threads": _threads(),
+        "cpu_threads": TRAIN_THREADS,
         "device": device,
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
     }
@@ -255,9 +256,3 @@ def train_reranker(
     staging.rename(target)
     log.info("trained %s: held-out AUC %.4f in %.0f s", target.name, auc, total_s)
     return TrainReport.read(target, reused=False)
-
-
-def _threads() -> int:
-    import torch
-
-    return int(torch.get_num_threads())

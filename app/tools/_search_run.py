@@ -48,6 +48,8 @@ class SearchRun:
     sheet_verdict: PriceVerdict | None = None
     notes: list[str] = field(default_factory=list)
     steps: dict[str, float] = field(default_factory=dict)
+    complete: bool = True
+    """False once a widening step was skipped or ran without a source or its scores."""
 
     def __post_init__(self) -> None:
         self.effective = self.scope

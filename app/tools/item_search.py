@@ -35,8 +35,9 @@ from app.recall.trace import recall_trace
 from app.tools._lexicon_rules import catalog_alias
 from app.tools._picker_terms import Term, make_terms
 from app.tools._query_expansion import expansion_variants
-from app.tools._search_args import ItemSearchArgs, SearchScope, resolve_scope
+from app.tools._search_args import ItemSearchArgs, resolve_scope
 from app.tools._search_codes import codes_first
+from app.tools._search_memo import Finished, SearchMemo, register, replay
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools._search_probe import ProbeFindings, explain_blocks
 from app.tools._search_product import asked_product, names_product, none_named
@@ -59,7 +60,7 @@ from app.tools._search_sheets import (
 )
 from app.tools._search_shelves import SHELF_SOURCE, ShelfLookup, needs_shelf
 from app.tools.base import ToolContext
-from app.tools.candidates import DEFAULT_SLOT, Candidate
+from app.tools.candidates import DEFAULT_SLOT
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFloor"]
@@ -100,9 +101,11 @@ class ItemSearchTool:
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
         self.sheets = SheetLookup(index.items)
         self.shelves = ShelfLookup(index.items)
+        self.memo = SearchMemo(index.version)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
-        """Search, filter, widen when thin, register the candidates of the slot, report."""
+        """Search, filter, widen when thin, register the candidates of the slot, report; a
+        repeat of a complete search is answered from the memo."""
         started = time.perf_counter()
         scope = resolve_scope(
             args, ctx.plan, default_top_k=DEFAULT_TOP_K.get(), max_top_k=MAX_TOP_K.get()
@@ -113,6 +116,12 @@ class ItemSearchTool:
             raise InvalidRequest(
                 f"no shop {', '.join(unknown)} in this catalog; it has {', '.join(shops)}"
             )
+        musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
+        category = _planned_category(ctx.plan, scope.slot)
+        key = self.memo.key(scope, [t.text for t in musts], category)
+        finished = self.memo.get(key)
+        if finished is not None:
+            return replay(ctx, finished, started)
         matchers = ItemMatchers(scope)
         pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
         run = SearchRun(scope)
@@ -124,12 +133,7 @@ class ItemSearchTool:
             kept = chosen.kept
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
-            musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
-            product = asked_product(
-                scope.query,
-                _planned_category(ctx.plan, scope.slot),
-                [t.text for t in musts],
-            )
+            product = asked_product(scope.query, category, [t.text for t in musts])
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             if product:
@@ -144,10 +148,10 @@ class ItemSearchTool:
             if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
                 with timed(run.steps, "probe"):
                     run.findings = await self._probe(
-                        run.effective, matchers, run.hit_ids(), product if unnamed else None
+                        run, matchers, run.hit_ids(), product if unnamed else None
                     )
             run.steps.update({k: round(v, 3) for k, v in trace.steps_ms.items()})
-        _register(ctx, run.effective, kept[:pool])
+        register(ctx, run.effective, kept[:pool])
         run.removed = replace(chosen.removed, duplicates=duplicates)
         if scope.top_k_capped:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
@@ -158,7 +162,12 @@ class ItemSearchTool:
             )
         run.notes += sorted({p.degraded for p in (main, chosen) if p.degraded})
         run.steps["total"] = ms_since(started)
-        return build_result(run, chosen.response)
+        result = build_result(run, chosen.response)
+        if run.complete and not any(_partial(p) for p in (main, chosen)):
+            self.memo.put(
+                key, Finished(result.model_copy(deep=True), run.effective, tuple(kept[:pool]))
+            )
+        return result
 
     async def _pass(
         self, query: str, filters: SearchFilters, pool: int, matchers: ItemMatchers
@@ -180,11 +189,14 @@ class ItemSearchTool:
     ) -> Pass | None:
         """A widening recall: a dependency that is down skips it with a note, never fails."""
         try:
-            return await self._pass(query, filters, pool, matchers)
+            found = await self._pass(query, filters, pool, matchers)
         except DependencyDown as exc:
             log.warning("item_search: %s recall skipped: %s", step, exc)
             run.notes.append(f"{step} recall skipped: {exc}")
+            run.complete = False
             return None
+        run.complete = run.complete and not _partial(found)
+        return found
 
     async def _maybe_relax(self, run: SearchRun, main: Pass, pool: int) -> Pass:
         """With min_rating set and too few hits, search once more without it (budget, brand
@@ -275,6 +287,7 @@ class ItemSearchTool:
         with timed(run.steps, "by_shelf"):
             scoring = await self._score_looked_up(run, kept, shelf, SHELF_SOURCE)
         if scoring.degraded:
+            run.complete = False
             return kept
         nearest = sorted(scoring.hits, key=lambda h: -(h.relevance or 0.0))[:limit]
         listed = _evidenced(nearest, matchers)
@@ -307,6 +320,7 @@ class ItemSearchTool:
             return kept
         with timed(run.steps, "by_sheet"):
             scoring = await self._score_looked_up(run, kept, found, SHEET_SOURCE)
+        run.complete = run.complete and not scoring.degraded
         listed = _evidenced(scoring.hits, matchers)
         if not listed:
             return kept
@@ -325,10 +339,11 @@ class ItemSearchTool:
         return await self.scorer.score(run.scope.query, hits, self.index.items)
 
     async def _probe(
-        self, scope: SearchScope, matchers: ItemMatchers, kept_ids: set[str], product: str | None
+        self, run: SearchRun, matchers: ItemMatchers, kept_ids: set[str], product: str | None
     ) -> ProbeFindings | None:
         """Recall without the hard filters (platform scope kept) and explain what was blocked;
         `product` is the asked product when no hit names it."""
+        scope = run.effective
         try:
             response = await self.pipeline.run(
                 scope.query, scope.probe_filters(), top_k=ITEM_SEARCH_PROBE_LIMIT.get()
@@ -336,8 +351,15 @@ class ItemSearchTool:
             scoring = await self.scorer.score(scope.query, response.hits, self.index.items)
         except DependencyDown as exc:
             log.warning("item_search: probe recall skipped: %s", exc)
+            run.complete = False
             return None
+        run.complete = run.complete and not (scoring.degraded or response.failed_sources)
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _partial(found: Pass) -> bool:
+    """Whether a recall pass lacks a source or its relevance scores."""
+    return bool(found.degraded or found.response.failed_sources)
 
 
 def _codes_first(run: SearchRun, kept: list[ScoredHit]) -> list[ScoredHit]:
@@ -375,23 +397,3 @@ def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:
         if part.slot == slot:
             return part.category or None
     return plan.category or None
-
-
-def _register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> None:
-    """The kept hits (up to the recall pool) become the slot's candidates, replacing its
-    earlier ones: deeper than the hits shown, so item_picker finds the product itself under
-    accessories that name it."""
-    ctx.candidates.replace(
-        scope.slot,
-        (
-            Candidate(
-                item_id=h.item_id,
-                slot=scope.slot,
-                query=scope.query,
-                recall_score=h.hit.score,
-                rank=rank,
-                source_scores=dict(h.hit.source_scores),
-            )
-            for rank, h in enumerate(hits, start=1)
-        ),
-    )

@@ -58,7 +58,7 @@ def test_the_report_has_every_field_and_config(built: dict[str, Any], esci_dir: 
     assert {"index", "encoder", "configs", "k", "n_queries", "elapsed_s", "metrics"} <= set(built)
     assert built["index"]["built_now"] is True
     assert built["encoder"].startswith("all-MiniLM-L6-v2")
-    assert set(built["configs"]) == set(built["metrics"]) == {"bm25", "dense", "hybrid"}
+    assert set(built["configs"]) == set(built["metrics"]) == {"bm25", "dense", "hybrid", "pipeline"}
     assert built["k"] == 10
     golden = expected_golden(esci_dir)
     assert built["n_queries"] == golden["query_id"].nunique() == 5  # vespa's + jahnavi's 4 US
@@ -68,7 +68,17 @@ def test_the_report_has_every_field_and_config(built: dict[str, Any], esci_dir: 
             assert 0.0 <= scores[name] <= 1.0
         assert scores["complement_hits@10"] == 0.0  # the samples label no complement
     assert built["metrics"]["hybrid"]["mrr@10"] > 0.5
+    assert built["pipeline_failures"] == []
     assert built["gates"] == {"checked": {}, "passed": True, "failures": []}
+
+
+def test_the_pipeline_is_item_search_over_the_esci_index(built: dict[str, Any]) -> None:
+    """The product's own search scores like a first stage would: it finds E products of the
+    sample queries, and never more than the metrics' depth."""
+    pipeline = built["metrics"]["pipeline"]
+    assert "item_search" in built["configs"]["pipeline"]
+    assert pipeline["recall@10"] > 0.0
+    assert pipeline["mrr@10"] > 0.5
 
 
 def test_coverage_counts_labelled_products_the_index_lacks(

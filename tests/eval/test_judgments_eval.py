@@ -18,7 +18,7 @@ from app.catalog.item import Item
 from app.cli import _eval_recall
 from app.cli.main import app, main
 from app.config.settings import Settings
-from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval
+from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval, run_recall_eval_files
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.embedder import Embedder
 from app.recall.filters import SearchFilters
@@ -204,3 +204,32 @@ def test_cli_json_on_the_tiny_index(
     assert table.exit_code == 0, table.output
     assert "| bm25" in table.stdout
     assert "judged@10" in table.stdout
+
+
+def test_two_files_score_the_same_rankings_side_by_side(
+    monkeypatch: pytest.MonkeyPatch, tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    """A second file that rates the unjudged zorblax item 5 raises judged@10 and NDCG of
+    every configuration that ranks it, on the same rankings; the CLI prints both tables and
+    one side by side."""
+    human, extended = tmp_path / "human.csv", tmp_path / "extended.csv"
+    human.write_text(JUDGMENTS)
+    extended.write_text(JUDGMENTS + "zorblax,5,3\n")
+    options = RecallEvalOptions(judgments=human, configs=("bm25", "dense"))
+    first, second = run_recall_eval_files(
+        tiny[0], options, [human, extended], index=tiny[1], aliases={}
+    )
+    alone = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
+    assert first["configs"] == alone["configs"]
+    bm25, rated = first["configs"]["bm25"], second["configs"]["bm25"]
+    assert rated["judged@10"] == pytest.approx(1.0)
+    assert bm25["judged@10"] < 1.0
+    assert rated["ndcg@10"] > bm25["ndcg@10"]
+    monkeypatch.setattr(_eval_recall, "get_settings", lambda: tiny[0])
+    args = ["eval", "recall", "--judgments", str(human), "--judgments", str(extended)]
+    args += ["--configs", "bm25,dense", "--chart", str(tmp_path / "c.png")]
+    table = CliRunner().invoke(app, args)
+    assert table.exit_code == 0, table.output
+    assert "NDCG@10 human" in table.stdout
+    assert "judged@10 extended" in table.stdout
+    assert (tmp_path / "c-extended.png").read_bytes().startswith(PNG_MAGIC)

@@ -93,3 +93,13 @@ SEARCH_CACHE_EMBEDDED_L2_MAX_ENTRIES = REGISTRY.declare(
     maximum=10_000_000,
     description="Recalls kept by the in-process L2 used when no REDIS_URL is set.",
 )
+SEARCH_RESULT_MEMO_ENTRIES = REGISTRY.declare(
+    "SEARCH_RESULT_MEMO_ENTRIES",
+    int,
+    512,
+    group="cache",
+    minimum=0,
+    maximum=100_000,
+    description="Finished item_search results kept in process (for SEARCH_CACHE_TTL_S, while "
+    "SEARCH_CACHE_ENABLED), so a repeat costs a lookup; 0 keeps none.",
+)
