@@ -1,5 +1,6 @@
 """Circuit breakers for remote dependencies and `guarded()` to await a call through one:
-failures and open breakers become `DependencyDown(name)`, our own errors pass uncounted.
+failures and open breakers become `DependencyDown(name)`, our own errors pass uncounted, and
+a timeout while our own event loop stalled is `Overloaded` (local), not a remote failure.
 Embedded engines get no breaker; their errors are configuration errors."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar, cast
@@ -14,9 +16,11 @@ from typing import Literal, TypeVar, cast
 import pybreaker
 
 from app.config.params import breakers as params
+from app.config.params.api import API_RETRY_AFTER_S
 from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.config.registry import Param
-from app.errors import DependencyDown, NotFound, PickwiseError
+from app.errors import DependencyDown, NotFound, Overloaded, PickwiseError
+from app.recall.loop_lag import loop_lag
 
 T = TypeVar("T")
 BreakerStateName = Literal["closed", "open", "half-open"]
@@ -59,6 +63,16 @@ SPECS: Mapping[str, BreakerSpec] = {
     ),
     "redis": BreakerSpec(
         params.BREAKER_REDIS_FAIL_MAX, params.BREAKER_REDIS_RESET_S, params.BREAKER_REDIS_TIMEOUT_S
+    ),
+    "redis_cache": BreakerSpec(
+        params.BREAKER_REDIS_CACHE_FAIL_MAX,
+        params.BREAKER_REDIS_CACHE_RESET_S,
+        params.BREAKER_REDIS_CACHE_TIMEOUT_S,
+    ),
+    "redis_sessions": BreakerSpec(
+        params.BREAKER_REDIS_SESSIONS_FAIL_MAX,
+        params.BREAKER_REDIS_SESSIONS_RESET_S,
+        params.BREAKER_REDIS_SESSIONS_TIMEOUT_S,
     ),
     "embedder": BreakerSpec(
         params.BREAKER_EMBEDDER_FAIL_MAX,
@@ -182,16 +196,29 @@ async def guarded(
     registry: BreakerRegistry | None = None,
 ) -> T:
     """Await `call()` through the breaker `name`, within its per-call timeout unless `timed`
-    is False; a failure or an open breaker raises `DependencyDown(name)`."""
+    is False; a failure or an open breaker raises `DependencyDown(name)`, a timeout during
+    which the event loop stalled raises `Overloaded` (uncounted)."""
     breakers = registry or BREAKERS
     breaker = breakers.breaker(name)
     limit = breakers.timeout_s(name) if timed else None
+    lag = loop_lag() if limit is not None else None
+    started = time.monotonic()
     failure: BaseException | None = None
     try:
         with breaker.calling():
             try:
                 async with asyncio.timeout(limit):
                     return await call()
+            except TimeoutError as exc:
+                stalled = lag.worst_since(started) if lag is not None else 0.0
+                if limit is not None and stalled >= limit * params.LOCAL_TIMEOUT_LAG_RATIO.get():
+                    raise Overloaded(
+                        f"{name}: no answer within {limit:g}s while this process was busy "
+                        f"(event loop stalled {stalled:.2f}s)",
+                        retry_after_s=API_RETRY_AFTER_S.get(),
+                    ) from exc
+                failure = exc
+                raise
             except BaseException as exc:
                 failure = exc
                 raise

@@ -1,5 +1,5 @@
-"""Parameters of the HTTP API: the session id cap, the SSE keep-alive and the health probe
-timeout; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
+"""Parameters of the HTTP API: the session id cap, the SSE keep-alive, the health probe
+timeout and admission control; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
 
 from app.config.registry import REGISTRY
 
@@ -29,4 +29,23 @@ HEALTH_PROBE_TIMEOUT_S = REGISTRY.declare(
     minimum=0.05,
     maximum=60.0,
     description="How long /healthz waits for one dependency to answer before calling it down.",
+)
+API_MAX_TURNS_IN_FLIGHT = REGISTRY.declare(
+    "API_MAX_TURNS_IN_FLIGHT",
+    int,
+    64,
+    group="api",
+    minimum=1,
+    maximum=10_000,
+    description="Chat turns one worker runs at once; more are refused at once with 429. "
+    "The Redis pools are sized from it at start-up.",
+)
+API_RETRY_AFTER_S = REGISTRY.declare(
+    "API_RETRY_AFTER_S",
+    int,
+    1,
+    group="api",
+    minimum=1,
+    maximum=3600,
+    description="Seconds a refused (429) client is told to wait in `Retry-After`.",
 )
