@@ -14,6 +14,7 @@ from app.agent.chat import ShoppingAgent
 from app.agent.events import ChatAgent
 from app.agent.session import SessionStore
 from app.api import metrics, routes_admin, routes_chat, routes_health, routes_sessions
+from app.api._admission import AdmissionMiddleware, TurnGate
 from app.api._state import ApiState
 from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
@@ -57,6 +58,8 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.state.turn_gate = TurnGate()
+    app.add_middleware(AdmissionMiddleware, gate=app.state.turn_gate)
     app.include_router(routes_chat.router)
     app.include_router(routes_sessions.router)
     app.include_router(routes_health.router)
