@@ -17,6 +17,7 @@ from app.api import metrics, routes_admin, routes_chat, routes_health, routes_se
 from app.api._admission import AdmissionMiddleware, TurnGate
 from app.api._state import ApiState
 from app.api.errors import install_error_handlers
+from app.api.openapi import install_openapi
 from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
 from harness.autopick import AutopickHook
@@ -65,6 +66,7 @@ def create_app(
     app.include_router(routes_health.router)
     routes_admin.install(app, settings)
     metrics.install(app)
+    install_openapi(app)
     return app
 
 
