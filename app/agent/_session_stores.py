@@ -15,6 +15,7 @@ from redis.asyncio import Redis
 
 from app.agent.session import Session, check_session_id
 from app.config.params.agent import SESSION_MEMORY_MAX, SESSION_TTL_S
+from app.errors import DependencyDown, Overloaded
 from app.recall.redis_link import RedisLink
 
 KEY_PREFIX = "pickwise:session:"
@@ -53,8 +54,13 @@ class RedisSessionStore:
         return None if raw is None else _decode(session_id, raw)
 
     async def save(self, session: Session) -> None:
+        """Store the session; a save this process was too busy to finish is reported as not
+        saved (`DependencyDown`, uncounted by the breaker) so the turn still completes."""
         key, data, ttl = _key(session.session_id), session.model_dump_json(), SESSION_TTL_S.get()
-        await self._call(lambda c: c.set(key, data, ex=ttl))
+        try:
+            await self._call(lambda c: c.set(key, data, ex=ttl))
+        except Overloaded as exc:
+            raise DependencyDown(BREAKER, f"not saved: {exc}") from exc
 
     async def delete(self, session_id: str) -> bool:
         key = _key(session_id)

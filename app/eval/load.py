@@ -51,6 +51,7 @@ class _Session:
     session_id: str | None = None
     token: str | None = None
     sent: list[str] = field(default_factory=list)
+    said: list[str] | None = None
     results: list[TurnResult] = field(default_factory=list)
 
 
@@ -76,6 +77,11 @@ async def run_sessions(base_url: str, options: LoadOptions) -> dict[str, Any]:
         async with asyncio.timeout(options.time_limit_s):
             await asyncio.gather(*(_shop(client, s, options) for s in sessions))
         checks = [await _history(client, s) for s in sessions]
+    examples = [
+        {"session": s.index, "check": check, "sent": s.sent, "said": s.said}
+        for s, check in zip(sessions, checks, strict=True)
+        if check != "ok"
+    ]
     results = [r for s in sessions for r in s.results]
     ok = [r for r in results if r.ok]
     ttfe = [r.first_event_s * 1000 for r in results if r.first_event_s is not None]
@@ -89,12 +95,14 @@ async def run_sessions(base_url: str, options: LoadOptions) -> dict[str, Any]:
         "failed": total - len(ok),
         "refused_429": sum(r.refusals for r in results),
         "statuses": _count(str(r.status) for r in results),
+        "failures": _count(f"{r.status}:{r.terminal}:{r.error_code}" for r in results if not r.ok),
         "ttfe_p50_ms": _round(percentile(ttfe, 50)),
         "ttfe_p95_ms": _round(percentile(ttfe, 95)),
         "turn_p50_ms": _round(percentile([r.total_s * 1000 for r in ok], 50)),
         "turn_p95_ms": _round(percentile([r.total_s * 1000 for r in ok], 95)),
         "crossed_sessions": checks.count("crossed"),
         "lost_sessions": checks.count("lost"),
+        "not_ok_examples": examples[:3],
         "unsaved_turns": sum(1 for r in ok if not r.saved),
         "wall_s": round(time.perf_counter() - started, 1),
     }
@@ -125,7 +133,7 @@ async def _history(client: httpx.AsyncClient, session: _Session) -> str:
         return "crossed"
     if session.session_id is None or not session.sent:
         return "ok"
-    said = await read_session(client, session.session_id, session.token)
+    said = session.said = await read_session(client, session.session_id, session.token)
     if said is None:
         return "lost" if all(r.saved for r in session.results if r.ok) else "ok"
     return "ok" if said == session.sent else "crossed"

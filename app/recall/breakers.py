@@ -196,28 +196,17 @@ async def guarded(
     registry: BreakerRegistry | None = None,
 ) -> T:
     """Await `call()` through the breaker `name`, within its per-call timeout unless `timed`
-    is False; a failure or an open breaker raises `DependencyDown(name)`, a timeout during
-    which the event loop stalled raises `Overloaded` (uncounted)."""
+    is False; a failure or an open breaker raises `DependencyDown(name)`. Time during which
+    our own event loop stalled does not count: see `_within`."""
     breakers = registry or BREAKERS
     breaker = breakers.breaker(name)
     limit = breakers.timeout_s(name) if timed else None
-    lag = loop_lag() if limit is not None else None
-    started = time.monotonic()
     failure: BaseException | None = None
     try:
         with breaker.calling():
             try:
-                async with asyncio.timeout(limit):
-                    return await call()
-            except TimeoutError as exc:
-                stalled = lag.worst_since(started) if lag is not None else 0.0
-                if limit is not None and stalled >= limit * params.LOCAL_TIMEOUT_LAG_RATIO.get():
-                    raise Overloaded(
-                        f"{name}: no answer within {limit:g}s while this process was busy "
-                        f"(event loop stalled {stalled:.2f}s)",
-                        retry_after_s=API_RETRY_AFTER_S.get(),
-                    ) from exc
-                failure = exc
+                return await _within(name, call, limit)
+            except Overloaded:
                 raise
             except BaseException as exc:
                 failure = exc
@@ -232,6 +221,35 @@ async def guarded(
         if is_excluded(exc):
             raise
         raise DependencyDown(name, _describe(exc)) from exc
+
+
+async def _within(name: str, call: Callable[[], Awaitable[T]], limit: float | None) -> T:
+    """`call()` within `limit` seconds of a responsive event loop. A window in which the loop
+    stalled (`LOCAL_TIMEOUT_LAG_RATIO` of it) is granted again, up to
+    `LOCAL_TIMEOUT_EXTENSIONS` times, then the call is `Overloaded` (local, uncounted); a
+    window without a stall is a plain timeout (the dependency's)."""
+    if limit is None:
+        return await call()
+    lag = loop_lag()
+    task = asyncio.ensure_future(call())
+    try:
+        for _ in range(1 + params.LOCAL_TIMEOUT_EXTENSIONS.get()):
+            window = time.monotonic()
+            done, _ = await asyncio.wait({task}, timeout=limit)
+            if done:
+                return task.result()
+            stalled = lag.worst_since(window)
+            if stalled < limit * params.LOCAL_TIMEOUT_LAG_RATIO.get():
+                raise TimeoutError()
+        raise Overloaded(
+            f"{name}: no answer while this process was too busy to wait for it "
+            f"(event loop stalled {stalled:.2f}s of {limit:g}s)",
+            retry_after_s=API_RETRY_AFTER_S.get(),
+        )
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
 
 def _describe(exc: BaseException) -> str:

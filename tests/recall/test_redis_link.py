@@ -84,17 +84,29 @@ async def test_a_full_pool_is_overload_and_no_redis_failure(link: RedisLink) -> 
     assert (state.state, state.failures) == ("closed", 0)
 
 
-async def test_a_timeout_while_the_loop_stalls_is_local_and_uncounted() -> None:
-    async def stalls_the_loop() -> None:
-        time.sleep(1.0)  # noqa: ASYNC251 - the point: a busy loop, not a slow Redis
-        await asyncio.sleep(5)
+async def hog_the_loop(stalls: int, stall_s: float) -> None:
+    for _ in range(stalls):
+        time.sleep(stall_s)  # noqa: ASYNC251 - the point: a busy loop, not a slow Redis
+        await asyncio.sleep(0.01)
 
+
+async def test_a_stall_of_our_own_loop_costs_a_call_no_failure() -> None:
     with REGISTRY.overridden(BREAKER_REDIS_CACHE_TIMEOUT_S=0.4):
+        hog = asyncio.create_task(hog_the_loop(1, 1.0))
+        assert await guarded("redis_cache", lambda: asyncio.sleep(0.3, "done")) == "done"
+        await hog
+    assert BREAKERS.state("redis_cache").failures == 0
+
+
+async def test_a_loop_that_stays_stalled_is_overload_and_uncounted() -> None:
+    with REGISTRY.overridden(BREAKER_REDIS_CACHE_TIMEOUT_S=0.4, LOCAL_TIMEOUT_EXTENSIONS=1):
+        hog = asyncio.create_task(hog_the_loop(6, 0.5))
         with pytest.raises(Overloaded, match="busy"):
-            await guarded("redis_cache", stalls_the_loop)
+            await guarded("redis_cache", lambda: asyncio.sleep(30))
+        await hog
         assert BREAKERS.state("redis_cache").failures == 0
         with pytest.raises(DependencyDown, match="timed out"):
-            await guarded("redis_cache", lambda: asyncio.sleep(5))
+            await guarded("redis_cache", lambda: asyncio.sleep(30))
     assert BREAKERS.state("redis_cache").failures == 1
 
 
@@ -175,3 +187,31 @@ async def test_a_cache_outage_leaves_the_session_breaker_closed(
     finally:
         await cache.close()
         await sessions.close()
+
+
+async def test_a_save_too_busy_to_finish_is_not_saved_and_uncounted(
+    redis_port: tuple[int, list[subprocess.Popen[bytes]]],
+) -> None:
+    port, _ = redis_port
+    with REGISTRY.overridden(API_MAX_TURNS_IN_FLIGHT=1, REDIS_POOL_SPARE=1, REDIS_POOL_WAIT_S=0.05):
+        store = RedisSessionStore.from_url(f"redis://127.0.0.1:{port}/0")
+        release = asyncio.Event()
+
+        async def hold(client: Redis) -> None:
+            await client.ping()
+            await release.wait()
+
+        holders = [asyncio.create_task(store._link.run(hold)) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        try:
+            with pytest.raises(DependencyDown, match="not saved") as refused:
+                await store.save(Session(session_id="busy"))
+            assert refused.value.name == "redis_sessions"
+            with pytest.raises(Overloaded):
+                await store.get("busy")
+        finally:
+            release.set()
+            await asyncio.gather(*holders)
+            await store.close()
+    state = BREAKERS.state("redis_sessions")
+    assert (state.state, state.failures) == ("closed", 0)

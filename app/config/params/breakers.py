@@ -91,8 +91,18 @@ LOCAL_TIMEOUT_LAG_RATIO = REGISTRY.declare(
     group="breakers",
     minimum=0.0,
     maximum=100.0,
-    description="A call that times out while the event loop stalled for at least this share "
-    "of the timeout is a local overload, not a failure of the dependency.",
+    description="A timeout window in which the event loop stalled for at least this share of "
+    "it is not the dependency's fault: the call gets another window.",
+)
+LOCAL_TIMEOUT_EXTENSIONS = REGISTRY.declare(
+    "LOCAL_TIMEOUT_EXTENSIONS",
+    int,
+    2,
+    group="breakers",
+    minimum=0,
+    maximum=20,
+    description="Extra timeout windows a call gets while the event loop stalls; after them it "
+    "is refused as overload (429), never counted as a failure of the dependency.",
 )
 BREAKER_EMBEDDER_FAIL_MAX = _fail_max("embedder", 3)
 BREAKER_EMBEDDER_RESET_S = _reset_s("embedder", 30.0)
