@@ -41,7 +41,8 @@ class LoadOptions:
     turns: int = 5
     burst: int = 200
     time_limit_s: float = 420.0
-    max_retries: int = 20
+    max_retries: int = 1000
+    """429s a shopper's turn retries (after `Retry-After`); the time limit bounds them."""
     turn_timeout_s: float = 120.0
 
 
@@ -52,6 +53,7 @@ class _Session:
     token: str | None = None
     sent: list[str] = field(default_factory=list)
     said: list[str] | None = None
+    asked: list[str] = field(default_factory=list)
     results: list[TurnResult] = field(default_factory=list)
 
 
@@ -63,7 +65,9 @@ def check_loopback(base_url: str) -> None:
 
 
 def _client(base_url: str, timeout_s: float) -> httpx.AsyncClient:
-    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    """A client with a connection per request: a reused keep-alive connection the server is
+    closing at that instant fails a POST that was never sent (a client-side artefact)."""
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=0)
     return httpx.AsyncClient(base_url=base_url, timeout=timeout_s, limits=limits)
 
 
@@ -102,6 +106,7 @@ async def run_sessions(base_url: str, options: LoadOptions) -> dict[str, Any]:
         "turn_p95_ms": _round(percentile([r.total_s * 1000 for r in ok], 95)),
         "crossed_sessions": checks.count("crossed"),
         "lost_sessions": checks.count("lost"),
+        "orphaned_turns": checks.count("orphaned"),
         "not_ok_examples": examples[:3],
         "unsaved_turns": sum(1 for r in ok if not r.saved),
         "wall_s": round(time.perf_counter() - started, 1),
@@ -119,6 +124,7 @@ async def _shop(client: httpx.AsyncClient, session: _Session, options: LoadOptio
             client, message, session.session_id, session.token, retries=options.max_retries
         )
         session.results.append(result)
+        session.asked.append(message)
         if not result.ok:
             return
         session.sent.append(message)
@@ -127,8 +133,10 @@ async def _shop(client: httpx.AsyncClient, session: _Session, options: LoadOptio
 
 
 async def _history(client: httpx.AsyncClient, session: _Session) -> str:
-    """ "crossed" when an event named another session or the server holds other messages
-    than this shopper sent; "lost" when a session said saved cannot be read; else "ok"."""
+    """ "crossed" when an event named another session or the server holds messages this
+    shopper never sent; "orphaned" when it also holds the one turn the client gave up on
+    (timed out) after the server had finished it; "lost" when a session said saved cannot
+    be read; else "ok"."""
     if any(r.foreign_events for r in session.results):
         return "crossed"
     if session.session_id is None or not session.sent:
@@ -136,7 +144,10 @@ async def _history(client: httpx.AsyncClient, session: _Session) -> str:
     said = session.said = await read_session(client, session.session_id, session.token)
     if said is None:
         return "lost" if all(r.saved for r in session.results if r.ok) else "ok"
-    return "ok" if said == session.sent else "crossed"
+    if said == session.sent:
+        return "ok"
+    gave_up = [m for m, r in zip(session.asked, session.results, strict=False) if not r.ok]
+    return "orphaned" if said == session.sent + gave_up[:1] else "crossed"
 
 
 async def run_burst(base_url: str, options: LoadOptions) -> dict[str, Any]:
