@@ -10,7 +10,8 @@ can tell our failures from bugs. The tree, by what the caller should do about it
     │   └── ParamValidationError   a parameter value is outside its declared type or bounds
     ├── NotFound             a named thing (session, item, parameter) does not exist
     ├── AuthError            admin credentials missing (401) or wrong (403)
-    └── DependencyDown       a remote dependency failed or its breaker is open; do not retry now
+    ├── DependencyDown       a remote dependency failed or its breaker is open; do not retry now
+    └── Overloaded           this process is at capacity (429); retry after `retry_after_s`
 """
 
 from __future__ import annotations
@@ -86,3 +87,14 @@ class DependencyDown(PickwiseError):
         self.name = name
         self.reason = reason
         super().__init__(f"{name} is unavailable" + (f": {reason}" if reason else ""))
+
+
+class Overloaded(PickwiseError):
+    """This process has no room for the work right now (turns in flight, a local pool or a
+    busy event loop); nothing remote failed, so no breaker counts it. Retry later."""
+
+    code = "overloaded"
+
+    def __init__(self, message: str, *, retry_after_s: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s

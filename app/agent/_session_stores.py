@@ -1,5 +1,6 @@
 """The two `SessionStore`s: Redis (JSON under a prefix, `SET … EX ttl`, every call through
-the "redis" breaker) and in-process (JSON in an LRU with expiry, for runs without Redis)."""
+its own "redis_sessions" breaker and bounded pool) and in-process (JSON in an LRU with
+expiry, for runs without Redis)."""
 
 from __future__ import annotations
 
@@ -11,15 +12,14 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 
 from app.agent.session import Session, check_session_id
 from app.config.params.agent import SESSION_MEMORY_MAX, SESSION_TTL_S
-from app.config.params.breakers import BREAKER_REDIS_TIMEOUT_S
-from app.recall.breakers import guarded
+from app.errors import DependencyDown, Overloaded
+from app.recall.redis_link import RedisLink
 
 KEY_PREFIX = "pickwise:session:"
+BREAKER = "redis_sessions"
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
@@ -35,48 +35,49 @@ def _decode(session_id: str, raw: str | bytes) -> Session | None:
 
 
 class RedisSessionStore:
-    """Sessions as JSON strings in Redis; the client never retries (the breaker decides)."""
+    """Sessions as JSON strings in Redis; a stale connection is retried once, then the
+    breaker decides; a full pool is `Overloaded` (429), not a Redis failure."""
 
     name = "redis"
     remote = True
 
-    def __init__(self, client: Redis) -> None:
-        self._client = client
+    def __init__(self, link: RedisLink) -> None:
+        self._link = link
 
     @classmethod
     def from_url(cls, url: str) -> RedisSessionStore:
-        timeout = BREAKER_REDIS_TIMEOUT_S.get()
-        client = Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 0)
-        )
-        return cls(client)
+        return cls(RedisLink.from_url(url, breaker=BREAKER))
 
     async def get(self, session_id: str) -> Session | None:
         key = _key(session_id)
-        raw = await self._call(lambda: self._client.get(key))
+        raw = await self._call(lambda c: c.get(key))
         return None if raw is None else _decode(session_id, raw)
 
     async def save(self, session: Session) -> None:
-        key, data = _key(session.session_id), session.model_dump_json()
-        await self._call(lambda: self._client.set(key, data, ex=SESSION_TTL_S.get()))
+        """Store the session; a save this process was too busy to finish is reported as not
+        saved (`DependencyDown`, uncounted by the breaker) so the turn still completes."""
+        key, data, ttl = _key(session.session_id), session.model_dump_json(), SESSION_TTL_S.get()
+        try:
+            await self._call(lambda c: c.set(key, data, ex=ttl))
+        except Overloaded as exc:
+            raise DependencyDown(BREAKER, f"not saved: {exc}") from exc
 
     async def delete(self, session_id: str) -> bool:
         key = _key(session_id)
-        return bool(await self._call(lambda: self._client.delete(key)))
+        return bool(await self._call(lambda c: c.delete(key)))
 
     async def ttl(self, session_id: str) -> float | None:
         key = _key(session_id)
-        left_ms = await self._call(lambda: self._client.pttl(key))
+        left_ms = await self._call(lambda c: c.pttl(key))
         if left_ms == -2:
             return None
         return float("inf") if left_ms < 0 else left_ms / 1000.0
 
     async def close(self) -> None:
-        await self._client.aclose()
+        await self._link.close()
 
-    @staticmethod
-    async def _call(call: Callable[[], Awaitable[T]]) -> T:
-        return await guarded("redis", call)
+    async def _call(self, command: Callable[[Redis], Awaitable[T]]) -> T:
+        return await self._link.run(command)
 
 
 class MemorySessionStore:

@@ -25,7 +25,7 @@ from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.config.registry import REGISTRY
-from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
+from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
@@ -181,6 +181,8 @@ class ShoppingAgent:
             data: dict[str, Any] = {"code": exc.code, "message": str(exc)}
             if isinstance(exc, DependencyDown):
                 data["dependency"] = exc.name
+            if isinstance(exc, Overloaded):
+                data["retry_after_s"] = exc.retry_after_s
             turn.emit("error", **data)
         finally:
             turn.queue.put_nowait(None)

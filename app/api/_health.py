@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any, Literal
 
+from app.api._admission import TurnGate
 from app.api._state import ApiState
 from app.config.params.api import HEALTH_PROBE_TIMEOUT_S
 from app.config.params.llm import LLM_MODEL
@@ -82,7 +83,8 @@ async def cache_report(state: ApiState) -> Report:
             "remote": cache.l2.remote,
             "in_use": cache.l2_available,
             "reachable": ok,
-            **_error(error),
+            "errors": cache.stats.l2_errors,
+            **_error(error or cache.l2_down_reason),
         },
     )
 
@@ -140,7 +142,12 @@ def breaker_report(breakers: list[BreakerState]) -> Report:
     )
 
 
-async def health(state: ApiState) -> Report:
+def admission_report(gate: TurnGate | None) -> Report:
+    """Turns in flight against the limit; being at capacity is ok (refusals are 429s)."""
+    return _component("ok", False, **(gate.report() if gate is not None else {}))
+
+
+async def health(state: ApiState, gate: TurnGate | None = None) -> Report:
     """Every component and the overall status: down when a critical one is down."""
     breakers = BREAKERS.states()
     indexes, cache, sessions = await asyncio.gather(
@@ -153,6 +160,7 @@ async def health(state: ApiState) -> Report:
         "reranker": reranker_report(state),
         "llm": llm_report(state, breakers),
         "breakers": breaker_report(breakers),
+        "admission": admission_report(gate),
     }
     return {"status": overall(components), "components": components}
 

@@ -22,8 +22,10 @@ from app.api import (
     routes_plan,
     routes_sessions,
 )
+from app.api._admission import AdmissionMiddleware, TurnGate
 from app.api._state import ApiState
 from app.api.errors import install_error_handlers
+from app.api.openapi import install_openapi
 from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
@@ -67,6 +69,8 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.state.turn_gate = TurnGate()
+    app.add_middleware(AdmissionMiddleware, gate=app.state.turn_gate)
     app.include_router(routes_chat.router)
     app.include_router(routes_sessions.router)
     app.include_router(routes_health.router)
@@ -75,6 +79,7 @@ def create_app(
     routes_page.install(app)
     routes_admin.install(app, settings)
     metrics.install(app)
+    install_openapi(app)
     return app
 
 

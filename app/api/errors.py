@@ -17,6 +17,7 @@ from app.errors import (
     DependencyDown,
     InvalidRequest,
     NotFound,
+    Overloaded,
     PickwiseError,
 )
 
@@ -38,6 +39,7 @@ _STATUS_BY_CODE = {
     "not_found": 404,
     "unauthorized": 401,
     "dependency_down": 503,
+    "overloaded": 429,
     "config_error": 500,
     "index_missing": 500,
 }
@@ -47,6 +49,12 @@ _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized",
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
     """The JSON document of every error answer."""
     return {"error": {"code": code, "message": message, **extra}}
+
+
+def retry_headers(error: dict[str, Any]) -> dict[str, str]:
+    """`Retry-After` for an error object that says when to retry (an overload), else none."""
+    after = error.get("retry_after_s")
+    return {"Retry-After": str(after)} if after is not None else {}
 
 
 def error_response(code: str, message: str, status: int, **extra: Any) -> JSONResponse:
@@ -62,6 +70,8 @@ def describe_exception(exc: BaseException) -> tuple[int, dict[str, Any]]:
     """Status and `error` object for an exception; only our own errors show their message."""
     if isinstance(exc, DependencyDown):
         return 503, {"code": exc.code, "message": str(exc), "dependency": exc.name}
+    if isinstance(exc, Overloaded):
+        return 429, {"code": exc.code, "message": str(exc), "retry_after_s": exc.retry_after_s}
     if isinstance(exc, AuthError):
         return exc.status, {"code": exc.code, "message": str(exc)}
     if isinstance(exc, InvalidRequest):
@@ -108,7 +118,7 @@ def install_error_handlers(app: FastAPI) -> None:
         status, error = describe_exception(exc)
         if status >= 500 and not isinstance(exc, DependencyDown):
             log.error("%s %s: %s", request.method, request.url.path, exc)
-        return JSONResponse({"error": error}, status_code=status)
+        return JSONResponse({"error": error}, status_code=status, headers=retry_headers(error))
 
     async def on_bug(request: Request, exc: Exception) -> JSONResponse:
         # Starlette re-raises after this answer, so the server logs the traceback once.

@@ -16,7 +16,7 @@ from app.api._sse import EventStreamResponse
 from app.api._state import api_state
 from app.api._turn import TurnStream
 from app.api._validation import message_problem, session_id_problem
-from app.api.errors import status_for_code
+from app.api.errors import retry_headers, status_for_code
 
 __all__ = ["ChatRequest", "ChatResponse", "chat", "router"]
 
@@ -95,6 +95,7 @@ async def _whole_turn(events: list[TurnEvent]) -> JSONResponse:
     headers = {"X-Session-Id": last.session_id, "X-Turn-Id": last.turn_id}
     if last.type == "error":
         status = status_for_code(str(last.data.get("code", "error")))
+        headers |= retry_headers(last.data)
         return JSONResponse({"error": last.data}, status_code=status, headers=headers)
     doc = ChatResponse.of(await collect(_replay(events))).model_dump(mode="json")
     return JSONResponse(doc, headers=headers)

@@ -16,6 +16,7 @@ router = APIRouter(tags=["health"])
 
 @router.get("/healthz")
 async def healthz(request: Request) -> JSONResponse:
-    """Components: index, vector_store, search_cache, session_store, reranker, llm, breakers."""
-    report = await health(api_state(request))
+    """Components: index, vector_store, search_cache, session_store, reranker, llm, breakers,
+    admission."""
+    report = await health(api_state(request), getattr(request.app.state, "turn_gate", None))
     return JSONResponse(report, status_code=503 if report["status"] == "down" else 200)

@@ -11,6 +11,7 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
+from app.eval.load import LoadOptions
 
 __all__ = ["bench", "register", "summary_lines"]
 
@@ -27,6 +28,10 @@ def bench(
     ),
     record: bool = typer.Option(True, help="Append the run to bench/results.jsonl."),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    load: bool = typer.Option(True, help="Run the load test against a real `pickwise serve`."),
+    load_sessions: int = typer.Option(50, min=1, help="Load test: concurrent sessions."),
+    load_turns: int = typer.Option(5, min=1, help="Load test: SSE turns per session."),
+    load_burst: int = typer.Option(200, min=1, help="Load test: simultaneous turns."),
 ) -> None:
     """Benchmark the index, search, single flight, the gate and offline turns.
 
@@ -35,7 +40,10 @@ def bench(
     from app.runtime_agent import build_agent
 
     results = RESULTS if record else None
-    options = BenchOptions(repeats=repeats, rebuild=rebuild, results=results)
+    sized = LoadOptions(sessions=load_sessions, turns=load_turns, burst=load_burst)
+    options = BenchOptions(
+        repeats=repeats, rebuild=rebuild, results=results, load=sized if load else None
+    )
     report = run_bench(get_settings(), options, build_agent)
     if json_out:
         emit_json(report)
@@ -53,7 +61,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         if gate.get("p50_ms") is not None
         else f"gate: not measured ({gate.get('error')})"
     )
-    return [
+    lines = [
         f"index: {index['items']} items, built in {index['build_s']:.0f} s "
         f"({index['items_per_s']:.1f} items/s; {index['source']})",
         f"search: cold {search['cold_ms']:.1f} ms, warm {search['warm_ms']:.2f} ms "
@@ -65,4 +73,21 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f"({turn['turns']} turns per run)",
         f"medians of {report['repeats']} runs at {report['commit']}; load average "
         f"{load['start']} -> {load['end']} on {report['cpus']} CPUs",
+    ]
+    if "load" in report:
+        lines += load_lines(report["load"])
+    return lines
+
+
+def load_lines(load: dict[str, Any]) -> list[str]:
+    """The load test in two lines."""
+    sessions, burst = load["sessions"], load["burst"]
+    return [
+        f"load: {sessions['sessions']}x{sessions['turns_per_session']} SSE turns "
+        f"{sessions['success_pct']}% ok, first event p50 {sessions['ttfe_p50_ms']} ms "
+        f"p95 {sessions['ttfe_p95_ms']} ms, crossed {sessions['crossed_sessions']}, "
+        f"unsaved {sessions['unsaved_turns']}",
+        f"burst: {burst['requests']} turns -> {burst['answered']} answered, "
+        f"{burst['refused_429']} refused (429 max {burst['refusal_max_ms']} ms), "
+        f"{burst['errors_5xx']} 5xx, health after {burst['health_after']['status_code']}",
     ]

@@ -1,13 +1,16 @@
 """All benchmarks in one run (`pickwise bench`, `scripts/bench.py`): index build figures,
 item_search cold/warm, single flight, the relevance gate and whole offline turns; medians
-over repeated runs on fresh runtimes, with the load average, logged to bench/results.jsonl."""
+over repeated runs on fresh runtimes, with the load average, logged to bench/results.jsonl;
+then, once, the load test against a real `pickwise serve` (section `load`)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import time
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,8 @@ from app.eval.bench_stats import (
     percentile,
 )
 from app.eval.demo_script import SCENARIOS
+from app.eval.load import LoadOptions, run_load
+from app.eval.load_serve import private_redis, served
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
@@ -50,6 +55,8 @@ class BenchOptions:
     queries: Sequence[str] = COLD_WARM_QUERIES
     turn_messages: Sequence[str] = TURN_MESSAGES
     results: Path | None = RESULTS
+    load: LoadOptions | None = None
+    """The load test's size; None (the default) skips it."""
 
 
 def run_bench(
@@ -67,10 +74,12 @@ def run_bench(
     load_start = load_averages()
     build = bench_build(settings) if options.rebuild else last_build(settings)
     runs = asyncio.run(_measure(settings, options, agent_factory, index))
+    load = bench_load(settings, options.load) if options.load is not None else None
     report = {
         "index": build,
         **summarise(runs),
         "catalog": {**bench_import(settings)},
+        **({"load": load} if load is not None else {}),
         "repeats": options.repeats,
         "load_avg": {"start": load_start, "end": load_averages()},
         "cpus": os.cpu_count(),
@@ -81,6 +90,21 @@ def run_bench(
         row = append_result("bench", report, options.results)
         return {"commit": row["commit"], "at": row["at"], **report}
     return {"commit": git_commit(), **report}
+
+
+def bench_load(settings: Settings, options: LoadOptions) -> dict[str, Any]:
+    """The load test once, against a real `pickwise serve` with its own redis-server when
+    one is installed (else sessions and cache in the server's process)."""
+    load_start = load_averages()
+    with ExitStack() as stack:
+        redis_url = stack.enter_context(private_redis()) if shutil.which("redis-server") else None
+        base_url = stack.enter_context(served(settings, redis_url))
+        report = asyncio.run(run_load(base_url, options))
+    return {
+        **report,
+        "redis": "private redis-server" if redis_url else "none (in-process)",
+        "load_avg": {"start": load_start, "end": load_averages()},
+    }
 
 
 def summarise(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:

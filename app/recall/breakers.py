@@ -1,5 +1,6 @@
 """Circuit breakers for remote dependencies and `guarded()` to await a call through one:
-failures and open breakers become `DependencyDown(name)`, our own errors pass uncounted.
+failures and open breakers become `DependencyDown(name)`, our own errors pass uncounted, and
+a timeout while our own event loop stalled is `Overloaded` (local), not a remote failure.
 Embedded engines get no breaker; their errors are configuration errors."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar, cast
@@ -14,9 +16,11 @@ from typing import Literal, TypeVar, cast
 import pybreaker
 
 from app.config.params import breakers as params
+from app.config.params.api import API_RETRY_AFTER_S
 from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.config.registry import Param
-from app.errors import DependencyDown, NotFound, PickwiseError
+from app.errors import DependencyDown, NotFound, Overloaded, PickwiseError
+from app.recall.loop_lag import loop_lag
 
 __all__ = [
     "BREAKERS",
@@ -70,6 +74,16 @@ SPECS: Mapping[str, BreakerSpec] = {
     ),
     "redis": BreakerSpec(
         params.BREAKER_REDIS_FAIL_MAX, params.BREAKER_REDIS_RESET_S, params.BREAKER_REDIS_TIMEOUT_S
+    ),
+    "redis_cache": BreakerSpec(
+        params.BREAKER_REDIS_CACHE_FAIL_MAX,
+        params.BREAKER_REDIS_CACHE_RESET_S,
+        params.BREAKER_REDIS_CACHE_TIMEOUT_S,
+    ),
+    "redis_sessions": BreakerSpec(
+        params.BREAKER_REDIS_SESSIONS_FAIL_MAX,
+        params.BREAKER_REDIS_SESSIONS_RESET_S,
+        params.BREAKER_REDIS_SESSIONS_TIMEOUT_S,
     ),
     "embedder": BreakerSpec(
         params.BREAKER_EMBEDDER_FAIL_MAX,
@@ -193,7 +207,8 @@ async def guarded(
     registry: BreakerRegistry | None = None,
 ) -> T:
     """Await `call()` through the breaker `name`, within its per-call timeout unless `timed`
-    is False; a failure or an open breaker raises `DependencyDown(name)`."""
+    is False; a failure or an open breaker raises `DependencyDown(name)`. Time during which
+    our own event loop stalled does not count: see `_within`."""
     breakers = registry or BREAKERS
     breaker = breakers.breaker(name)
     limit = breakers.timeout_s(name) if timed else None
@@ -201,8 +216,9 @@ async def guarded(
     try:
         with breaker.calling():
             try:
-                async with asyncio.timeout(limit):
-                    return await call()
+                return await _within(name, call, limit)
+            except Overloaded:
+                raise
             except BaseException as exc:
                 failure = exc
                 raise
@@ -216,6 +232,35 @@ async def guarded(
         if is_excluded(exc):
             raise
         raise DependencyDown(name, _describe(exc)) from exc
+
+
+async def _within(name: str, call: Callable[[], Awaitable[T]], limit: float | None) -> T:
+    """`call()` within `limit` seconds of a responsive event loop. A window in which the loop
+    stalled (`LOCAL_TIMEOUT_LAG_RATIO` of it) is granted again, up to
+    `LOCAL_TIMEOUT_EXTENSIONS` times, then the call is `Overloaded` (local, uncounted); a
+    window without a stall is a plain timeout (the dependency's)."""
+    if limit is None:
+        return await call()
+    lag = loop_lag()
+    task = asyncio.ensure_future(call())
+    try:
+        for _ in range(1 + params.LOCAL_TIMEOUT_EXTENSIONS.get()):
+            window = time.monotonic()
+            done, _ = await asyncio.wait({task}, timeout=limit)
+            if done:
+                return task.result()
+            stalled = lag.worst_since(window)
+            if stalled < limit * params.LOCAL_TIMEOUT_LAG_RATIO.get():
+                raise TimeoutError()
+        raise Overloaded(
+            f"{name}: no answer while this process was too busy to wait for it "
+            f"(event loop stalled {stalled:.2f}s of {limit:g}s)",
+            retry_after_s=API_RETRY_AFTER_S.get(),
+        )
+    finally:
+        if not task.done():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
 
 
 def _describe(exc: BaseException) -> str:

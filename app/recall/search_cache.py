@@ -1,6 +1,7 @@
 """Two-level cache of dense recalls: in-process TTL-LRU (L1) over a `CacheStore` (L2, Redis
 or in-process). One fetch per key: a shared task in-process, a `SET NX PX` lock across
-processes. Redis failures degrade to L1; fetch errors reach every waiter, never cached."""
+processes. Redis failures degrade to L1 (said once per outage); fetch errors reach every
+waiter, never cached."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol, TypeVar, runtime_checkable
 
-from app.config.params.breakers import BREAKER_REDIS_TIMEOUT_S
 from app.config.params.cache import (
     SEARCH_CACHE_EMPTY_TTL_S,
     SEARCH_CACHE_ENABLED,
@@ -23,12 +23,11 @@ from app.config.params.cache import (
     SEARCH_CACHE_LOCK_WAIT_MS,
     SEARCH_CACHE_TTL_S,
 )
-from app.errors import DependencyDown
+from app.errors import DependencyDown, Overloaded
 from app.recall._cache_codec import decode_hits, encode_hits
 from app.recall._cache_lru import TtlLru
 from app.recall._cache_memory import MemoryCacheStore
 from app.recall._cache_singleflight import SingleFlight
-from app.recall.breakers import guarded
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 from app.recall.trace import CacheLevel, record_cache_level
@@ -59,7 +58,8 @@ log = logging.getLogger(__name__)
 
 @runtime_checkable
 class CacheStore(Protocol):
-    """The L2 of the search cache: bytes values with a TTL and short-lived locks."""
+    """The L2 of the search cache: bytes values with a TTL and short-lived locks. A remote
+    store guards its own calls: failures raise `DependencyDown`, a full pool `Overloaded`."""
 
     name: str
     remote: bool
@@ -150,6 +150,7 @@ class CacheStats:
     joined: int = 0
     lock_waits: int = 0
     l2_errors: int = 0
+    l2_skipped: int = 0
 
     def count(self, level: CacheLevel) -> None:
         """Count one answer from `level`."""
@@ -174,6 +175,8 @@ class SearchCache:
         self._l1: TtlLru[Hits] = TtlLru()
         self._flights: SingleFlight[tuple[Hits, CacheLevel]] = SingleFlight()
         self._l2_down = False
+        self.l2_down_reason: str | None = None
+        """Why L2 was given up, while it is (the first failure of the outage)."""
 
     @property
     def l2_available(self) -> bool:
@@ -280,22 +283,28 @@ class SearchCache:
         return ttl_s
 
     async def _l2_call(self, call: Callable[[], Awaitable[T]], fallback: T) -> T:
-        """One L2 operation; a remote L2 goes through the "redis" breaker and its failure
-        returns `fallback` (L1 only), logged once per outage rather than once per request."""
+        """One L2 operation; a remote L2 guards its own calls (breaker "redis_cache"): its
+        failure returns `fallback` (L1 only), logged once per outage rather than per request;
+        a full pool or a busy loop (`Overloaded`) also falls back but is no outage."""
         if not self.l2.remote:
             return await call()
         try:
-            result = await guarded("redis", call)
+            result = await call()
         except DependencyDown as exc:
             self.stats.l2_errors += 1
             if not self._l2_down:
                 self._l2_down = True
+                self.l2_down_reason = str(exc)
                 log.warning(
                     "search cache L2 (%s) unavailable, serving from L1 only: %s", self.l2.name, exc
                 )
             return fallback
+        except Overloaded:
+            self.stats.l2_skipped += 1
+            return fallback
         if self._l2_down:
             self._l2_down = False
+            self.l2_down_reason = None
             log.info("search cache L2 (%s) is reachable again", self.l2.name)
         return result
 
@@ -306,4 +315,4 @@ def open_search_cache(redis_url: str | None) -> SearchCache:
         return SearchCache(MemoryCacheStore())
     from app.recall._cache_redis import RedisCacheStore
 
-    return SearchCache(RedisCacheStore.from_url(redis_url, timeout_s=BREAKER_REDIS_TIMEOUT_S.get()))
+    return SearchCache(RedisCacheStore.from_url(redis_url))

@@ -65,7 +65,7 @@ async def test_an_unreachable_redis_is_a_dependency_down() -> None:
     try:
         with pytest.raises(DependencyDown) as caught:
             await store.get("s-1")
-        assert caught.value.name == "redis"
+        assert caught.value.name == "redis_sessions"
         with pytest.raises(DependencyDown):
             await store.save(full_session())
     finally:

@@ -198,7 +198,7 @@ async def test_redis_down_refuses_the_turn_before_any_event(
                 response = await down.post(f"/v1/chat?stream={stream}", json={"message": "a mouse"})
                 assert response.status_code == 503
                 error = response.json()["error"]
-                assert (error["code"], error["dependency"]) == ("dependency_down", "redis")
+                assert (error["code"], error["dependency"]) == ("dependency_down", "redis_sessions")
             health = await down.get("/healthz")
             assert health.status_code == 503
             assert health.json()["components"]["session_store"]["status"] == "down"

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from app.api.app import create_app
+from app.config.params.api import API_MAX_TURNS_IN_FLIGHT
 from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
@@ -31,6 +32,7 @@ COMPONENTS = {
     "reranker",
     "llm",
     "breakers",
+    "admission",
 }
 
 
@@ -73,6 +75,7 @@ async def test_every_component_reports(api_settings: Settings, shared_index: Sea
         "remote": True,
         "in_use": True,
         "reachable": True,
+        "errors": 0,
     }
     assert parts["session_store"]["backend"] == "memory"
     assert parts["session_store"]["reachable"] is True
@@ -81,6 +84,9 @@ async def test_every_component_reports(api_settings: Settings, shared_index: Sea
     assert [b["name"] for b in states] == list(BREAKERS.names)
     assert all(set(b) == {"name", "state", "failures", "fail_max"} for b in states)
     assert all(p["status"] in ("ok", "degraded", "down") for p in parts.values())
+    admission = parts["admission"]
+    assert (admission["status"], admission["in_flight"], admission["refused"]) == ("ok", 0, 0)
+    assert admission["limit"] == API_MAX_TURNS_IN_FLIGHT.get()
 
 
 async def test_redis_unreachable_degrades_the_cache_but_serves(

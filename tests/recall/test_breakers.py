@@ -186,6 +186,8 @@ def test_registry_reports_every_breaker(registry: BreakerRegistry) -> None:
     assert [s.name for s in states] == [
         "qdrant",
         "redis",
+        "redis_cache",
+        "redis_sessions",
         "embedder",
         "opensearch",
         "llm",
@@ -194,6 +196,7 @@ def test_registry_reports_every_breaker(registry: BreakerRegistry) -> None:
     assert all(s.state == "closed" and s.failures == 0 for s in states)
     assert {s.name: s.fail_max for s in states}["qdrant"] == 3
     assert {s.name: s.reset_s for s in states}["redis"] == 30.0
+    assert {s.name: s.reset_s for s in states}["redis_sessions"] == 2.0
     assert registry.timeout_s("qdrant") == 5.0
     with pytest.raises(NotFound):
         registry.breaker("postgres")

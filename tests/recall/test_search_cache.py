@@ -16,6 +16,7 @@ from app.recall._cache_memory import MemoryCacheStore
 from app.recall._cache_redis import RedisCacheStore
 from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters
+from app.recall.redis_link import RedisLink
 from app.recall.retriever import Hit
 from app.recall.search_cache import (
     KEY_PREFIX,
@@ -48,7 +49,8 @@ def server() -> fakeredis.FakeServer:
 
 
 def fake_store(server: fakeredis.FakeServer) -> RedisCacheStore:
-    return RedisCacheStore(fakeredis.FakeAsyncRedis(server=server))
+    link = RedisLink(fakeredis.FakeAsyncRedis(server=server), breaker="redis_cache", size=16)
+    return RedisCacheStore(link)
 
 
 @pytest.fixture(params=["fakeredis", "memory"])

@@ -7,11 +7,8 @@ import asyncio
 import json
 import logging
 import os
-import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -24,6 +21,7 @@ from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 from app.recall.search_cache import SearchCache, search_cache_key
+from tests.redis_process import free_port, start_redis, stop_redis
 
 REDIS_URL = "redis://127.0.0.1:6379/11"
 REPO = Path(__file__).resolve().parents[2]
@@ -99,6 +97,7 @@ from app.recall._cache_redis import RedisCacheStore
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 from app.recall.search_cache import SearchCache, search_cache_key
+from tests.redis_process import free_port, start_redis, stop_redis
 
 URL = sys.argv[1]
 
@@ -149,38 +148,6 @@ async def test_two_processes_fetch_once(redis: Redis) -> None:
     assert all(o["ids"] == ["amazon:1"] for o in outputs)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def start_redis(port: int) -> subprocess.Popen[bytes]:
-    binary = shutil.which("redis-server")
-    if binary is None:
-        pytest.fail("redis-server is not installed")
-    proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(500):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
-                return proc
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"redis-server on port {port} exited with {proc.returncode}")
-            time.sleep(0.01)
-    proc.kill()
-    pytest.fail(f"redis-server on port {port} did not start")
-
-
-def stop_redis(proc: subprocess.Popen[bytes]) -> None:
-    proc.kill()
-    proc.wait(timeout=10)
-
-
 @pytest.fixture
 def private_redis() -> Iterator[tuple[int, list[subprocess.Popen[bytes]]]]:
     """A throw-away redis-server of our own; the test may stop and restart it."""
@@ -223,15 +190,15 @@ async def test_redis_stopping_degrades_to_l1_logs_once_and_recovers(
     assert len(unavailable) == 1, [r.getMessage() for r in caplog.records]
     assert not cache.l2_available
     assert cache.stats.l2_errors >= 1
-    assert BREAKERS.state("redis").state == "open"
+    assert BREAKERS.state("redis_cache").state == "open"
 
     procs.append(start_redis(port))
-    with REGISTRY.overridden(BREAKER_REDIS_RESET_S=0.05):
+    with REGISTRY.overridden(BREAKER_REDIS_CACHE_RESET_S=0.05):
         await asyncio.sleep(0.1)
         back = search_cache_key("v1", "after the outage", SearchFilters(), 10)
         assert (await cache.get_or_fetch(back, Fetcher())).level == "miss"
     assert cache.l2_available
-    assert BREAKERS.state("redis").state == "closed"
+    assert BREAKERS.state("redis_cache").state == "closed"
     assert any("reachable again" in r.getMessage() for r in caplog.records)
     check = Redis.from_url(url)
     assert await check.get(back.l2_key) is not None, "L2 is written again after recovery"

@@ -1,9 +1,16 @@
-"""Parameters of the HTTP API: the session id cap, the SSE keep-alive and the health probe
-timeout; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
+"""Parameters of the HTTP API: the session id cap, the SSE keep-alive, the health probe
+timeout and admission control; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
 
 from app.config.registry import REGISTRY
 
-__all__ = ["HEALTH_PROBE_TIMEOUT_S", "SESSION_ID_MAX_CHARS", "SSE_KEEPALIVE_S"]
+__all__ = [
+    "API_MAX_TURNS_IN_FLIGHT",
+    "API_RETRY_AFTER_S",
+    "CARDS_MAX_IDS",
+    "HEALTH_PROBE_TIMEOUT_S",
+    "SESSION_ID_MAX_CHARS",
+    "SSE_KEEPALIVE_S",
+]
 
 SESSION_ID_MAX_CHARS = REGISTRY.declare(
     "SESSION_ID_MAX_CHARS",
@@ -40,4 +47,24 @@ CARDS_MAX_IDS = REGISTRY.declare(
     minimum=1,
     maximum=100,
     description="Most item ids one GET /v1/cards asks for (the chat page's cards and compare).",
+)
+API_MAX_TURNS_IN_FLIGHT = REGISTRY.declare(
+    "API_MAX_TURNS_IN_FLIGHT",
+    int,
+    8,
+    group="api",
+    minimum=1,
+    maximum=10_000,
+    description="Chat turns one worker runs at once; more are refused at once with 429. "
+    "A turn is CPU-bound in one event loop: about 4 per core the worker may use. "
+    "The Redis pools are sized from it at start-up.",
+)
+API_RETRY_AFTER_S = REGISTRY.declare(
+    "API_RETRY_AFTER_S",
+    int,
+    1,
+    group="api",
+    minimum=1,
+    maximum=3600,
+    description="Seconds a refused (429) client is told to wait in `Retry-After`.",
 )
