@@ -55,7 +55,7 @@ class TurnGate:
 
 
 class AdmissionMiddleware:
-    """ASGI middleware that runs turns (`POST /v1/chat`, plan edits) only while the gate has room."""
+    """ASGI middleware that runs turns (chat, plan edits) only while the gate has room."""
 
     def __init__(self, app: ASGIApp, gate: TurnGate | None = None) -> None:
         self.app = app
