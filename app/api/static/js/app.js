@@ -150,7 +150,7 @@ async function restore() {
     renderPlan(plan, editPlan);
     const picks = doc.picks || [];
     if (picks.length) {
-      renderPicks(picks, null);
+      renderPicks(picks, doc.slots || null);
       enrich(picks.map((p) => p.item_id), null);
     }
   } catch (error) {
