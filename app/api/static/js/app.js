@@ -192,6 +192,7 @@ function wire() {
     if (event.key === "Escape" && running) running.abort();
   });
   $("banner-close").addEventListener("click", hideBanner);
+  window.addEventListener("resize", toBottom);
   $("compare-selected").addEventListener("click", () => {
     const ids = selectedIds();
     renderCompare(ids);
