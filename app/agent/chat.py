@@ -226,6 +226,7 @@ class ShoppingAgent:
         session = turn.session
         if turn.picks_by_slot:
             session.picks = turn.picks
+            session.pick_slots = turn.slot_ids()
             session.shown = sorted({*turn.ctx.shown_before, *(p.item_id for p in turn.picks)})
         session.end_turn(turn.message, turn.answer)
         with turn.stage("session.save"):

@@ -52,6 +52,9 @@ class Session(BaseModel):
         description="Ids of the picks shown for the current request, the last turn's and those "
         "of the turns before it that asked for other options.",
     )
+    pick_slots: dict[str, list[str]] = Field(
+        default_factory=dict, description="The ids of the last picks by slot (bundle parts)."
+    )
     plan_edit: HeldPlanEdit | None = Field(
         None, description="The shopper's direct edit of the plan, while it holds."
     )

@@ -44,6 +44,7 @@ def session_view(session: Session) -> dict[str, Any]:
         "plan": session.plan.model_dump(mode="json") if session.plan is not None else None,
         "messages": [line.model_dump(mode="json") for line in session.conversation],
         "picks": [pick.model_dump(mode="json") for pick in session.picks],
+        "slots": session.pick_slots,
         "created_at": session.created_at,
         "updated_at": session.updated_at,
     }

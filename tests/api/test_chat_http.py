@@ -208,6 +208,7 @@ async def test_get_and_delete_a_session(client: httpx.AsyncClient) -> None:
         "plan",
         "messages",
         "picks",
+        "slots",
         "created_at",
         "updated_at",
     }

@@ -112,6 +112,9 @@ def test_bundles_offers_and_compare_selected(browser: Any, serve_page: ServePage
         assert all(price is not None for price in firsts)
         total = chat.page.locator("#cards .bundle-total").text_content() or ""
         assert f"${sum(p for p in firsts if p is not None):,.2f}" in total
+        chat.page.reload()
+        chat.page.wait_for_selector("body[data-ready='true']")
+        assert chat.page.locator("#cards .slot .slot-name").all_text_contents() == slots
 
         chat.page.locator("#new-session").focus()
         chat.page.keyboard.press("Enter")
@@ -131,6 +134,16 @@ def test_bundles_offers_and_compare_selected(browser: Any, serve_page: ServePage
         titles = [c.title for c in chat.cards()[:2]]
         assert table.locator("thead th").all_text_contents()[1:] == titles
         chat.page.wait_for_selector("#compare th:text('Cheapest elsewhere')")
+
+        before = chat.turns()
+        chat.page.select_option("#shop-scope", "amazon")
+        chat.page.locator("#shop-apply").focus()
+        chat.page.keyboard.press("Enter")
+        chat.wait_for_turn(before + 1)
+        assert "Shop: Amazon" in chat.chips()
+        shops = chat.page.locator("#cards .card .shop").all_text_contents()
+        assert shops
+        assert set(shops) == {"Amazon"}
 
         assert chat.page.locator(".similar-button").count() == 0
         assert chat.page.locator("#facets").is_hidden()

@@ -1,13 +1,16 @@
 """The chat page in headless Chromium against a scripted agent (real server, real index for
 the cards route): markup in a title or an answer shows as text, the stop button cancels the
-turn on the server, and a refused turn or a failed dependency shows a plain banner."""
+turn on the server, a refused turn or a failed dependency shows a plain banner, and a
+session token the server issues goes with every later request about the session."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
+from app.agent.events import TurnEvent
 from tests.api import scripted_agent as script
 from tests.page.conftest import ServePage
 from tests.page.driver import ChatPage
@@ -77,4 +80,45 @@ def test_a_banner_says_why_a_turn_failed(
         chat.page.keyboard.press("Enter")
         assert not banner.is_visible()
         assert all("Failed to load resource" in e for e in chat.errors), chat.errors
+        chat.page.close()
+
+
+class TokenAgent(script.ScriptedAgent):
+    """A scripted agent whose `session` event carries a session token, as servers that own
+    their sessions send it."""
+
+    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
+        async for event in super().run_turn(session_id, message):
+            if event.type == "session":
+                data = {**event.data, "session_token": f"tok-{event.session_id}"}
+                event = event.model_copy(update={"data": data})
+            yield event
+
+
+def test_the_session_token_goes_with_every_request_about_the_session(
+    browser: Any, serve_page: ServePage
+) -> None:
+    with serve_page(TokenAgent()) as url:
+        chat = ChatPage(browser.new_page(), url)
+        sent: list[tuple[str, str, str | None]] = []
+        chat.page.on(
+            "request",
+            lambda r: (
+                sent.append((r.method, r.url, r.headers.get("x-session-token")))
+                if "/v1/" in r.url
+                else None
+            ),
+        )
+        chat.open()
+        chat.send("usb hub")
+        chat.send("usb cable")
+        chat.page.reload()
+        chat.page.wait_for_selector("body[data-ready='true']")
+        assert chat.user_lines() == ["usb hub", "usb cable"]
+        chats = [(m, t) for m, u, t in sent if u.endswith("/v1/chat")]
+        sid = chat.page.evaluate("JSON.parse(localStorage.getItem('pickwise.session')).id")
+        assert chats == [("POST", None), ("POST", f"tok-{sid}")]
+        reads = [t for m, u, t in sent if m == "GET" and f"/v1/sessions/{sid}" in u]
+        assert reads == [f"tok-{sid}"]
+        assert chat.errors == []
         chat.page.close()

@@ -150,7 +150,7 @@ async function restore() {
     renderPlan(plan, editPlan);
     const picks = doc.picks || [];
     if (picks.length) {
-      renderPicks(picks, null);
+      renderPicks(picks, doc.slots || null);
       enrich(picks.map((p) => p.item_id), null);
     }
   } catch (error) {
@@ -192,6 +192,7 @@ function wire() {
     if (event.key === "Escape" && running) running.abort();
   });
   $("banner-close").addEventListener("click", hideBanner);
+  window.addEventListener("resize", toBottom);
   $("compare-selected").addEventListener("click", () => {
     const ids = selectedIds();
     renderCompare(ids);

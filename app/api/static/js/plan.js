@@ -26,9 +26,11 @@ function budgetLabel(plan) {
 export function renderPlan(plan, onEdit, busy = false) {
   const chips = document.getElementById("chips");
   const scope = document.getElementById("shop-scope");
+  const apply = document.getElementById("shop-apply");
   if (!plan) {
     chips.replaceChildren();
     scope.disabled = true;
+    apply.disabled = true;
     return;
   }
   const items = [];
@@ -54,9 +56,11 @@ export function renderPlan(plan, onEdit, busy = false) {
   if (!platforms.length) items.push(chip("Shops: all", null, onEdit));
   chips.replaceChildren(...items);
   for (const button of chips.querySelectorAll("button")) button.disabled = busy;
-  scope.replaceChildren(el("option", { value: "" }, "every shop"),
-    ...SHOP_IDS.map((id) => el("option", { value: id }, shopName(id))));
+  if (scope.options.length <= 1) {
+    scope.append(...SHOP_IDS.map((id) => el("option", { value: id }, shopName(id))));
+  }
   scope.value = platforms.length === 1 ? platforms[0] : "";
   scope.disabled = busy;
-  scope.onchange = () => onEdit({ platforms: scope.value ? [scope.value] : null });
+  apply.disabled = busy;
+  apply.onclick = () => onEdit({ platforms: scope.value ? [scope.value] : null });
 }
