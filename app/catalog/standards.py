@@ -7,11 +7,6 @@ it."""
 
 from __future__ import annotations
 
-import hashlib
-import re
-
-from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
-
 __all__ = [
     "PROCESSOR_TIERS",
     "TIERS_OF_LINE",
@@ -26,6 +21,11 @@ __all__ = [
     "with_standard_words",
     "without_standards",
 ]
+
+import hashlib
+import re
+
+from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
 
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"

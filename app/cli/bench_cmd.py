@@ -3,6 +3,8 @@ the relevance gate, whole offline turns), medians over repeats, logged to bench/
 
 from __future__ import annotations
 
+__all__ = ["bench", "register", "summary_lines"]
+
 from typing import Any
 
 import typer
@@ -11,8 +13,6 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
-
-__all__ = ["bench", "register", "summary_lines"]
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,8 @@ options override it."""
 
 from __future__ import annotations
 
+__all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
+
 import asyncio
 from typing import Any, NoReturn, cast
 
@@ -20,8 +22,6 @@ from app.tools.candidates import DEFAULT_SLOT
 from app.tools.item_picker import ItemPickerResult
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import Constraint, ShoppingPlan
-
-__all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
 
 
 def register(app: typer.Typer) -> None:

@@ -3,17 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import statistics
-import time
-from collections.abc import Sequence
-from typing import Any
-
-from app.errors import PickwiseError
-from app.runtime import Runtime
-from app.tools.base import Tool, ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
-
 __all__ = [
     "COLD_WARM_QUERIES",
     "CONCURRENCY",
@@ -24,6 +13,17 @@ __all__ = [
     "ms",
     "timed_search",
 ]
+
+import asyncio
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from app.errors import PickwiseError
+from app.runtime import Runtime
+from app.tools.base import Tool, ToolContext, invoke_tool
+from app.tools.item_search import ItemSearchResult
 
 WARMUP = ("usb flash drive", "printer paper")
 COLD_WARM_QUERIES = (

@@ -4,13 +4,6 @@ ms per step, recorded by the recall layer so a tool can report them without chan
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Literal
-
 __all__ = [
     "CacheLevel",
     "RecallTrace",
@@ -21,6 +14,13 @@ __all__ = [
     "record_vector_query",
     "timed_step",
 ]
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Literal
 
 CacheLevel = Literal["miss", "l1", "l2"]
 

@@ -1,7 +1,5 @@
 """Parameters of the index build."""
 
-from app.config.registry import REGISTRY
-
 __all__ = [
     "BM25_B",
     "BM25_K1",
@@ -12,6 +10,8 @@ __all__ = [
     "SPEC_CATEGORY_NEIGHBOURS",
     "SPEC_CATEGORY_VOTES",
 ]
+
+from app.config.registry import REGISTRY
 
 INDEX_UPSERT_BATCH = REGISTRY.declare(
     "INDEX_UPSERT_BATCH",
