@@ -4,6 +4,14 @@ the current value of every secret parameter masked out of the finished line."""
 
 from __future__ import annotations
 
+import json
+import logging
+import sys
+from contextvars import ContextVar
+from datetime import UTC, datetime
+
+from app.config.registry import REGISTRY, Param, mask
+
 __all__ = [
     "PLAIN_FORMAT",
     "QUIET_LIBRARIES",
@@ -15,14 +23,6 @@ __all__ = [
     "bind_turn",
     "configure_logging",
 ]
-
-import json
-import logging
-import sys
-from contextvars import ContextVar
-from datetime import UTC, datetime
-
-from app.config.registry import REGISTRY, Param, mask
 
 SESSION_ID: ContextVar[str | None] = ContextVar("pickwise_session_id", default=None)
 TURN_ID: ContextVar[str | None] = ContextVar("pickwise_turn_id", default=None)

@@ -4,8 +4,6 @@ that uses it: the Redis client of the cache is bound to the loop it first runs i
 
 from __future__ import annotations
 
-__all__ = ["Runtime"]
-
 import logging
 from types import TracebackType
 from typing import Any, TypeVar
@@ -32,6 +30,8 @@ from app.tools.llm import ChatModel, open_chat_model
 from app.tools.planner import PlannerTool
 from app.tools.price_compare import PriceCompareTool
 from app.tools.shopping_summary import ShoppingSummaryTool
+
+__all__ = ["Runtime"]
 
 T = TypeVar("T")
 

@@ -4,6 +4,8 @@ every layer may record into it."""
 
 from __future__ import annotations
 
+from prometheus_client import CollectorRegistry, Counter, Histogram
+
 __all__ = [
     "DEPENDENCY_DOWN",
     "FAST_BUCKETS",
@@ -22,8 +24,6 @@ __all__ = [
     "observe_recall_source",
     "observe_tool",
 ]
-
-from prometheus_client import CollectorRegistry, Counter, Histogram
 
 METRICS = CollectorRegistry(auto_describe=True)
 """The registry of every observation below; /metrics adds the state read at scrape time."""

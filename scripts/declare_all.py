@@ -1,6 +1,5 @@
 """Give every public module under app/ and harness/ that lacks one an `__all__` of the public
-names it defines (functions, classes, constants, aliases), placed right after
-`from __future__ import annotations` (clear of the import block, which branches edit most).
+names it defines (functions, classes, constants, aliases), placed after its imports.
 
     .venv/bin/python scripts/declare_all.py [--check]
 
@@ -66,13 +65,13 @@ def public_names(tree: ast.Module) -> list[str]:
     return sorted(public, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
 
 
-def _insertion_line(tree: ast.Module) -> int:
-    """The last line of the `__future__` import, else of the module docstring, else 0."""
+def _prelude_end(tree: ast.Module) -> int:
+    """The last line of the leading docstring, imports and `if TYPE_CHECKING:` blocks."""
     end = 0
     for i, node in enumerate(tree.body):
         docstring = i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
-        future = isinstance(node, ast.ImportFrom) and node.module == "__future__"
-        if not (docstring or future):
+        type_checking = isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        if not (docstring or type_checking or isinstance(node, ast.Import | ast.ImportFrom)):
             break
         end = node.end_lineno or end
     return end
@@ -86,7 +85,7 @@ def declare(path: Path) -> bool:
     if declares_all(tree) or not names:
         return False
     lines = text.splitlines(keepends=True)
-    at = _insertion_line(tree)
+    at = _prelude_end(tree)
     listed = ", ".join(f'"{n}"' for n in names)
     lines.insert(at, f"\n__all__ = [{listed}]\n")
     path.write_text("".join(lines), encoding="utf-8")

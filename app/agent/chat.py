@@ -5,8 +5,6 @@ parameter from one snapshot pinned at its start."""
 
 from __future__ import annotations
 
-__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
-
 import asyncio
 import contextlib
 import logging
@@ -24,14 +22,16 @@ from app.agent.offline_policy import run_offline_turn
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
-from app.config import REGISTRY
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
+from app.config.registry import REGISTRY
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
 from app.tools.shopping_plan import ShoppingPlan
+
+__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
 
 log = logging.getLogger(__name__)
 

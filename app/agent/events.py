@@ -6,12 +6,12 @@ The HTTP API streams them as Server-Sent Events (the event name is `type`); the 
 
 from __future__ import annotations
 
-__all__ = ["ChatAgent", "EventType", "PickView", "StageTiming", "TurnEvent", "TurnSummary"]
-
 from collections.abc import AsyncIterator
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["ChatAgent", "EventType", "PickView", "StageTiming", "TurnEvent", "TurnSummary"]
 
 EventType = Literal[
     "session", "plan", "tool_start", "tool_end", "picks", "message_delta", "done", "error"

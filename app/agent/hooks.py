@@ -7,12 +7,12 @@ hook: armed by a successful item_search, it runs price_compare and item_picker i
 
 from __future__ import annotations
 
-__all__ = ["HarnessHint", "TurnHook"]
-
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from app.tools.base import ToolContext, ToolOutcome
+
+__all__ = ["HarnessHint", "TurnHook"]
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,6 @@ until a terminal tool answers, the model answers in text, or the iteration cap i
 
 from __future__ import annotations
 
-__all__ = ["HIDDEN_TOOLS", "SUMMARY_TOOL", "finish_with_summary", "model_tools", "run_llm_turn"]
-
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -18,6 +16,8 @@ from app.errors import DependencyDown
 from app.tools.base import Tool, ToolError, ToolOutcome, tool_json_schema
 from app.tools.llm import ChatModel, Message
 from app.tools.shopping_summary import check_item_ids
+
+__all__ = ["HIDDEN_TOOLS", "SUMMARY_TOOL", "finish_with_summary", "model_tools", "run_llm_turn"]
 
 log = logging.getLogger(__name__)
 

@@ -4,8 +4,6 @@ autopick (price_compare + item_picker) → shopping_summary; chat_fallback off-t
 
 from __future__ import annotations
 
-__all__ = ["BY", "run_offline_turn", "search_calls"]
-
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +22,8 @@ from app.tools.base import Tool
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.price_compare import PriceCompareResult
 from app.tools.shopping_plan import ShoppingPlan
+
+__all__ = ["BY", "run_offline_turn", "search_calls"]
 
 BY = "policy"
 

@@ -4,15 +4,6 @@ the `SessionStore` Protocol that keeps it (Redis or in-process, with a TTL)."""
 
 from __future__ import annotations
 
-__all__ = [
-    "ChatLine",
-    "Session",
-    "SessionStore",
-    "check_session_id",
-    "new_session_id",
-    "open_session_store",
-]
-
 import re
 import time
 import uuid
@@ -25,6 +16,15 @@ from app.config.params.agent import SESSION_MAX_MESSAGES, SESSION_PLANNER_MESSAG
 from app.errors import InvalidRequest
 from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
+
+__all__ = [
+    "ChatLine",
+    "Session",
+    "SessionStore",
+    "check_session_id",
+    "new_session_id",
+    "open_session_store",
+]
 
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,256}")
 

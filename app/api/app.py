@@ -4,8 +4,6 @@ everything on shutdown."""
 
 from __future__ import annotations
 
-__all__ = ["create_app"]
-
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +18,8 @@ from app.api.errors import install_error_handlers
 from app.config.settings import Settings, get_settings
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
+
+__all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 

@@ -3,15 +3,6 @@ a status that says whose fault it is; nothing unexpected leaks a traceback to th
 
 from __future__ import annotations
 
-__all__ = [
-    "describe_exception",
-    "error_body",
-    "error_response",
-    "install_error_handlers",
-    "status_for_code",
-    "validation_message",
-]
-
 import logging
 from typing import Any
 
@@ -28,6 +19,15 @@ from app.errors import (
     NotFound,
     PickwiseError,
 )
+
+__all__ = [
+    "describe_exception",
+    "error_body",
+    "error_response",
+    "install_error_handlers",
+    "status_for_code",
+    "validation_message",
+]
 
 log = logging.getLogger(__name__)
 

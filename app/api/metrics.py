@@ -4,8 +4,6 @@ cache counts, the parameter version) by a custom collector."""
 
 from __future__ import annotations
 
-__all__ = ["CHAT_PATH", "MetricsMiddleware", "StateCollector", "install", "metrics", "router"]
-
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -19,6 +17,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.config.registry import REGISTRY
 from app.recall.breakers import BREAKERS
 from app.telemetry import HTTP_REQUESTS, HTTP_SECONDS, METRICS, TURN_SECONDS
+
+__all__ = ["CHAT_PATH", "MetricsMiddleware", "StateCollector", "install", "metrics", "router"]
 
 CHAT_PATH = "/v1/chat"
 _SSE_ERROR = b"\nevent: error\n"

@@ -4,20 +4,6 @@ started with the app, and a throttled version check before each request."""
 
 from __future__ import annotations
 
-__all__ = [
-    "AUDIT_LIMIT_MAX",
-    "OverrideCheckMiddleware",
-    "ParamsReset",
-    "ParamsState",
-    "ParamsUpdate",
-    "audit",
-    "install",
-    "list_params",
-    "reset_params",
-    "router",
-    "update_params",
-]
-
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +22,20 @@ from app.config.overrides_admin import Change, ParamAdmin
 from app.config.overrides_sync import OverrideSync
 from app.config.settings import Settings
 from app.errors import ConfigError
+
+__all__ = [
+    "AUDIT_LIMIT_MAX",
+    "OverrideCheckMiddleware",
+    "ParamsReset",
+    "ParamsState",
+    "ParamsUpdate",
+    "audit",
+    "install",
+    "list_params",
+    "reset_params",
+    "router",
+    "update_params",
+]
 
 AUDIT_LIMIT_MAX = 1000
 

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-__all__ = ["ChatRequest", "ChatResponse", "chat", "router"]
-
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
@@ -19,6 +17,8 @@ from app.api._state import api_state
 from app.api._turn import TurnStream
 from app.api._validation import message_problem, session_id_problem
 from app.api.errors import status_for_code
+
+__all__ = ["ChatRequest", "ChatResponse", "chat", "router"]
 
 router = APIRouter(tags=["chat"])
 

@@ -3,13 +3,13 @@ a chat turn can be served (possibly degraded), 503 when it cannot."""
 
 from __future__ import annotations
 
-__all__ = ["healthz", "router"]
-
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.api._health import health
 from app.api._state import api_state
+
+__all__ = ["healthz", "router"]
 
 router = APIRouter(tags=["health"])
 

@@ -3,8 +3,6 @@ both answer 404 for a session the store does not know (never existed, expired, d
 
 from __future__ import annotations
 
-__all__ = ["delete_session", "get_session", "router", "session_view"]
-
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -13,6 +11,8 @@ from app.agent.session import Session, SessionStore
 from app.api._state import api_state
 from app.api._validation import session_id_path
 from app.errors import ConfigError, NotFound
+
+__all__ = ["delete_session", "get_session", "router", "session_view"]
 
 router = APIRouter(tags=["sessions"])
 

@@ -5,8 +5,6 @@ target product itself; item_picker sinks such items like other accessories."""
 
 from __future__ import annotations
 
-__all__ = ["ADD_ON_NOUNS", "PART_NOUNS", "describes_add_on", "names_only_as_add_on_target"]
-
 import re
 
 from app.catalog.product_nouns import (
@@ -17,6 +15,8 @@ from app.catalog.product_nouns import (
     singular,
     tokens,
 )
+
+__all__ = ["ADD_ON_NOUNS", "PART_NOUNS", "describes_add_on", "names_only_as_add_on_target"]
 
 ADD_ON_NOUNS = frozenset(
     {"protector", "sleeve", "holster", "hood", "tether", "tripod", "monopod", "station"}

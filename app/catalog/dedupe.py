@@ -7,13 +7,13 @@ duplicate's id is aliased to it.
 
 from __future__ import annotations
 
-__all__ = ["DedupeKey", "Deduped", "dedupe_items", "dedupe_key", "remap_matches"]
-
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from app.catalog.item import Item, MatchLabel
 from app.catalog.text import match_key
+
+__all__ = ["DedupeKey", "Deduped", "dedupe_items", "dedupe_key", "remap_matches"]
 
 
 class Deduped(NamedTuple):

@@ -7,6 +7,19 @@ record always gets the same `<platform>:<hash>` id, in every split and every reb
 
 from __future__ import annotations
 
+import hashlib
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, NamedTuple
+
+from pydantic import ValidationError
+
+from app.catalog._tally import SkipTally
+from app.catalog.item import Item, MatchLabel, Platform
+from app.catalog.text import clean_text, display_case, tidy_ditto_spacing
+
 __all__ = [
     "DITTO_DATASETS",
     "DITTO_SPLITS",
@@ -21,19 +34,6 @@ __all__ = [
     "load_ditto_dataset",
     "parse_ditto_record",
 ]
-
-import hashlib
-import math
-import re
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Literal, NamedTuple
-
-from pydantic import ValidationError
-
-from app.catalog._tally import SkipTally
-from app.catalog.item import Item, MatchLabel, Platform
-from app.catalog.text import clean_text, display_case, tidy_ditto_spacing
 
 DittoName = Literal["walmart-amazon", "amazon-google", "abt-buy"]
 Split = Literal["train", "valid", "test"]

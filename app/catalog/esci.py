@@ -6,18 +6,6 @@ becomes `amazon:<product_id>` once, whichever file names it first.
 
 from __future__ import annotations
 
-__all__ = [
-    "ESCI_COLUMNS",
-    "ESCI_SAMPLE_FILES",
-    "Row",
-    "esci_description",
-    "esci_item",
-    "load_esci_csv",
-    "load_esci_products",
-    "load_esci_samples",
-    "load_vespa_products",
-]
-
 import csv
 import json
 import sys
@@ -31,6 +19,18 @@ from app.catalog._tally import SkipTally
 from app.catalog.item import Item
 from app.catalog.text import clean_text
 from app.errors import ConfigError
+
+__all__ = [
+    "ESCI_COLUMNS",
+    "ESCI_SAMPLE_FILES",
+    "Row",
+    "esci_description",
+    "esci_item",
+    "load_esci_csv",
+    "load_esci_products",
+    "load_esci_samples",
+    "load_vespa_products",
+]
 
 ESCI_COLUMNS: tuple[str, ...] = (
     "product_id",

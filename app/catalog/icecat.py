@@ -7,18 +7,6 @@ taken from the spec sheet for the rest where it states or implies one (`spec_cat
 
 from __future__ import annotations
 
-__all__ = [
-    "ICECAT_FILES",
-    "SOURCE",
-    "SpecSheets",
-    "derive_icecat_category",
-    "icecat_item",
-    "icecat_model_number",
-    "icecat_price_usd",
-    "load_icecat",
-    "read_spec_sheets",
-]
-
 import json
 import math
 import re
@@ -34,6 +22,18 @@ from app.catalog.item import Item
 from app.catalog.spec_categories import SpecRecipe, sheet_categories, spec_fields, stated_type
 from app.catalog.spec_features import sheet_features
 from app.catalog.text import clean_text
+
+__all__ = [
+    "ICECAT_FILES",
+    "SOURCE",
+    "SpecSheets",
+    "derive_icecat_category",
+    "icecat_item",
+    "icecat_model_number",
+    "icecat_price_usd",
+    "load_icecat",
+    "read_spec_sheets",
+]
 
 SOURCE = "icecat"
 ICECAT_FILES: tuple[str, ...] = ("1.json.zip", "2.json.zip", "3.json.zip", "4.json.zip")

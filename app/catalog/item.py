@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-__all__ = ["PLATFORMS", "Item", "MatchLabel", "Platform", "item_fields_fingerprint"]
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["PLATFORMS", "Item", "MatchLabel", "Platform", "item_fields_fingerprint"]
 
 Platform = Literal["icecat", "walmart", "amazon", "google", "abt", "buy"]
 PLATFORMS: tuple[str, ...] = ("icecat", "walmart", "amazon", "google", "abt", "buy")

@@ -5,8 +5,6 @@ Serving processes read items from here instead of re-parsing the datasets.
 
 from __future__ import annotations
 
-__all__ = ["read_items", "write_items"]
-
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,6 +12,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from app.catalog.item import Item
+
+__all__ = ["read_items", "write_items"]
 
 
 def write_items(path: Path, items: Sequence[Item]) -> None:

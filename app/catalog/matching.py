@@ -7,8 +7,6 @@ drove it, so "cheaper offer elsewhere" can always say why two offers are one pro
 
 from __future__ import annotations
 
-__all__ = ["MatchScore", "ProductMatcher"]
-
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -27,6 +25,8 @@ from app.catalog._match_stats import MatchStats
 from app.catalog._match_weights import FITTED_MODEL, MAX_CODE_DF
 from app.catalog.item import Item
 from app.config.params.compare import COMPARE_MATCH_THRESHOLD
+
+__all__ = ["MatchScore", "ProductMatcher"]
 
 
 @dataclass(frozen=True)

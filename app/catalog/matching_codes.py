@@ -6,14 +6,14 @@ dictionary lookups, before any text search.
 
 from __future__ import annotations
 
-__all__ = ["CodeIndex", "different_models", "model_codes"]
-
 from collections import defaultdict
 from collections.abc import Iterable
 
 from app.catalog._match_text import lower_text, model_field_codes, title_codes
 from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
+
+__all__ = ["CodeIndex", "different_models", "model_codes"]
 
 
 class CodeIndex:

@@ -4,8 +4,6 @@ Quantities ("1080p", "32gb"), sizes ("20x20", "12-pack") and ordinals ("10th") a
 
 from __future__ import annotations
 
-__all__ = ["CodeSpan", "ModelCode", "code_spans", "named_codes", "query_codes", "written_codes"]
-
 import itertools
 import re
 from collections.abc import Sequence
@@ -15,6 +13,8 @@ from app.catalog._match_text import is_code, squash
 from app.catalog.item import Item
 from app.catalog.specs import without_quantities
 from app.catalog.spelling import english_words
+
+__all__ = ["CodeSpan", "ModelCode", "code_spans", "named_codes", "query_codes", "written_codes"]
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)*")
 _SERIES_CODE = re.compile(r"^[a-z]{1,3}\d{2,3}$")

@@ -5,6 +5,13 @@ scores them as the noun itself, so item_search and item_picker read the word ins
 
 from __future__ import annotations
 
+import functools
+import re
+from collections.abc import Iterable
+
+from app.catalog.product_nouns import head_positions, singular, tokens
+from app.catalog.standards import canonical_standards
+
 __all__ = [
     "KINDS_AFTER",
     "OTHER_KINDS",
@@ -15,13 +22,6 @@ __all__ = [
     "other_kind_in",
     "rival_kind",
 ]
-
-import functools
-import re
-from collections.abc import Iterable
-
-from app.catalog.product_nouns import head_positions, singular, tokens
-from app.catalog.standards import canonical_standards
 
 OTHER_KINDS: dict[str, frozenset[str]] = {
     "tablet": frozenset({"graphic", "drawing", "pen", "digitizer", "writing", "signature"}),

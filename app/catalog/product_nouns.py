@@ -4,6 +4,11 @@ training labels pairs with these rules and item_picker sinks accessories with th
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
+
+from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
+
 __all__ = [
     "BROAD_HEADS",
     "ONE_PRODUCT_NAMES",
@@ -32,11 +37,6 @@ __all__ = [
     "sold_for_another",
     "tokens",
 ]
-
-import re
-from collections.abc import Iterable, Sequence
-
-from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 _STOP = frozenset({"and", "&", "for", "with", "of", "the", "a", "an", "in", "on", "to", "or", "w"})

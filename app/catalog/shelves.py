@@ -4,11 +4,11 @@ rival kind of the same machine (a notebook is never a desktop)."""
 
 from __future__ import annotations
 
-__all__ = ["rival_shelf_keys", "says_sort", "shelf_key", "shelf_keys", "unshelved_words"]
-
 from collections.abc import Collection
 
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
+
+__all__ = ["rival_shelf_keys", "says_sort", "shelf_key", "shelf_keys", "unshelved_words"]
 
 _DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
 _PORTABLE_TYPES = ("notebook", "tablet", "mobile workstation")

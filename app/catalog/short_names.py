@@ -5,12 +5,12 @@ other."""
 
 from __future__ import annotations
 
-__all__ = ["short_names_fingerprint", "to_short_names", "with_short_names"]
-
 import hashlib
 import re
 
 from app.catalog.text import add_once_after, replace_whole_words
+
+__all__ = ["short_names_fingerprint", "to_short_names", "with_short_names"]
 
 _LONG_FORMS: dict[str, str] = {
     r"solid[\s-]*state[\s-]*(?:drive|disk)": "ssd",

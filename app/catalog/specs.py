@@ -4,6 +4,12 @@ tokenizer would otherwise split "1 TB" into a dropped "1" and "tb"."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
 __all__ = [
     "BYTE_UNITS",
     "SPEC",
@@ -21,12 +27,6 @@ __all__ = [
     "with_unit_shorthands_spelled",
     "without_quantities",
 ]
-
-import dataclasses
-import hashlib
-import re
-from collections.abc import Callable
-from dataclasses import dataclass
 
 _UNIT_ALIASES: dict[str, tuple[str, ...]] = {
     "inch": ("inch", "inches", '"', "''"),

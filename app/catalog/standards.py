@@ -7,6 +7,11 @@ it."""
 
 from __future__ import annotations
 
+import hashlib
+import re
+
+from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
+
 __all__ = [
     "PROCESSOR_TIERS",
     "TIERS_OF_LINE",
@@ -21,11 +26,6 @@ __all__ = [
     "with_standard_words",
     "without_standards",
 ]
-
-import hashlib
-import re
-
-from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
 
 _STANDARDS = re.compile(
     r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"

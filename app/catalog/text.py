@@ -6,6 +6,11 @@ helpers make them readable and comparable without guessing at content.
 
 from __future__ import annotations
 
+import html
+import re
+from collections.abc import Callable
+from functools import lru_cache
+
 __all__ = [
     "add_once_after",
     "clean_text",
@@ -15,11 +20,6 @@ __all__ = [
     "replace_whole_words",
     "tidy_ditto_spacing",
 ]
-
-import html
-import re
-from collections.abc import Callable
-from functools import lru_cache
 
 _TAG = re.compile(r"<[A-Za-z/!][^<>]*>")
 _MARKS_BEFORE_WORD = re.compile(r"[®™©]+(?=\w)")

@@ -3,8 +3,6 @@ the relevance gate, whole offline turns), medians over repeats, logged to bench/
 
 from __future__ import annotations
 
-__all__ = ["bench", "register", "summary_lines"]
-
 from typing import Any
 
 import typer
@@ -13,6 +11,8 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
+
+__all__ = ["bench", "register", "summary_lines"]
 
 
 def register(app: typer.Typer) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_report", "stats"]
-
 from collections import Counter
 from typing import Any
 
@@ -19,6 +17,8 @@ from app.catalog.spec_categories import (
 )
 from app.cli._output import emit_json
 from app.config import get_settings
+
+__all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_report", "stats"]
 
 app = typer.Typer(help="Inspect the product catalog built from the datasets.", no_args_is_help=True)
 

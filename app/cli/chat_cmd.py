@@ -3,8 +3,6 @@ its session): the agent runs in this process on its own runtime, no server neede
 
 from __future__ import annotations
 
-__all__ = ["HELP", "ask", "ask_payload", "chat", "open_agent", "register", "run_ask", "run_repl"]
-
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,6 +18,8 @@ from app.config import get_settings
 from app.config.settings import Settings
 from app.errors import PickwiseError
 from app.runtime_agent import build_agent
+
+__all__ = ["HELP", "ask", "ask_payload", "chat", "open_agent", "register", "run_ask", "run_repl"]
 
 HELP = "Type what you are looking for. /new starts a new session, /quit leaves."
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["app", "planner"]
-
 from typing import Any
 
 import typer
@@ -14,6 +12,8 @@ from app.cli._eval_recall import recall
 from app.cli._output import emit_json
 from app.config import get_settings
 from app.eval.planner_eval import run_planner_eval
+
+__all__ = ["app", "planner"]
 
 app = typer.Typer(help="Offline evaluations on the public datasets.", no_args_is_help=True)
 app.command("matching")(matching)

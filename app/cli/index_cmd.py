@@ -3,8 +3,6 @@ and remove the folders of versions no longer in use."""
 
 from __future__ import annotations
 
-__all__ = ["app", "build", "prune"]
-
 import dataclasses
 
 import typer
@@ -13,6 +11,8 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.recall.index_build import build_index
 from app.recall.index_prune import prune_index_versions
+
+__all__ = ["app", "build", "prune"]
 
 app = typer.Typer(help="Build and inspect the search index.", no_args_is_help=True)
 

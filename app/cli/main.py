@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["app", "main"]
-
 import sys
 
 import typer
@@ -22,6 +20,8 @@ from app.cli import (
 )
 from app.errors import PickwiseError
 from app.logging_setup import configure_logging
+
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="pickwise",

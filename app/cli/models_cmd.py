@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-__all__ = ["app", "train_reranker_cmd"]
-
 import typer
 
 from app.cli._output import emit_json
 from app.config import get_settings
 from app.recall.reranker_training import RerankerTrainConfig, train_reranker
+
+__all__ = ["app", "train_reranker_cmd"]
 
 app = typer.Typer(help="Train Pickwise's own models.", no_args_is_help=True)
 

@@ -4,8 +4,6 @@ every running worker picks the change up within a second."""
 
 from __future__ import annotations
 
-__all__ = ["app", "audit", "get", "reset", "set_"]
-
 import getpass
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,6 +16,8 @@ from app.config import get_settings
 from app.config.overrides import open_override_store
 from app.config.overrides_admin import Change, ParamAdmin
 from app.errors import InvalidRequest
+
+__all__ = ["app", "audit", "get", "reset", "set_"]
 
 app = typer.Typer(help="Read and change runtime parameters of every worker.", no_args_is_help=True)
 

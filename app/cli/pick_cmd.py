@@ -4,8 +4,6 @@ options override it."""
 
 from __future__ import annotations
 
-__all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
-
 import asyncio
 from typing import Any, NoReturn, cast
 
@@ -22,6 +20,8 @@ from app.tools.candidates import DEFAULT_SLOT
 from app.tools.item_picker import ItemPickerResult
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import Constraint, ShoppingPlan
+
+__all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
 
 
 def register(app: typer.Typer) -> None:

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-__all__ = ["TOOL", "register", "run_search", "search", "search_payload"]
-
 import asyncio
 from typing import Any, NoReturn, cast
 
@@ -17,6 +15,8 @@ from app.config.settings import Settings
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
 from app.tools.item_search import ItemSearchResult
 from app.tools.shopping_plan import Constraint, ShoppingPlan
+
+__all__ = ["TOOL", "register", "run_search", "search", "search_payload"]
 
 TOOL = "item_search"
 

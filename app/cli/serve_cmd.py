@@ -3,12 +3,12 @@ server's event loop."""
 
 from __future__ import annotations
 
-__all__ = ["API_FACTORY", "register", "serve"]
-
 import typer
 
 from app.config import get_settings
 from app.logging_setup import configure_logging
+
+__all__ = ["API_FACTORY", "register", "serve"]
 
 API_FACTORY = "app.api.app:create_app"
 """The HTTP app by name: uvicorn builds it (on the same cached `get_settings()`), so the CLI

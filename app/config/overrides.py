@@ -4,6 +4,16 @@ version counter and the audit log, all changed in one atomic transaction."""
 
 from __future__ import annotations
 
+import json
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from app.config.settings import Settings
+
 __all__ = [
     "SQLITE_FILE",
     "Action",
@@ -16,16 +26,6 @@ __all__ = [
     "open_override_store",
     "stamp",
 ]
-
-import json
-import threading
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
-from typing import Any, Literal, Protocol, runtime_checkable
-
-from app.config.settings import Settings
 
 Action = Literal["set", "reset"]
 SQLITE_FILE = "params.sqlite3"

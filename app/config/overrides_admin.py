@@ -4,8 +4,6 @@ read the audit log. Secrets are masked on the way out and a blank secret means u
 
 from __future__ import annotations
 
-__all__ = ["MASKED", "Change", "ParamAdmin", "Rejection", "first_invalid"]
-
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -16,6 +14,8 @@ from app.config.overrides_sync import OverrideSync
 from app.config.params.admin import PARAMS_AUDIT_MAX
 from app.config.registry import REGISTRY, Param, ParamRegistry, mask
 from app.errors import NotFound, ParamValidationError
+
+__all__ = ["MASKED", "Change", "ParamAdmin", "Rejection", "first_invalid"]
 
 MASKED = mask("set")
 """How a secret is shown; sent back unchanged in an update it means "keep the secret"."""

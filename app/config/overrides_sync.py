@@ -4,8 +4,6 @@ as a throttled fallback. Callers keep reading parameters with `.get()` as always
 
 from __future__ import annotations
 
-__all__ = ["OverrideSync", "apply_stored_overrides", "usable"]
-
 import asyncio
 import logging
 import threading
@@ -19,6 +17,8 @@ from app.config.params.admin import PARAMS_CHECK_INTERVAL_MS
 from app.config.registry import REGISTRY, ParamRegistry
 from app.config.settings import Settings
 from app.errors import NotFound, ParamValidationError
+
+__all__ = ["OverrideSync", "apply_stored_overrides", "usable"]
 
 log = logging.getLogger(__name__)
 

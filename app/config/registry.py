@@ -10,8 +10,6 @@ parameter.
 
 from __future__ import annotations
 
-__all__ = ["REGISTRY", "Param", "ParamRegistry", "ParamSnapshot", "Source", "mask"]
-
 import math
 import os
 import threading
@@ -25,6 +23,8 @@ from typing import Any, Generic, Literal, TypeVar, cast
 from dotenv import dotenv_values
 
 from app.errors import NotFound, ParamValidationError
+
+__all__ = ["REGISTRY", "Param", "ParamRegistry", "ParamSnapshot", "Source", "mask"]
 
 T = TypeVar("T", int, float, bool, str)
 Source = Literal["default", "env", "override"]

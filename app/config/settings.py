@@ -7,14 +7,14 @@ runtime live in the parameter registry instead (`app.config.registry`).
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_EMBEDDER_MODEL", "Settings", "get_settings"]
-
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["DEFAULT_EMBEDDER_MODEL", "Settings", "get_settings"]
 
 DEFAULT_EMBEDDER_MODEL = "all-MiniLM-L6-v2"
 

@@ -4,8 +4,6 @@ over repeated runs on fresh runtimes, with the load average, logged to bench/res
 
 from __future__ import annotations
 
-__all__ = ["TURN_MESSAGES", "AgentFactory", "BenchOptions", "run_bench", "summarise"]
-
 import asyncio
 import os
 import time
@@ -32,6 +30,8 @@ from app.eval.demo_script import SCENARIOS
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
+
+__all__ = ["TURN_MESSAGES", "AgentFactory", "BenchOptions", "run_bench", "summarise"]
 
 AgentFactory = Callable[[Runtime], ShoppingAgent]
 TURN_MESSAGES = tuple(s.message for s in SCENARIOS)

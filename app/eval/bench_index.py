@@ -3,8 +3,6 @@ build into a scratch folder (the real index is left alone), or the last recorded
 
 from __future__ import annotations
 
-__all__ = ["bench_build", "last_build"]
-
 import tempfile
 import time
 from pathlib import Path
@@ -13,6 +11,8 @@ from typing import Any
 from app.config.settings import Settings
 from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
+
+__all__ = ["bench_build", "last_build"]
 
 
 def bench_build(settings: Settings, *, show_progress: bool = False) -> dict[str, Any]:

@@ -3,8 +3,6 @@ gate's candidate sets from real searches, and its latency with the score cache o
 
 from __future__ import annotations
 
-__all__ = ["REQUESTS", "GateCase", "gate_case", "gate_cases", "gate_latency", "searched_context"]
-
 import time
 from collections.abc import Sequence
 
@@ -15,6 +13,8 @@ from app.recall.reranker import Reranker
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.planner_rules import plan_from_text
+
+__all__ = ["REQUESTS", "GateCase", "gate_case", "gate_cases", "gate_latency", "searched_context"]
 
 REQUESTS = (
     "gaming keyboard under $80, not logitech",

@@ -3,17 +3,6 @@
 
 from __future__ import annotations
 
-__all__ = [
-    "COLD_WARM_QUERIES",
-    "CONCURRENCY",
-    "CONCURRENT_QUERY",
-    "WARMUP",
-    "cold_vs_warm",
-    "concurrent_identical",
-    "ms",
-    "timed_search",
-]
-
 import asyncio
 import statistics
 import time
@@ -24,6 +13,17 @@ from app.errors import PickwiseError
 from app.runtime import Runtime
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
+
+__all__ = [
+    "COLD_WARM_QUERIES",
+    "CONCURRENCY",
+    "CONCURRENT_QUERY",
+    "WARMUP",
+    "cold_vs_warm",
+    "concurrent_identical",
+    "ms",
+    "timed_search",
+]
 
 WARMUP = ("usb flash drive", "printer paper")
 COLD_WARM_QUERIES = (

@@ -3,6 +3,15 @@ results log (`bench/results.jsonl`), so every benchmark reports and records the 
 
 from __future__ import annotations
 
+import json
+import os
+import statistics
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
 __all__ = [
     "RESULTS",
     "append_result",
@@ -13,15 +22,6 @@ __all__ = [
     "percentile",
     "summary_ms",
 ]
-
-import json
-import os
-import statistics
-import subprocess
-import time
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
 RESULTS = Path(__file__).resolve().parents[2] / "bench" / "results.jsonl"
 """The results log of this checkout, one JSON object per benchmark run."""

@@ -5,22 +5,6 @@ smoke test, and judge it all against a thresholds file; the exit code says wheth
 
 from __future__ import annotations
 
-__all__ = [
-    "ERROR",
-    "SEARCHES",
-    "AgentFactory",
-    "DemoOptions",
-    "DemoRun",
-    "Echo",
-    "conclude",
-    "ensure_index",
-    "ensure_reranker",
-    "measure",
-    "offline",
-    "prepare",
-    "run_demo",
-]
-
 import asyncio
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -50,6 +34,22 @@ from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
+
+__all__ = [
+    "ERROR",
+    "SEARCHES",
+    "AgentFactory",
+    "DemoOptions",
+    "DemoRun",
+    "Echo",
+    "conclude",
+    "ensure_index",
+    "ensure_reranker",
+    "measure",
+    "offline",
+    "prepare",
+    "run_demo",
+]
 
 Echo = Callable[[str], None]
 AgentFactory = Callable[[Runtime], ShoppingAgent]

@@ -3,6 +3,12 @@ answer) and a turn's per-stage trace, each as a few short, indented lines."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
+from app.agent.events import PickView, TurnSummary
+from app.eval.demo_script import Conversation
+from app.tools.item_search import ItemSearchResult
+
 __all__ = [
     "WIDTH",
     "clip",
@@ -12,12 +18,6 @@ __all__ = [
     "search_lines",
     "trace_lines",
 ]
-
-from collections.abc import Collection
-
-from app.agent.events import PickView, TurnSummary
-from app.eval.demo_script import Conversation
-from app.tools.item_search import ItemSearchResult
 
 WIDTH = 110
 

@@ -4,17 +4,6 @@ one pick…) that the thresholds file judges."""
 
 from __future__ import annotations
 
-__all__ = [
-    "SCENARIOS",
-    "Conversation",
-    "Kind",
-    "Scenario",
-    "SlotRecorder",
-    "conversation_metrics",
-    "converse",
-    "with_recorder",
-]
-
 import re
 import time
 from collections.abc import Mapping, Sequence
@@ -27,6 +16,17 @@ from app.agent.hooks import HarnessHint
 from app.catalog.item import Item
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult
+
+__all__ = [
+    "SCENARIOS",
+    "Conversation",
+    "Kind",
+    "Scenario",
+    "SlotRecorder",
+    "conversation_metrics",
+    "converse",
+    "with_recorder",
+]
 
 Kind = Literal["pick", "blocked", "bundle", "chat"]
 _PRICE = re.compile(r"\$([\d,]+(?:\.\d+)?)")

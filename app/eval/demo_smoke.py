@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-__all__ = ["COLUMNS", "SmokeSpec", "run_smoke", "smoke_metrics", "smoke_table", "write_subset"]
-
 import csv
 import random
 import tempfile
@@ -16,6 +14,8 @@ from typing import Any
 from app.config.settings import Settings
 from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval
 from app.recall.search_index import SearchIndex
+
+__all__ = ["COLUMNS", "SmokeSpec", "run_smoke", "smoke_metrics", "smoke_table", "write_subset"]
 
 COLUMNS = ("ndcg@10", "recall@20", "recall@100", "mrr@20", "judged@10")
 

@@ -3,8 +3,6 @@ they were measured on), judged against what a run measured; a missing metric fai
 
 from __future__ import annotations
 
-__all__ = ["Bound", "CheckResult", "Thresholds", "Verdict", "judge", "load_thresholds"]
-
 import json
 import math
 from collections.abc import Mapping
@@ -14,6 +12,8 @@ from typing import Any
 
 from app.errors import ConfigError
 from app.eval.demo_smoke import SmokeSpec
+
+__all__ = ["Bound", "CheckResult", "Thresholds", "Verdict", "judge", "load_thresholds"]
 
 PASSED, FAILED = 0, 1
 """Exit codes of the demo: every check held, or at least one did not."""

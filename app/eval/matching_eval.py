@@ -7,8 +7,6 @@ among the left item's offers. Both give precision, recall and F1 over the labell
 
 from __future__ import annotations
 
-__all__ = ["end_to_end_scores", "pairwise_scores", "run_matching_eval"]
-
 import asyncio
 from collections.abc import Sequence
 from typing import Any
@@ -29,6 +27,8 @@ from app.config.params.compare import COMPARE_MATCH_THRESHOLD
 from app.config.settings import Settings
 from app.recall.matching_offers import OfferFinder
 from app.recall.search_index import SearchIndex
+
+__all__ = ["end_to_end_scores", "pairwise_scores", "run_matching_eval"]
 
 
 def pairwise_scores(

@@ -4,6 +4,17 @@
 
 from __future__ import annotations
 
+import json
+import random
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from app.errors import ConfigError
+from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import ShoppingPlan
+
 __all__ = [
     "GOALS_FILE",
     "PRICE_CLAUSE",
@@ -17,17 +28,6 @@ __all__ = [
     "query_budget_score",
     "run_planner_eval",
 ]
-
-import json
-import random
-import re
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
-
-from app.errors import ConfigError
-from app.tools.planner_rules import plan_from_text
-from app.tools.shopping_plan import ShoppingPlan
 
 GOALS_FILE = Path("webshop") / "human_goals.json"
 QUERY_MAP_FILE = Path("webshop") / "goal_query_map.json"

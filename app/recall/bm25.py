@@ -7,8 +7,6 @@ stores (`SearchFilters.matches`).
 
 from __future__ import annotations
 
-__all__ = ["Bm25Index", "LexicalHit", "bm25_recipe", "bm25_text", "query_variant"]
-
 import json
 import threading
 from collections.abc import Sequence
@@ -26,6 +24,8 @@ from app.catalog.standards import standard_words, standards_fingerprint, with_st
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
 from app.config.params.recall import BM25_STANDARD_WEIGHT
 from app.recall.filters import SearchFilters, brand_key
+
+__all__ = ["Bm25Index", "LexicalHit", "bm25_recipe", "bm25_text", "query_variant"]
 
 _COLUMNS_FILE = "columns.npz"
 _IDS_FILE = "item_ids.json"

@@ -6,14 +6,14 @@ loop free while the other sources are queried.
 
 from __future__ import annotations
 
-__all__ = ["Bm25Retriever"]
-
 import asyncio
 
 from app.errors import InvalidRequest
 from app.recall.bm25 import Bm25Index, LexicalHit
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
+
+__all__ = ["Bm25Retriever"]
 
 
 class Bm25Retriever:

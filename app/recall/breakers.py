@@ -4,17 +4,6 @@ Embedded engines get no breaker; their errors are configuration errors."""
 
 from __future__ import annotations
 
-__all__ = [
-    "BREAKERS",
-    "SPECS",
-    "BreakerRegistry",
-    "BreakerSpec",
-    "BreakerState",
-    "BreakerStateName",
-    "guarded",
-    "is_excluded",
-]
-
 import asyncio
 import logging
 import threading
@@ -28,6 +17,17 @@ from app.config.params import breakers as params
 from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.config.registry import Param
 from app.errors import DependencyDown, NotFound, PickwiseError
+
+__all__ = [
+    "BREAKERS",
+    "SPECS",
+    "BreakerRegistry",
+    "BreakerSpec",
+    "BreakerState",
+    "BreakerStateName",
+    "guarded",
+    "is_excluded",
+]
 
 T = TypeVar("T")
 BreakerStateName = Literal["closed", "open", "half-open"]

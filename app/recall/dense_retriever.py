@@ -3,8 +3,6 @@ search cache, with a memoised query vector and a breaker around remote engines."
 
 from __future__ import annotations
 
-__all__ = ["DenseCounters", "DenseRetriever"]
-
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +18,8 @@ from app.recall.vector_store import VectorStore
 
 if TYPE_CHECKING:
     from app.recall.search_index import SearchIndex
+
+__all__ = ["DenseCounters", "DenseRetriever"]
 
 
 @dataclass(frozen=True)

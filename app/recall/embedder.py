@@ -7,14 +7,14 @@ pooling and normalised vectors, fully offline. Remote: any OpenAI-compatible
 
 from __future__ import annotations
 
-__all__ = ["Embedder", "Progress", "build_embedder", "length_sorted_batches", "normalise_rows"]
-
 from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 
 from app.config.settings import Settings
+
+__all__ = ["Embedder", "Progress", "build_embedder", "length_sorted_batches", "normalise_rows"]
 
 Progress = Callable[[int], None]
 

@@ -4,8 +4,6 @@ it has not seen (embedding is most of a build's time on a CPU)."""
 
 from __future__ import annotations
 
-__all__ = ["CACHE_FOLDER", "CacheLookup", "EmbeddingCache", "text_key"]
-
 import hashlib
 import logging
 import os
@@ -14,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+__all__ = ["CACHE_FOLDER", "CacheLookup", "EmbeddingCache", "text_key"]
 
 log = logging.getLogger(__name__)
 

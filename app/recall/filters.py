@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-__all__ = ["SearchFilters", "brand_key"]
-
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from app.catalog.item import PLATFORMS
 from app.errors import InvalidRequest
+
+__all__ = ["SearchFilters", "brand_key"]
 
 
 def brand_key(brand: str | None) -> str | None:

@@ -7,6 +7,15 @@ except through the chosen fusion, and ties break deterministically.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+from app.errors import InvalidRequest
+from app.recall.retriever import Hit
+
 __all__ = [
     "DEFAULT_RRF_K",
     "DEFAULT_WEIGHT",
@@ -18,15 +27,6 @@ __all__ = [
     "rrf",
     "weighted_minmax",
 ]
-
-import math
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Any, Literal
-
-from app.errors import InvalidRequest
-from app.recall.retriever import Hit
 
 FusionMethod = Literal["rrf", "weighted", "combmnz"]
 DEFAULT_RRF_K = 60

@@ -3,13 +3,13 @@ vector query timeout). Embedded stores stay unwrapped: their errors are config e
 
 from __future__ import annotations
 
-__all__ = ["BREAKER", "BreakerGuardedStore", "guard_store"]
-
 from collections.abc import Sequence
 
 from app.recall.breakers import guarded
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import VectorHit, VectorPoint, VectorStore
+
+__all__ = ["BREAKER", "BreakerGuardedStore", "guard_store"]
 
 BREAKER = "qdrant"
 

@@ -8,8 +8,6 @@ texts alone (a BM25 recipe, say) takes its vectors from the embedding cache.
 
 from __future__ import annotations
 
-__all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
-
 import asyncio
 import logging
 import shutil
@@ -45,6 +43,8 @@ from app.recall.index_manifest import (
     write_current,
 )
 from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open_vector_store
+
+__all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
 
 log = logging.getLogger(__name__)
 StoreFactory = Callable[[Path], VectorStore]

@@ -8,6 +8,17 @@ maps to an existing folder and a rebuild is a no-op.
 
 from __future__ import annotations
 
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from app.catalog.item import Item
+from app.errors import IndexMissing
+
 __all__ = [
     "STAGING_PREFIX",
     "IndexManifest",
@@ -20,17 +31,6 @@ __all__ = [
     "read_current",
     "write_current",
 ]
-
-import hashlib
-import os
-from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
-
-from pydantic import BaseModel
-
-from app.catalog.item import Item
-from app.errors import IndexMissing
 
 _CURRENT = "CURRENT"
 STAGING_PREFIX = ".build-"

@@ -4,14 +4,14 @@ keeping the version in use and, by default, the newest previous one."""
 
 from __future__ import annotations
 
-__all__ = ["PruneReport", "prune_index_versions"]
-
 import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.recall.index_manifest import STAGING_PREFIX, IndexPaths, read_current
+
+__all__ = ["PruneReport", "prune_index_versions"]
 
 _STALE_STAGING_S = 3600.0
 

@@ -7,8 +7,6 @@ platforms — and only those the matcher calls the same product are kept.
 
 from __future__ import annotations
 
-__all__ = ["OfferFinder", "OfferMatch"]
-
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,6 +23,8 @@ from app.config.params.compare import (
 from app.errors import NotFound
 from app.recall.filters import SearchFilters
 from app.recall.search_index import SearchIndex
+
+__all__ = ["OfferFinder", "OfferMatch"]
 
 
 @dataclass(frozen=True)

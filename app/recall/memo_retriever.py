@@ -4,8 +4,6 @@ search cache and records nothing in the recall trace."""
 
 from __future__ import annotations
 
-__all__ = ["MemoRetriever"]
-
 from collections.abc import Callable
 
 from app.config.params.cache import (
@@ -18,6 +16,8 @@ from app.recall._cache_lru import TtlLru
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit, Retriever
 from app.recall.search_cache import search_cache_key
+
+__all__ = ["MemoRetriever"]
 
 
 class MemoRetriever:

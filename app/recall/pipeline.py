@@ -7,8 +7,6 @@ the other sources still answer and the failure is reported; under the strict one
 
 from __future__ import annotations
 
-__all__ = ["OPERATIONAL_ERRORS", "RecallConfig", "RecallPipeline", "RecallPolicy", "RecallResponse"]
-
 import asyncio
 import logging
 import math
@@ -24,6 +22,8 @@ from app.recall.filters import SearchFilters
 from app.recall.fusion import DEFAULT_RRF_K, DEFAULT_WEIGHT, FusedHit, FusionMethod, fuse
 from app.recall.retriever import Hit, Retriever
 from app.telemetry import observe_recall_source
+
+__all__ = ["OPERATIONAL_ERRORS", "RecallConfig", "RecallPipeline", "RecallPolicy", "RecallResponse"]
 
 RecallPolicy = Literal["loose", "strict"]
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (DependencyDown, OSError)

@@ -8,6 +8,17 @@ through the "reranker" circuit breaker without blocking the event loop.
 
 from __future__ import annotations
 
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from app.config.params.reranker import RERANKER_CACHE_SIZE, RERANKER_MAX_DOCUMENTS
+from app.config.settings import Settings
+from app.errors import ConfigError, InvalidRequest
+from app.recall._cache_lru import TtlLru
+
 __all__ = [
     "MODEL_PREFIX",
     "TRAINING_FILE",
@@ -20,17 +31,6 @@ __all__ = [
     "missing",
     "trained_models",
 ]
-
-import json
-import math
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Protocol, runtime_checkable
-
-from app.config.params.reranker import RERANKER_CACHE_SIZE, RERANKER_MAX_DOCUMENTS
-from app.config.settings import Settings
-from app.errors import ConfigError, InvalidRequest
-from app.recall._cache_lru import TtlLru
 
 MODEL_PREFIX = "reranker-"
 TRAINING_FILE = "training.json"

@@ -3,13 +3,13 @@ model's folder name; `default()` fits the 8-minute CPU budget, `small()` the tes
 
 from __future__ import annotations
 
-__all__ = ["RerankerTrainConfig"]
-
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from app.config.settings import DEFAULT_EMBEDDER_MODEL
+
+__all__ = ["RerankerTrainConfig"]
 
 
 @dataclass(frozen=True)

@@ -7,13 +7,13 @@ implementing this protocol, without touching the pipeline.
 
 from __future__ import annotations
 
-__all__ = ["Hit", "Retriever"]
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from app.recall.filters import SearchFilters
+
+__all__ = ["Hit", "Retriever"]
 
 
 @dataclass(frozen=True)

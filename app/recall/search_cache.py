@@ -4,20 +4,6 @@ processes. Redis failures degrade to L1; fetch errors reach every waiter, never 
 
 from __future__ import annotations
 
-__all__ = [
-    "KEY_PREFIX",
-    "CacheResult",
-    "CacheStats",
-    "CacheStore",
-    "Fetch",
-    "Hits",
-    "SearchCache",
-    "SearchKey",
-    "normalise_query",
-    "open_search_cache",
-    "search_cache_key",
-]
-
 import asyncio
 import hashlib
 import logging
@@ -46,6 +32,20 @@ from app.recall.breakers import guarded
 from app.recall.filters import SearchFilters
 from app.recall.retriever import Hit
 from app.recall.trace import CacheLevel, record_cache_level
+
+__all__ = [
+    "KEY_PREFIX",
+    "CacheResult",
+    "CacheStats",
+    "CacheStore",
+    "Fetch",
+    "Hits",
+    "SearchCache",
+    "SearchKey",
+    "normalise_query",
+    "open_search_cache",
+    "search_cache_key",
+]
 
 KEY_PREFIX = "pickwise:sc:"
 _KEY_SCHEMA = "sc1"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-__all__ = ["SearchIndex"]
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -17,6 +15,8 @@ from app.recall.bm25 import Bm25Index
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
 from app.recall.vector_store import VectorStore, open_vector_store
+
+__all__ = ["SearchIndex"]
 
 
 @dataclass

@@ -4,6 +4,13 @@ ms per step, recorded by the recall layer so a tool can report them without chan
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Literal
+
 __all__ = [
     "CacheLevel",
     "RecallTrace",
@@ -14,13 +21,6 @@ __all__ = [
     "record_vector_query",
     "timed_step",
 ]
-
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
-from typing import Literal
 
 CacheLevel = Literal["miss", "l1", "l2"]
 

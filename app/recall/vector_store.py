@@ -7,6 +7,15 @@ set. Points are keyed by a UUID derived from `item_id`, so both backends agree o
 
 from __future__ import annotations
 
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from app.catalog.item import Item
+from app.recall.filters import SearchFilters, brand_key
+
 __all__ = [
     "DENSE_VECTOR",
     "PAYLOAD_INDEXES",
@@ -17,15 +26,6 @@ __all__ = [
     "open_vector_store",
     "point_id",
 ]
-
-import uuid
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-from app.catalog.item import Item
-from app.recall.filters import SearchFilters, brand_key
 
 DENSE_VECTOR = "dense"
 PAYLOAD_INDEXES: Mapping[str, str] = {

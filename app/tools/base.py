@@ -8,16 +8,6 @@ failure comes back as a structured `ToolError` instead of an exception, so the c
 
 from __future__ import annotations
 
-__all__ = [
-    "Tool",
-    "ToolContext",
-    "ToolError",
-    "ToolOutcome",
-    "ToolResult",
-    "invoke_tool",
-    "tool_json_schema",
-]
-
 import json
 import logging
 import time
@@ -30,6 +20,16 @@ from app.errors import ConfigError, DependencyDown, InvalidRequest, NotFound
 from app.telemetry import observe_tool
 from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
+
+__all__ = [
+    "Tool",
+    "ToolContext",
+    "ToolError",
+    "ToolOutcome",
+    "ToolResult",
+    "invoke_tool",
+    "tool_json_schema",
+]
 
 log = logging.getLogger(__name__)
 

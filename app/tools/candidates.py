@@ -7,11 +7,11 @@ so the session store can persist them.
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_SLOT", "Candidate", "CandidateRegistry"]
-
 from collections.abc import Iterable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["DEFAULT_SLOT", "Candidate", "CandidateRegistry"]
 
 DEFAULT_SLOT = "main"
 

@@ -4,13 +4,13 @@ every caller takes its deterministic path (rules, templates, the offline policy)
 
 from __future__ import annotations
 
-__all__ = ["ChatModel", "ChatReply", "Message", "ToolCallRequest", "open_chat_model"]
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from app.config.settings import Settings
+
+__all__ = ["ChatModel", "ChatReply", "Message", "ToolCallRequest", "open_chat_model"]
 
 Message = dict[str, Any]
 """One chat message in the OpenAI wire format (role, content, tool_calls, tool_call_id)."""

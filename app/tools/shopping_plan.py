@@ -7,11 +7,11 @@ them so a later message can lift them and a summary can explain them.
 
 from __future__ import annotations
 
-__all__ = ["BundleSlot", "Constraint", "ShoppingPlan"]
-
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.tools._lexicon_rules import beside_product, catalog_alias
+
+__all__ = ["BundleSlot", "Constraint", "ShoppingPlan"]
 
 
 class Constraint(BaseModel):

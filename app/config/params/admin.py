@@ -1,9 +1,9 @@
 """Parameters of runtime parameter administration: how quickly every worker notices an
 override written by another, and how much of the change history is kept."""
 
-__all__ = ["PARAMS_AUDIT_MAX", "PARAMS_CHECK_INTERVAL_MS", "PARAMS_POLL_INTERVAL_MS"]
-
 from app.config.registry import REGISTRY
+
+__all__ = ["PARAMS_AUDIT_MAX", "PARAMS_CHECK_INTERVAL_MS", "PARAMS_POLL_INTERVAL_MS"]
 
 PARAMS_CHECK_INTERVAL_MS = REGISTRY.declare(
     "PARAMS_CHECK_INTERVAL_MS",

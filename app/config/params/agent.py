@@ -1,6 +1,8 @@
 """Parameters of the agent: per-turn budgets of the loop, the planner's repair and window,
 and the lifetime and size of session state."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "AGENT_MAX_ITERATIONS",
     "AGENT_MAX_SEARCHES_PER_TURN",
@@ -13,8 +15,6 @@ __all__ = [
     "SESSION_PLANNER_MESSAGES",
     "SESSION_TTL_S",
 ]
-
-from app.config.registry import REGISTRY
 
 AGENT_MAX_ITERATIONS = REGISTRY.declare(
     "AGENT_MAX_ITERATIONS",

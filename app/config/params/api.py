@@ -1,9 +1,9 @@
 """Parameters of the HTTP API: the session id cap, the SSE keep-alive and the health probe
 timeout; the message cap is the agent's `AGENT_MESSAGE_MAX_CHARS`."""
 
-__all__ = ["HEALTH_PROBE_TIMEOUT_S", "SESSION_ID_MAX_CHARS", "SSE_KEEPALIVE_S"]
-
 from app.config.registry import REGISTRY
+
+__all__ = ["HEALTH_PROBE_TIMEOUT_S", "SESSION_ID_MAX_CHARS", "SSE_KEEPALIVE_S"]
 
 SESSION_ID_MAX_CHARS = REGISTRY.declare(
     "SESSION_ID_MAX_CHARS",

@@ -1,6 +1,8 @@
 """Parameters of the circuit breakers: failure threshold, reset time and per-call timeout per
 remote dependency; Qdrant's timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search")."""
 
+from app.config.registry import REGISTRY, Param
+
 __all__ = [
     "BREAKER_EMBEDDER_FAIL_MAX",
     "BREAKER_EMBEDDER_RESET_S",
@@ -21,8 +23,6 @@ __all__ = [
     "BREAKER_RERANKER_RESET_S",
     "BREAKER_RERANKER_TIMEOUT_S",
 ]
-
-from app.config.registry import REGISTRY, Param
 
 BREAKER_NAMES: tuple[str, ...] = ("qdrant", "redis", "embedder", "opensearch", "llm", "reranker")
 

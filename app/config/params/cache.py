@@ -1,5 +1,7 @@
 """Parameters of the two-level search cache (in-process L1, Redis or embedded L2)."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "QUERY_VECTOR_MEMO_SIZE",
     "SEARCH_CACHE_EMBEDDED_L2_MAX_ENTRIES",
@@ -11,8 +13,6 @@ __all__ = [
     "SEARCH_CACHE_LOCK_WAIT_MS",
     "SEARCH_CACHE_TTL_S",
 ]
-
-from app.config.registry import REGISTRY
 
 SEARCH_CACHE_ENABLED = REGISTRY.declare(
     "SEARCH_CACHE_ENABLED",

@@ -1,5 +1,7 @@
 """Parameters of the category knowledge base and the category_insight tool."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "GROUP",
     "KB_CONFIDENCE_AMBIGUITY_PENALTY",
@@ -13,8 +15,6 @@ __all__ = [
     "KB_WEIGHT_BM25",
     "KB_WEIGHT_DENSE",
 ]
-
-from app.config.registry import REGISTRY
 
 GROUP = "category_kb"
 

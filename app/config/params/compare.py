@@ -1,5 +1,7 @@
 """Parameters of price_compare: the same-product threshold and how far it looks for offers."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "COMPARE_DEFAULT_ITEMS",
     "COMPARE_DENSE_CANDIDATES",
@@ -9,8 +11,6 @@ __all__ = [
     "COMPARE_MAX_ITEMS",
     "COMPARE_MAX_OFFERS",
 ]
-
-from app.config.registry import REGISTRY
 
 COMPARE_MATCH_THRESHOLD = REGISTRY.declare(
     "COMPARE_MATCH_THRESHOLD",

@@ -1,5 +1,7 @@
 """Parameters of the index build."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "BM25_B",
     "BM25_K1",
@@ -10,8 +12,6 @@ __all__ = [
     "SPEC_CATEGORY_NEIGHBOURS",
     "SPEC_CATEGORY_VOTES",
 ]
-
-from app.config.registry import REGISTRY
 
 INDEX_UPSERT_BATCH = REGISTRY.declare(
     "INDEX_UPSERT_BATCH",

@@ -1,6 +1,8 @@
 """Parameters of the item_search tool: the relevance floor, result and probe sizes, and
 when a thin result triggers a relaxed search or query expansion."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "ITEM_SEARCH_EXPANSION_MAX_VARIANTS",
     "ITEM_SEARCH_FILTERED_OUT_CAP",
@@ -14,8 +16,6 @@ __all__ = [
     "RELEVANCE_FLOOR",
     "RELEVANCE_FLOOR_LEXICAL",
 ]
-
-from app.config.registry import REGISTRY
 
 RELEVANCE_FLOOR = REGISTRY.declare(
     "RELEVANCE_FLOOR",

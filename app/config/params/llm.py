@@ -2,6 +2,8 @@
 
 The endpoint itself is a setting (`OPENAI_BASE_URL`); with none, Pickwise runs offline."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "LLM_API_KEY",
     "LLM_MAX_TOKENS",
@@ -11,8 +13,6 @@ __all__ = [
     "LLM_TEMPERATURE",
     "LLM_TIMEOUT_S",
 ]
-
-from app.config.registry import REGISTRY
 
 LLM_MODEL = REGISTRY.declare(
     "LLM_MODEL",

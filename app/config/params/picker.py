@@ -1,6 +1,8 @@
 """Parameters of item_picker (how candidates are gated, weighed and shown) and of the autopick
 harness that runs it on the model's behalf."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "AUTOPICK",
     "PICK_DISPLAY_CAP",
@@ -23,8 +25,6 @@ __all__ = [
     "PICK_W_SPEC",
     "PICK_W_UNNAMED",
 ]
-
-from app.config.registry import REGISTRY
 
 PICK_RERANK_K = REGISTRY.declare(
     "PICK_RERANK_K",

@@ -1,5 +1,7 @@
 """Parameters of the rule planner: how it reads budgets and how much text it keeps."""
 
+from app.config.registry import REGISTRY
+
 __all__ = [
     "PLANNER_AROUND_SLACK",
     "PLANNER_MAX_KEYWORDS",
@@ -9,8 +11,6 @@ __all__ = [
     "PLANNER_SPELL_MIN_LENGTH",
     "PLANNER_SPELL_MIN_TITLES",
 ]
-
-from app.config.registry import REGISTRY
 
 PLANNER_AROUND_SLACK = REGISTRY.declare(
     "PLANNER_AROUND_SLACK",

@@ -4,6 +4,8 @@ Source weights are one float parameter per source, named `FUSION_WEIGHT_<SOURCE>
 registry validates each value; a source without a declared weight fuses with weight 1.0.
 """
 
+from app.config.registry import REGISTRY, Param
+
 __all__ = [
     "BM25_STANDARD_WEIGHT",
     "FUSION_METHOD",
@@ -19,8 +21,6 @@ __all__ = [
     "declare_fusion_weight",
     "fusion_weights",
 ]
-
-from app.config.registry import REGISTRY, Param
 
 FUSION_METHODS: tuple[str, ...] = ("rrf", "weighted", "combmnz")
 RECALL_POLICIES: tuple[str, ...] = ("loose", "strict")

@@ -1,8 +1,8 @@
 """Parameters of the reranker: call size limit, local batch size and the score cache."""
 
-__all__ = ["RERANKER_BATCH_SIZE", "RERANKER_CACHE_SIZE", "RERANKER_MAX_DOCUMENTS"]
-
 from app.config.registry import REGISTRY
+
+__all__ = ["RERANKER_BATCH_SIZE", "RERANKER_CACHE_SIZE", "RERANKER_MAX_DOCUMENTS"]
 
 RERANKER_MAX_DOCUMENTS = REGISTRY.declare(
     "RERANKER_MAX_DOCUMENTS",

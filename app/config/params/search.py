@@ -1,8 +1,8 @@
 """Parameters of search: result sizes and filters shared by the CLI and item_search."""
 
-__all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "VECTOR_QUERY_TIMEOUT_S"]
-
 from app.config.registry import REGISTRY
+
+__all__ = ["DEFAULT_TOP_K", "MAX_TOP_K", "VECTOR_QUERY_TIMEOUT_S"]
 
 MAX_TOP_K = REGISTRY.declare(
     "MAX_TOP_K",
