@@ -22,8 +22,8 @@ from app.agent.offline_policy import run_offline_turn
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
+from app.config import REGISTRY
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
-from app.config.registry import REGISTRY
 from app.errors import DependencyDown, InvalidRequest, NotFound, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
