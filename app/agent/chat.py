@@ -23,8 +23,8 @@ from app.agent.plan_edit import PlanEdit, apply_held_edit, hold_edit
 from app.agent.session import Session, SessionStore, check_session_id, new_session_id
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
+from app.config import REGISTRY
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
-from app.config.registry import REGISTRY
 from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool

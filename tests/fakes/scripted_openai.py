@@ -6,22 +6,16 @@ Kinds: "plan" (a `response_format` request: the planner), "tools" (a request off
 the agent loop) and "text" (neither: a written summary or chat answer). A request with
 nothing scripted for its kind gets a 500 and is listed in `unscripted`; the `scripted_openai`
 fixture fails the test on teardown unless it set `allow_unscripted`.
-
-`POST /v1/embeddings` answers every request with `embed(texts)` (by default deterministic
-hashed character-trigram vectors; a test may set the real model's encoder), rows listed in
-reverse order as a real server may, and records the inputs in `embedding_inputs`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import socket
 import threading
 import time
-import zlib
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,24 +24,10 @@ import uvicorn
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from tests.fakes.scripted_embeddings import ScriptedEmbeddings
+
 Kind = Literal["plan", "tools", "text"]
 KINDS: tuple[Kind, ...] = ("plan", "tools", "text")
-Embed = Callable[[list[str]], Sequence[Sequence[float]]]
-HASHED_DIMENSION = 64
-
-
-def hashed_vectors(texts: list[str]) -> list[list[float]]:
-    """Deterministic vectors: counts of each text's character trigrams hashed into
-    `HASHED_DIMENSION` buckets, plus a constant first component (never a zero row)."""
-    rows = []
-    for text in texts:
-        row = [0.0] * HASHED_DIMENSION
-        row[0] = 1.0
-        padded = f"  {text.lower()} "
-        for i in range(len(padded) - 2):
-            row[1 + zlib.crc32(padded[i : i + 3].encode()) % (HASHED_DIMENSION - 1)] += 1.0
-        rows.append(row)
-    return rows
 
 
 @dataclass(frozen=True)
@@ -127,14 +107,13 @@ class ScriptedOpenAI:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        self.embeddings = ScriptedEmbeddings()
+        """The `/v1/embeddings` endpoint's script and record."""
         self._queues: dict[Kind, deque[Reply]] = {k: deque() for k in KINDS}
         self._requests: list[Recorded] = []
         self.unscripted: list[Recorded] = []
         self.allow_unscripted = False
         self._ids = 0
-        self.embed: Embed = hashed_vectors
-        self.embeddings_status = 200
-        self.embedding_inputs: list[list[str]] = []
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.base_url = ""
@@ -156,6 +135,7 @@ class ScriptedOpenAI:
 
     def reset(self) -> None:
         """Forget the script and the recorded requests."""
+        self.embeddings.reset()
         with self._lock:
             for queue in self._queues.values():
                 queue.clear()
@@ -163,9 +143,6 @@ class ScriptedOpenAI:
             self.unscripted.clear()
             self.allow_unscripted = False
             self._ids = 0
-            self.embed = hashed_vectors
-            self.embeddings_status = 200
-            self.embedding_inputs = []
 
     def start(self) -> None:
         """Serve on a free loopback port in a background thread."""
@@ -200,30 +177,8 @@ class ScriptedOpenAI:
             body = await request.json()
             return self._answer(body)
 
-        @app.post("/v1/embeddings")
-        async def embeddings(request: Request) -> JSONResponse:
-            body = await request.json()
-            return await self._embeddings(body)
-
+        self.embeddings.install(app)
         return app
-
-    async def _embeddings(self, body: dict[str, Any]) -> JSONResponse:
-        raw = body.get("input", [])
-        texts = [raw] if isinstance(raw, str) else list(raw)
-        with self._lock:
-            self.embedding_inputs.append(texts)
-            embed, status = self.embed, self.embeddings_status
-        if status != 200:
-            return _error(status, "scripted failure")
-        vectors = await asyncio.to_thread(embed, texts)
-        data = [
-            {"object": "embedding", "index": i, "embedding": [float(x) for x in vector]}
-            for i, vector in reversed(list(enumerate(vectors)))
-        ]
-        usage = {"prompt_tokens": len(texts), "total_tokens": len(texts)}
-        return JSONResponse(
-            {"object": "list", "data": data, "model": body.get("model"), "usage": usage}
-        )
 
     def _answer(self, body: dict[str, Any]) -> JSONResponse:
         recorded = Recorded(_kind(body), body)

@@ -14,12 +14,8 @@ from app.recall._openai_embedder import OpenAIEmbedder
 from app.recall.embedder import Embedder
 from app.recall.local_models import FlagEmbedder
 from tests.contracts.embedder_contract import TEXTS, EmbedderContract
-from tests.fakes.scripted_openai import (
-    HASHED_DIMENSION,
-    ScriptedOpenAI,
-    scripted_openai,
-    scripted_openai_server,
-)
+from tests.fakes.scripted_embeddings import HASHED_DIMENSION
+from tests.fakes.scripted_openai import ScriptedOpenAI, scripted_openai, scripted_openai_server
 
 __all__ = ["scripted_openai", "scripted_openai_server"]
 
@@ -53,11 +49,11 @@ class TestOpenAIEmbedder(EmbedderContract):
         client.encode_documents([f"text {i}" for i in range(7)])
         client.close()
         assert client.dimension == HASHED_DIMENSION
-        assert [len(batch) for batch in scripted_openai.embedding_inputs] == [1, 3, 3, 1]
+        assert [len(batch) for batch in scripted_openai.embeddings.inputs] == [1, 3, 3, 1]
 
     def test_a_failing_server_is_dependency_down(self, scripted_openai: ScriptedOpenAI) -> None:
         client = remote(scripted_openai)
-        scripted_openai.embeddings_status = 503
+        scripted_openai.embeddings.status = 503
         with pytest.raises(DependencyDown, match="embedder"):
             client.encode_queries(["usb cable"])
         client.close()
@@ -66,7 +62,7 @@ class TestOpenAIEmbedder(EmbedderContract):
 def test_remote_and_local_backends_agree_on_the_same_model(
     scripted_openai: ScriptedOpenAI, minilm: FlagEmbedder
 ) -> None:
-    scripted_openai.embed = lambda texts: minilm.encode_documents(texts).tolist()
+    scripted_openai.embeddings.embed = lambda texts: minilm.encode_documents(texts).tolist()
     client = remote(scripted_openai, "all-MiniLM-L6-v2")
     try:
         assert client.dimension == minilm.dimension
