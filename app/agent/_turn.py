@@ -17,6 +17,7 @@ from app.catalog.item import Item
 from app.tools._summary_facts import cited_ids
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult, Pick
+from app.tools.readings import Readings
 
 Mode = Literal["llm", "offline"]
 
@@ -51,6 +52,8 @@ class Turn:
     """What a yes-or-no question asks of the picks ("wireless" of "is it wireless?")."""
     trait_items: list[tuple[PickView, Item | None]] = field(default_factory=list)
     """The picks that question is about, with their catalog items (None when unknown)."""
+    readings: Readings = field(default_factory=Readings)
+    """How many times this turn read shopper text into a plan."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

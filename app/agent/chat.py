@@ -27,6 +27,7 @@ from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
+from app.tools.readings import Readings, counting_readings
 from app.tools.shopping_plan import ShoppingPlan
 
 if TYPE_CHECKING:
@@ -92,7 +93,8 @@ class ShoppingAgent:
             session = await self.sessions.get(sid)
             created = session is None
             session = session or Session(session_id=sid)
-            turn = self._start(session, text)
+            with counting_readings() as readings:
+                turn = self._start(session, text, readings)
             turn.emit("session", new=created, turn=session.turns, mode=self.mode)
             task = asyncio.create_task(self._run(turn))
             try:
@@ -119,7 +121,7 @@ class ShoppingAgent:
     async def aclose(self) -> None:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
-    def _start(self, session: Session, message: str) -> Turn:
+    def _start(self, session: Session, message: str, readings: Readings) -> Turn:
         follow_up = read_follow_up(message, session, self.speller)
         session.begin_turn(follow_up.planned)
         ctx = ToolContext(
@@ -130,6 +132,7 @@ class ShoppingAgent:
             shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+        turn.readings = readings
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about
         turn.asked_count = follow_up.count
@@ -143,16 +146,8 @@ class ShoppingAgent:
         """The turn after its `session` event; always ends the queue with done or error."""
         bind_turn(turn.session.session_id, turn.turn_id)
         try:
-            for hook in turn.hooks:
-                hook.start_turn(turn.ctx)
-            planned = await self._plan(turn)
-            answered = await self._answer(turn, planned)
-            if not answered or not turn.answer.strip():
-                turn.answer = UNANSWERED
-            for line in turn.answer.splitlines(keepends=True):
-                turn.emit("message_delta", text=line)
-            await self._save(turn)
-            turn.emit("done", **_done_data(turn, planned))
+            with counting_readings(turn.readings):
+                await self._run_counted(turn)
         except PickwiseError as exc:
             log.warning("turn %s failed: %s", turn.turn_id, exc)
             data: dict[str, Any] = {"code": exc.code, "message": str(exc)}
@@ -161,6 +156,19 @@ class ShoppingAgent:
             turn.emit("error", **data)
         finally:
             turn.queue.put_nowait(None)
+
+    async def _run_counted(self, turn: Turn) -> None:
+        """Plan, answer, save and emit `done`, with the turn's readings counted."""
+        for hook in turn.hooks:
+            hook.start_turn(turn.ctx)
+        planned = await self._plan(turn)
+        answered = await self._answer(turn, planned)
+        if not answered or not turn.answer.strip():
+            turn.answer = UNANSWERED
+        for line in turn.answer.splitlines(keepends=True):
+            turn.emit("message_delta", text=line)
+        await self._save(turn)
+        turn.emit("done", **_done_data(turn, planned))
 
     async def _plan(self, turn: Turn) -> PlannerResult:
         """Rebuild P_t from the recent user messages; a new product clears old candidates."""
@@ -234,6 +242,7 @@ async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
         picks=[PickView.model_validate(p) for p in data.get("picks", [])],
         plan=data.get("plan", {}),
         trace=[StageTiming.model_validate(t) for t in data.get("trace", [])],
+        readings=int(data.get("readings", 0)),
     )
 
 
@@ -244,6 +253,7 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "plan": turn.ctx.plan.model_dump(mode="json"),
         "plan_source": planned.source,
         "trace": [t.model_dump() for t in turn.trace],
+        "readings": turn.readings.count,
         "mode": turn.mode,
         "turn": turn.session.turns,
         "notes": turn.notes,
