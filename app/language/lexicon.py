@@ -17,6 +17,7 @@ __all__ = [
     "ordinals",
     "read_table",
     "table",
+    "units",
 ]
 
 LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicon"
@@ -70,6 +71,14 @@ def ordinals() -> dict[str, int]:
 def currency_patterns() -> tuple[tuple[str, str], ...]:
     """(pattern of the currency as written, ISO code), in order: the first match wins."""
     return tuple((row["written"], row["code"]) for row in table("currencies"))
+
+
+def units() -> dict[str, tuple[str, ...]]:
+    """Each canonical unit and the ways it is written, in file order."""
+    written: dict[str, list[str]] = {}
+    for row in table("units"):
+        written.setdefault(row["unit"], []).append(row["written"])
+    return {unit: tuple(forms) for unit, forms in written.items()}
 
 
 def _int(value: str, name: str) -> int:

@@ -15,6 +15,7 @@ from app.language.lexicon import (
     number_words,
     ordinals,
     read_table,
+    units,
 )
 from app.tools._budget_rules import currency_code
 
@@ -91,6 +92,39 @@ def test_the_currency_table_is_the_one_the_code_had() -> None:
     for pattern, _ in currency_patterns():
         re.compile(pattern)
     assert currency_code("AU$") == "AUD"
+
+
+def test_the_units_are_the_ones_the_code_had() -> None:
+    assert units() == {
+        "inch": ("inch", "inches", '"', "''"),
+        "tb": ("tb", "terabyte", "terabytes"),
+        "gb": ("gb", "gigabyte", "gigabytes", "gig", "gigs"),
+        "mb": ("mb", "megabyte", "megabytes"),
+        "ghz": ("ghz",),
+        "mhz": ("mhz",),
+        "hz": ("hz",),
+        "mah": ("mah",),
+        "wh": ("wh",),
+        "dpi": ("dpi",),
+        "ppm": ("ppm",),
+        "w": ("w", "watt", "watts"),
+        "mp": ("mp", "megapixel"),
+        "mm": ("mm",),
+        "cm": ("cm",),
+        "m": ("m", "meter", "meters", "metre", "metres"),
+        "ft": ("ft", "feet", "foot"),
+        "oz": ("oz", "ounce", "ounces"),
+        "lb": ("lb", "lbs", "pound", "pounds"),
+        "ml": ("ml",),
+        "l": ("l", "liter", "litre"),
+        "v": ("v", "volt", "volts"),
+        "va": ("va",),
+        "k": ("k",),
+        "p": ("p",),
+        "core": ("core", "cores"),
+        "port": ("port", "ports"),
+    }
+    assert list(units())[:3] == ["inch", "tb", "gb"]
 
 
 @pytest.mark.parametrize(
