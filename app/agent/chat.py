@@ -27,7 +27,7 @@ from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
-from app.tools.readings import Readings, counting_readings
+from app.tools.readings import count_readings_on, counting_readings
 from app.tools.shopping_plan import ShoppingPlan
 
 if TYPE_CHECKING:
@@ -93,8 +93,7 @@ class ShoppingAgent:
             session = await self.sessions.get(sid)
             created = session is None
             session = session or Session(session_id=sid)
-            with counting_readings() as readings:
-                turn = self._start(session, text, readings)
+            turn = self._start(session, text)
             turn.emit("session", new=created, turn=session.turns, mode=self.mode)
             task = asyncio.create_task(self._run(turn))
             try:
@@ -121,8 +120,9 @@ class ShoppingAgent:
     async def aclose(self) -> None:
         """Nothing of its own to release: the runtime owns the store and the model."""
 
-    def _start(self, session: Session, message: str, readings: Readings) -> Turn:
-        follow_up = read_follow_up(message, session, self.speller)
+    def _start(self, session: Session, message: str) -> Turn:
+        with counting_readings() as readings:
+            follow_up = read_follow_up(message, session, self.speller)
         session.begin_turn(follow_up.planned)
         ctx = ToolContext(
             session.session_id,
@@ -145,9 +145,18 @@ class ShoppingAgent:
     async def _run(self, turn: Turn) -> None:
         """The turn after its `session` event; always ends the queue with done or error."""
         bind_turn(turn.session.session_id, turn.turn_id)
+        count_readings_on(turn.readings)
         try:
-            with counting_readings(turn.readings):
-                await self._run_counted(turn)
+            for hook in turn.hooks:
+                hook.start_turn(turn.ctx)
+            planned = await self._plan(turn)
+            answered = await self._answer(turn, planned)
+            if not answered or not turn.answer.strip():
+                turn.answer = UNANSWERED
+            for line in turn.answer.splitlines(keepends=True):
+                turn.emit("message_delta", text=line)
+            await self._save(turn)
+            turn.emit("done", **_done_data(turn, planned))
         except PickwiseError as exc:
             log.warning("turn %s failed: %s", turn.turn_id, exc)
             data: dict[str, Any] = {"code": exc.code, "message": str(exc)}
@@ -156,19 +165,6 @@ class ShoppingAgent:
             turn.emit("error", **data)
         finally:
             turn.queue.put_nowait(None)
-
-    async def _run_counted(self, turn: Turn) -> None:
-        """Plan, answer, save and emit `done`, with the turn's readings counted."""
-        for hook in turn.hooks:
-            hook.start_turn(turn.ctx)
-        planned = await self._plan(turn)
-        answered = await self._answer(turn, planned)
-        if not answered or not turn.answer.strip():
-            turn.answer = UNANSWERED
-        for line in turn.answer.splitlines(keepends=True):
-            turn.emit("message_delta", text=line)
-        await self._save(turn)
-        turn.emit("done", **_done_data(turn, planned))
 
     async def _plan(self, turn: Turn) -> PlannerResult:
         """Rebuild P_t from the recent user messages; a new product clears old candidates."""

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["Readings", "counting_readings", "note_reading"]
+__all__ = ["Readings", "count_readings_on", "counting_readings", "note_reading"]
 
 
 @dataclass
@@ -26,6 +26,12 @@ def note_reading() -> None:
     readings = _CURRENT.get()
     if readings is not None:
         readings.count += 1
+
+
+def count_readings_on(readings: Readings) -> None:
+    """Count the rest of the current task's readings (and of the tasks it starts) on
+    `readings`; for a task of its own, whose context ends with it."""
+    _CURRENT.set(readings)
 
 
 @contextmanager

@@ -11,7 +11,7 @@ from app.eval.language_cases import load_cases
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.planner import PlannerResult, PlannerTool
 from app.tools.planner_rules import plan_from_text, read_plan
-from app.tools.readings import Readings, counting_readings, note_reading
+from app.tools.readings import Readings, count_readings_on, counting_readings, note_reading
 
 
 def test_readings_outside_a_turn_count_nowhere() -> None:
@@ -30,6 +30,20 @@ async def test_tasks_and_threads_of_the_block_count_on_its_counter() -> None:
             plan_from_text(["a laptop"])
     plan_from_text(["a tablet"])
     assert (readings.count, inner.count) == (2, 1)
+
+
+async def test_a_task_counts_on_the_counter_it_was_given_and_leaves_others_alone() -> None:
+    given = Readings()
+
+    async def turn() -> None:
+        count_readings_on(given)
+        plan_from_text(["a mouse"])
+        await asyncio.to_thread(plan_from_text, ["a keyboard"])
+
+    with counting_readings() as outer:
+        await asyncio.create_task(turn())
+        plan_from_text(["a laptop"])
+    assert (given.count, outer.count) == (2, 1)
 
 
 @pytest.mark.parametrize(
