@@ -22,11 +22,11 @@ from typing import Any
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.api.app import build_agent
 from app.config.settings import get_settings
 from app.eval.bench_stats import append_result, load_averages
 from app.eval.webshop import load_goals, run_goals
 from app.runtime import Runtime
+from app.runtime_agent import build_agent
 
 
 async def run(offset: int, limit: int | None, time_limit_s: float) -> dict[str, Any]:

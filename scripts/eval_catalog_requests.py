@@ -10,10 +10,10 @@ import asyncio
 import json
 from pathlib import Path
 
-from app.api.app import build_agent
-from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.eval.catalog_requests import load_requests, run_requests, score
+from app.runtime import Runtime
+from app.runtime_agent import build_agent
 
 REQUESTS = (
     Path(__file__).resolve().parents[1] / "tests" / "catalog" / "data" / "fashion_requests.json"
@@ -22,7 +22,7 @@ REQUESTS = (
 
 async def main(split: str | None, shop: str, show: bool) -> None:
     requests = [r for r in load_requests(REQUESTS) if split is None or r.split == split]
-    async with open_runtime(get_settings()) as runtime:
+    async with Runtime(get_settings()) as runtime:
         outcomes = await run_requests(build_agent(runtime), requests, (shop,))
     if show:
         for o in outcomes:

@@ -18,6 +18,7 @@ LAYERS: dict[str, int] = {
     "app.config": 1,
     "app.telemetry": 1,
     "app.logging_setup": 2,
+    "app.language": 2,
     "app.catalog": 3,
     "app.recall": 4,
     "app.tools": 5,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.spelling import Speller
+from app.language.lexicon import number_words, ordinals
 from app.tools.picker_terms import find_specs
 from app.tools.planner_rules import plan_from_text
 from app.tools.shopping_plan import ShoppingPlan
@@ -39,7 +40,7 @@ _MORE_OF = re.compile(r"\bmore\s+(?P<part>ram|memory|storage|space)\b", re.IGNOR
 notebook)."""
 _PARTS_OF = {"ram": ("ram",), "memory": ("ram",), "storage": ("ssd", "hdd", "emmc", "flash")}
 _AMOUNT = re.compile(r"\d")
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+_ORDINALS = ordinals()
 _PICK_REFERENCE = re.compile(
     r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+(?:one|pick|option|item)\b"
     r"|(?:#|\bnumber\s+|\bno\.\s*|\bpick\s+)([1-3])\b"
@@ -54,7 +55,7 @@ _OFFER_QUESTION = re.compile(
 second one"): either is answered with its price and offers."""
 
 
-_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10, "a couple": 2}
+_COUNTS = number_words("quantity")
 _COUNT_ONLY = re.compile(
     r"\s*(?:(?:ok(?:ay)?|and|so|actually|oh)[\s,]+)?(?:make\s+(?:it|that)|i\s*(?:'ll|will)?\s*"
     r"(?:need|want|take|buy)|get\s+me|i'?d\s+like|can\s+i\s+(?:get|have)|(?:i\s+)?need)?\s*"

@@ -16,6 +16,7 @@ from app.agent.session import Session
 from app.catalog.item import Item
 from app.tools.base import ToolContext, ToolOutcome
 from app.tools.item_picker import ItemPickerResult, Pick
+from app.tools.readings import Readings
 from app.tools.shopping_summary import cited_ids
 
 Mode = Literal["llm", "offline"]
@@ -51,6 +52,8 @@ class Turn:
     """What a yes-or-no question asks of the picks ("wireless" of "is it wireless?")."""
     trait_items: list[tuple[PickView, Item | None]] = field(default_factory=list)
     """The picks that question is about, with their catalog items (None when unknown)."""
+    readings: Readings = field(default_factory=Readings)
+    """How many times this turn read shopper text into a plan."""
 
     def emit(self, type: EventType, **data: Any) -> None:
         """Queue one event of this turn."""

@@ -30,6 +30,7 @@ from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import ChatModel
 from app.tools.planner import PlannerResult
+from app.tools.readings import count_readings_on, counting_readings
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
@@ -142,7 +143,8 @@ class ShoppingAgent:
                     await task
 
     def _start(self, session: Session, message: str) -> Turn:
-        follow_up = read_follow_up(message, session, self.speller)
+        with counting_readings() as readings:
+            follow_up = read_follow_up(message, session, self.speller)
         session.begin_turn(follow_up.planned)
         ctx = ToolContext(
             session.session_id,
@@ -152,6 +154,7 @@ class ShoppingAgent:
             shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+        turn.readings = readings
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about
         turn.asked_count = follow_up.count
@@ -165,6 +168,7 @@ class ShoppingAgent:
         """The turn after its `session` event; always ends the queue with done or error.
         `said`: the shopper's new message, if any (it may lift a held plan edit)."""
         bind_turn(turn.session.session_id, turn.turn_id)
+        count_readings_on(turn.readings)
         try:
             for hook in turn.hooks:
                 hook.start_turn(turn.ctx)
@@ -264,6 +268,7 @@ async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
         picks=[PickView.model_validate(p) for p in data.get("picks", [])],
         plan=data.get("plan", {}),
         trace=[StageTiming.model_validate(t) for t in data.get("trace", [])],
+        readings=int(data.get("readings", 0)),
     )
 
 
@@ -276,6 +281,7 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "plan": turn.ctx.plan.model_dump(mode="json"),
         "plan_source": planned.source,
         "trace": [t.model_dump() for t in turn.trace],
+        "readings": turn.readings.count,
         "mode": turn.mode,
         "turn": turn.session.turns,
         "notes": turn.notes,

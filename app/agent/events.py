@@ -61,6 +61,7 @@ class TurnSummary(BaseModel):
     picks: list[PickView] = Field(default_factory=list)
     plan: dict[str, Any] = Field(default_factory=dict)
     trace: list[StageTiming] = Field(default_factory=list)
+    readings: int = Field(0, ge=0, description="Times the turn read shopper text into a plan.")
 
 
 class ChatAgent(Protocol):

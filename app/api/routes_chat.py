@@ -56,6 +56,7 @@ class ChatResponse(BaseModel):
     picks: list[dict[str, Any]]
     plan: dict[str, Any]
     trace: list[dict[str, Any]]
+    readings: int = 0
 
     @classmethod
     def of(cls, summary: TurnSummary) -> ChatResponse:

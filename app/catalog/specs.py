@@ -28,35 +28,9 @@ __all__ = [
     "without_quantities",
 ]
 
-_UNIT_ALIASES: dict[str, tuple[str, ...]] = {
-    "inch": ("inch", "inches", '"', "''"),
-    "tb": ("tb", "terabyte", "terabytes"),
-    "gb": ("gb", "gigabyte", "gigabytes", "gig", "gigs"),
-    "mb": ("mb", "megabyte", "megabytes"),
-    "ghz": ("ghz",),
-    "mhz": ("mhz",),
-    "hz": ("hz",),
-    "mah": ("mah",),
-    "wh": ("wh",),
-    "dpi": ("dpi",),
-    "ppm": ("ppm",),
-    "w": ("w", "watt", "watts"),
-    "mp": ("mp", "megapixel"),
-    "mm": ("mm",),
-    "cm": ("cm",),
-    "m": ("m", "meter", "meters", "metre", "metres"),
-    "ft": ("ft", "feet", "foot"),
-    "oz": ("oz", "ounce", "ounces"),
-    "lb": ("lb", "lbs", "pound", "pounds"),
-    "ml": ("ml",),
-    "l": ("l", "liter", "litre"),
-    "v": ("v", "volt", "volts"),
-    "va": ("va",),
-    "k": ("k",),
-    "p": ("p",),
-    "core": ("core", "cores"),
-    "port": ("port", "ports"),
-}
+from app.language.lexicon import units
+
+_UNIT_ALIASES = units()
 UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in aliases}
 """Every written unit to its canonical unit ("inches" -> inch, '"' -> inch, "lbs" -> lb)."""
 _UNIT_ALTERNATION = "|".join(

@@ -70,7 +70,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f"encode(s), {flight['vector_queries']} vector query(ies)",
         gate_line,
         f"offline turn: p50 {turn['p50_ms']:.0f} ms, p95 {turn['p95_ms']:.0f} ms "
-        f"({turn['turns']} turns per run)",
+        f"({turn['turns']} turns per run; planner readings per turn p50 "
+        f"{turn.get('readings_p50')}, max {turn.get('readings_max')})",
         f"medians of {report['repeats']} runs at {report['commit']}; load average "
         f"{load['start']} -> {load['end']} on {report['cpus']} CPUs",
     ]

@@ -77,7 +77,7 @@ async def run_ask(
 def ask_payload(summary: TurnSummary) -> dict[str, Any]:
     """The JSON document of `pickwise ask --json` (the same as `/v1/chat?stream=false`)."""
     doc = summary.model_dump(mode="json")
-    return {key: doc[key] for key in ("session_id", "answer", "picks", "plan", "trace")}
+    return {key: doc[key] for key in ("session_id", "answer", "picks", "plan", "trace", "readings")}
 
 
 def chat(

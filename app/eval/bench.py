@@ -114,6 +114,7 @@ def summarise(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return median_of([r[section][key] for r in runs])
 
     gate_runs = [r["gate"] for r in runs if "p50_ms" in r["gate"]]
+    readings = [n for r in runs for n in r["turn"].get("readings", [])]
     gate: dict[str, Any] = {"candidates": runs[0]["gate"].get("candidates")}
     if gate_runs:
         gate |= {
@@ -142,6 +143,8 @@ def summarise(runs: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "p95_ms": med("turn", "p95_ms"),
             "turns": runs[0]["turn"]["turns"],
             "failed": max(r["turn"]["failed"] for r in runs),
+            "readings_p50": median_of([float(n) for n in readings]) if readings else None,
+            "readings_max": max(readings, default=None),
         },
     }
 
@@ -200,22 +203,26 @@ async def _one_run(
 
 
 async def _turns(agent: ShoppingAgent, messages: Sequence[str]) -> dict[str, Any]:
-    """Wall time of whole offline turns, each the first of a new session."""
+    """Wall time of whole offline turns, each the first of a new session, and how many
+    times each read the shopper's text into a plan."""
     samples: list[float] = []
+    readings: list[int] = []
     failed = 0
     for message in messages:
         started = time.perf_counter()
         try:
-            await collect(agent.run_turn(None, message))
+            summary = await collect(agent.run_turn(None, message))
         except Exception:  # a failed turn is counted, not timed
             failed += 1
             continue
         samples.append((time.perf_counter() - started) * 1000)
+        readings.append(summary.readings)
     return {
         "p50_ms": round(percentile(samples, 50), 3),
         "p95_ms": round(percentile(samples, 95), 3),
         "turns": len(messages),
         "failed": failed,
+        "readings": readings,
     }
 
 

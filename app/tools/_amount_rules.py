@@ -9,6 +9,7 @@ import re
 
 from app.catalog.product_nouns import singular
 from app.catalog.specs import BYTE_UNITS, UNITS, comparable, quantities, without_quantities
+from app.language.lexicon import number_words
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
 from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token, word_set
 
@@ -21,14 +22,8 @@ _COUNTED = frozenset({*PIECES, "pack", "packs", "pieces", "count"})
 """Words that count pieces after a number ("three pack", "2 pcs")."""
 _LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
 """Words after which a spelled count is part of a longer number ("one point seventy-six")."""
-TENS = {
-    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-    "eighty": 80, "ninety": 90,
-}  # fmt: skip
-TEENS = {
-    "eleven": 11, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
+TENS = number_words("tens")
+TEENS = number_words("teen")
 """Numbers spelled before a unit only ("fifteen foot"): before a product they are sizes and
 shades more often than counts, so they are no count words."""
 

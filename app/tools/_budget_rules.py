@@ -12,25 +12,13 @@ from pathlib import Path
 
 from app.config.params.planner import PLANNER_AROUND_SLACK
 from app.errors import ConfigError
+from app.language.lexicon import currency_patterns
 from app.tools._text_rules import STOP_WORDS, WORD, SpanMask
 
 RATES_FILE = Path(__file__).resolve().parents[2] / "data" / "currency_rates.json"
 
 _CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(rf"^(?:{pattern})$"), code)
-    for pattern, code in (
-        (r"us\$|u\.s\.\s?\$|usd|us dollars?|american dollars?", "USD"),
-        (r"c\$|ca\$|cad|canadian dollars?", "CAD"),
-        (r"a\$|au\$|aud|australian dollars?", "AUD"),
-        (r"\$|dollars?|bucks", "USD"),
-        (r"€|eur|euros?", "EUR"),
-        (r"£|gbp|pounds?(?: sterling)?|quid|british pounds?", "GBP"),
-        (r"cn¥|rmb|cny|yuan|renminbi", "CNY"),
-        (r"¥|jpy|yen", "JPY"),
-        (r"₹|inr|rs\.?|rupees?", "INR"),
-        (r"chf|swiss francs?|francs?", "CHF"),
-        (r"₩|krw|won", "KRW"),
-    )
+    (re.compile(rf"^(?:{pattern})$"), code) for pattern, code in currency_patterns()
 )
 """Currency as written (lower-cased, spaces squeezed) to its ISO code; first match wins."""
 

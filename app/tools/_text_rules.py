@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.language.lexicon import filler_words, number_words
+
 _SAME_LENGTH = str.maketrans(
     {"’": "'", "‘": "'", "`": "'", "´": "'", "“": '"', "”": '"', "–": "-", "—": "-", "\u00a0": " "}
 )
@@ -23,47 +25,11 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-STOP_WORDS = word_set(
-    """
-    a about above after again against all also am an and any anything are aren't around as at
-    be because been before being below between both but by can can't could couldn't did didn't
-    do does doesn't doing don't dont down during each either else even ever every few for from
-    further get gets getting give go going got had has have having he her here hers herself him
-    himself his how i i'd i'll i'm i've id if im in into is isn't it it's its itself ive just let
-    like me might more most much must my myself need needs neither no nor not now of off on once
-    one ones only or other our ours ourselves out over own please quite rather really same she
-    should so some someone something such than thank thanks that that's thats the their theirs
-    them themselves then there these they they'd they'll theyll this those though through to too
-    under until up us very was wasn't we we'd we'll were what when where which while who whom
-    why will with within without won't would wouldn't yet you you'd you'll your yours yourself
-    want wants wanted looking look searching search find finding buy buying purchase order
-    show tell help pick choose choosing select make sure ensure may shall kindly hi hello hey
-    interested lot thing things stuff item items product products kind type sort ok okay yes
-    well actually maybe perhaps probably definitely something anything am what's where's least
-    cheap cheaper cheapest bigger larger smaller inexpensive affordable expensive pricey pricier
-    add include
-    option options choice choices suggestion suggestions others elsewhere anywhere somewhere
-    compare able good great nice decent excellent awesome
-    wont cant isnt doesnt didnt arent wasnt wouldnt shouldnt couldnt youre theyre whats
-    who's how's there's here's let's it'll that'll price prices cost costs budget total
-    overall altogether combined locate wanna gonna
-    """
-)
+STOP_WORDS = filler_words()
 """Function words and request filler that never become keywords."""
 
 
-NUMBER_WORDS = {
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "twelve": "12",
-}
+NUMBER_WORDS = {word: str(value) for word, value in number_words("count").items()}
 """Counts shoppers spell out ("three foot", "two usb ports"); "one" is left out, being as
 often a pronoun."""
 

@@ -19,7 +19,8 @@ from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS
 from app.errors import DependencyDown
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import ChatModel, Message
-from app.tools.planner_rules import plan_from_text
+from app.tools.planner_rules import read_plan
+from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
 __all__ = ["PlannerArgs", "PlannerResult", "PlannerTool", "merge_plans", "platform_scope"]
@@ -104,10 +105,10 @@ class PlannerTool:
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
         read, respelled = self._read(args.messages)
-        rules = plan_from_text(read, previous=previous)
+        reading = read_plan(read, previous=previous)
         platforms = platform_scope(args.messages, previous.platforms if previous else ())
-        rules = _with_platforms(rules, platforms)
-        turn_is_shopping = plan_from_text(read[-1:]).is_shopping
+        rules = _with_platforms(reading.plan, platforms)
+        turn_is_shopping = reading.latest_is_shopping
         notes = [f"read {r.written!r} as {r.read_as!r}" for r in respelled]
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
@@ -139,6 +140,7 @@ class PlannerTool:
         notes: list[str],
     ) -> tuple[ShoppingPlan | None, PlanSource]:
         """The LLM's plan, with up to `PLANNER_LLM_REPAIRS` repairs; None: use the rules."""
+        note_reading()
         chat = _prompt(messages, previous)
         schema = ShoppingPlan.model_json_schema()
         for attempt in range(PLANNER_LLM_REPAIRS.get() + 1):

@@ -18,13 +18,23 @@ from app.tools._lexicon_rules import CONNECTORS, FORM_PRODUCTS, PART_HOSTS, SIZE
 from app.tools._lift_rules import Lift
 from app.tools._message_rules import MessageReading, ProductReading, read_message
 from app.tools._negation_rules import Finding
+from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
-__all__ = ["plan_from_text"]
+__all__ = ["RulesReading", "plan_from_text", "read_plan"]
 
 _PRINTING = frozenset({"printer", "copier", "fax", "multifunction"})
 """Products whose "black and white" is their print, not their colour."""
 _MONOCHROME_WORDS = frozenset({"black", "white", "b", "w", "monochrome", "b&w", "b/w"})
+
+
+@dataclass(frozen=True)
+class RulesReading:
+    """One reading of the messages: the plan, and whether the latest message alone asks
+    to shop (small talk inside a shopping session keeps the plan but asks nothing)."""
+
+    plan: ShoppingPlan
+    latest_is_shopping: bool
 
 
 def plan_from_text(
@@ -33,13 +43,22 @@ def plan_from_text(
     """P_t for `messages` (recent user messages, oldest first; a bare string is one message),
     replayed on top of `previous` when given; rules are idempotent, so replaying a message
     already reflected in `previous` changes nothing."""
+    return read_plan(messages, previous=previous).plan
+
+
+def read_plan(messages: Sequence[str], *, previous: ShoppingPlan | None = None) -> RulesReading:
+    """`plan_from_text` with what the latest message alone says, from the same reading."""
     batch = [messages] if isinstance(messages, str) else list(messages)
     if not all(isinstance(m, str) for m in batch):
         raise InvalidRequest("plan_from_text expects the user messages as strings")
+    note_reading()
     state = _State.seed(previous)
+    latest_is_shopping = False
     for message in batch:
-        state.apply(read_message(message))
-    return state.plan(previous)
+        reading = read_message(message)
+        state.apply(reading)
+        latest_is_shopping = not reading.not_shopping
+    return RulesReading(state.plan(previous), latest_is_shopping)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from app.tools._openai_chat import OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.planner import PlannerResult, PlannerTool, platform_scope
 from app.tools.planner_rules import plan_from_text
+from app.tools.readings import counting_readings
 from app.tools.shopping_plan import Constraint, ShoppingPlan
 from tests.fakes.scripted_openai import ScriptedOpenAI, fail, structured
 
@@ -118,6 +119,16 @@ async def test_with_repairs_off_one_invalid_plan_is_enough_for_the_rules(
         result = await plan_with(PlannerTool(model), MESSAGES)
     assert result.source == "rules"
     assert len(scripted_openai.requests("plan")) == 1
+
+
+async def test_the_llm_planner_and_its_rules_are_two_readings_however_often_repaired(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    scripted_openai.script("plan", structured("{"), structured({"category": "headphones"}))
+    with counting_readings() as readings:
+        result = await plan_with(PlannerTool(model), MESSAGES)
+    assert result.source == "llm_repaired"
+    assert readings.count == 2
 
 
 async def test_an_unavailable_llm_leaves_the_plan_to_the_rules(

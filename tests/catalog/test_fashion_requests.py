@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from app.api.app import build_agent
 from app.catalog.offer_store import OfferStore
 from app.config.settings import Settings
 from app.eval.bench_catalog import MYNTRA_FILE, MYNTRA_MAPPING
 from app.eval.catalog_requests import RequestOutcome, load_requests, run_requests, score
 from app.recall.index_build import build_index
 from app.runtime import Runtime
+from app.runtime_agent import build_agent
 
 REPO = Path(__file__).resolve().parents[2]
 REQUESTS = Path(__file__).parent / "data" / "fashion_requests.json"

@@ -33,7 +33,7 @@ REQUIRED = {
     "search": {"cold_ms", "warm_ms", "warm_speedup"},
     "singleflight": {"concurrent", "encodes", "vector_queries"},
     "gate": {"candidates", "p50_ms"},
-    "turn": {"p50_ms", "p95_ms"},
+    "turn": {"p50_ms", "p95_ms", "readings_p50", "readings_max"},
 }
 
 
@@ -67,7 +67,13 @@ def _run(cold: float, warm: float, encodes: int, turn_p50: float) -> dict[str, A
             "joined": 7,
         },
         "gate": {"candidates": 15, "p50_ms": turn_p50 / 2, "p95_ms": turn_p50, "model": "m"},
-        "turn": {"p50_ms": turn_p50, "p95_ms": turn_p50 * 3, "turns": 6, "failed": 0},
+        "turn": {
+            "p50_ms": turn_p50,
+            "p95_ms": turn_p50 * 3,
+            "turns": 6,
+            "failed": 0,
+            "readings": [encodes + 2, 3],
+        },
     }
 
 
@@ -81,6 +87,7 @@ def test_runs_are_summarised_by_medians_and_the_worst_count() -> None:
     assert summary["gate"] == {"candidates": 15, "p50_ms": 100, "p95_ms": 200, "model": "m"}
     assert summary["turn"]["p50_ms"] == 200
     assert summary["turn"]["p95_ms"] == 600
+    assert (summary["turn"]["readings_p50"], summary["turn"]["readings_max"]) == (3.0, 4)
 
 
 def test_a_result_row_carries_the_commit_and_time(tmp_path: Path) -> None:
@@ -130,6 +137,7 @@ def test_a_real_run_reports_every_figure_and_logs_it(
     assert report["search"]["all_cold_were_misses"] is True
     assert report["search"]["all_warm_were_l1"] is True
     assert report["turn"] == {**report["turn"], "turns": 2, "failed": 0}
+    assert report["turn"]["readings_max"] >= 1
     assert len(report["load_avg"]["start"]) == 3
     (row,) = [json.loads(line) for line in log.read_text().splitlines()]
     assert row["bench"] == "bench"

@@ -7,10 +7,10 @@ import asyncio
 
 import pytest
 
-from app.api.app import build_agent
 from app.config.settings import Settings
 from app.eval.webshop import load_goals, run_goals
 from app.runtime import Runtime
+from app.runtime_agent import build_agent
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 

@@ -2,6 +2,8 @@
 
 from app.config.registry import REGISTRY
 
+__all__ = ["IMPORT_DEFAULT_CURRENCY", "IMPORT_ERRORS_LISTED"]
+
 IMPORT_ERRORS_LISTED = REGISTRY.declare(
     "IMPORT_ERRORS_LISTED",
     int,

@@ -1,0 +1,88 @@
+"""The language-general vocabulary of shopper text (filler words, number words, ordinals,
+currencies), read from data/lexicon/*.tsv: words true of English shopping in any shop are
+data, so adding one is an edit to a file, not to a rule."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from app.errors import ConfigError
+
+__all__ = [
+    "LEXICON_DIR",
+    "currency_patterns",
+    "filler_words",
+    "number_words",
+    "ordinals",
+    "read_table",
+    "table",
+    "units",
+]
+
+LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicon"
+_NUMBER_USES = frozenset({"count", "teen", "tens", "quantity"})
+
+
+@functools.cache
+def table(name: str) -> tuple[dict[str, str], ...]:
+    """The rows of data/lexicon/<name>.tsv, read once per process."""
+    return read_table(LEXICON_DIR / f"{name}.tsv")
+
+
+def read_table(path: Path) -> tuple[dict[str, str], ...]:
+    """The rows of a lexicon file as column -> value: '#' lines are comments, the first
+    other line names the columns, every row has them all."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the lexicon file {path}: {exc}") from exc
+    lines = [line for line in lines if line.strip() and not line.startswith("#")]
+    if not lines:
+        raise ConfigError(f"{path} has no header line")
+    columns = lines[0].split("\t")
+    rows = []
+    for number, line in enumerate(lines[1:], start=2):
+        values = line.split("\t")
+        if len(values) != len(columns) or not all(values):
+            raise ConfigError(f"{path}: row {number} needs {len(columns)} non-empty columns")
+        rows.append(dict(zip(columns, values, strict=True)))
+    return tuple(rows)
+
+
+def filler_words() -> frozenset[str]:
+    """Function words and request filler that never become keywords."""
+    return frozenset(row["word"] for row in table("filler_words"))
+
+
+def number_words(use: str) -> dict[str, int]:
+    """Spelled numbers of one use (count, teen, tens, quantity), in file order."""
+    if use not in _NUMBER_USES:
+        raise ConfigError(f"unknown number-word use {use!r}; one of {sorted(_NUMBER_USES)}")
+    rows = [row for row in table("number_words") if row["use"] == use]
+    return {row["word"]: _int(row["value"], "number_words") for row in rows}
+
+
+def ordinals() -> dict[str, int]:
+    """Words naming one of the picks shown, as an index into them (-1: the last)."""
+    return {row["word"]: _int(row["index"], "ordinals") for row in table("ordinals")}
+
+
+def currency_patterns() -> tuple[tuple[str, str], ...]:
+    """(pattern of the currency as written, ISO code), in order: the first match wins."""
+    return tuple((row["written"], row["code"]) for row in table("currencies"))
+
+
+def units() -> dict[str, tuple[str, ...]]:
+    """Each canonical unit and the ways it is written, in file order."""
+    written: dict[str, list[str]] = {}
+    for row in table("units"):
+        written.setdefault(row["unit"], []).append(row["written"])
+    return {unit: tuple(forms) for unit, forms in written.items()}
+
+
+def _int(value: str, name: str) -> int:
+    try:
+        return int(value)
+    except ValueError as exc:
+        raise ConfigError(f"data/lexicon/{name}.tsv: {value!r} is not a whole number") from exc
