@@ -5,6 +5,7 @@ kind, colour, gender, budget (in the currency said) and exclusions."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,6 +76,11 @@ async def run_requests(
     return out
 
 
+def _names_kind(title: str, kind: str) -> bool:
+    """The kind as a whole word of the title, plural allowed ("shirt" is no "t-shirt")."""
+    return re.search(rf"(?<![\w-]){re.escape(kind)}(?:s|es)?(?![\w-])", title.lower()) is not None
+
+
 def _fits_gender(pick: PickView, asked: str) -> bool:
     said = (pick.attributes.get("gender") or "").lower()
     kids = asked in {"boys", "girls"}
@@ -111,7 +117,7 @@ def score(outcomes: Sequence[RequestOutcome]) -> dict[str, Any]:
             no_pick += 1
         for pick in [*o.picks, *o.follow_picks]:
             picks += 1
-            kind += any(k in pick.title.lower() for k in req.kind)
+            kind += any(_names_kind(pick.title, k) for k in req.kind)
             if req.colour:
                 colour_n += 1
                 colour += _fits_colour(pick, req.colour)

@@ -268,12 +268,15 @@ def _clean(term: str) -> str:
 
 
 def _forms(term: str) -> tuple[str, ...]:
-    """The term and its last word in singular and plural form ("nuts" ~ "nut")."""
+    """The term and its last word in singular, plural and past-participle form ("nuts" ~
+    "nut"; "without print" rules out "printed")."""
     words = term.split()
     if not words:
         return ()
     last = singular(words[-1])
     stems = {words[-1], last, last + "s"}
+    if last.isalpha() and len(last) >= 3 and not last.endswith("ed"):
+        stems.add(last + ("d" if last.endswith("e") else "ed"))
     return tuple(" ".join([*words[:-1], w]) for w in sorted(stems))
 
 

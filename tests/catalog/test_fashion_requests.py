@@ -28,7 +28,7 @@ from app.runtime_agent import build_agent
 
 REPO = Path(__file__).resolve().parents[2]
 REQUESTS = Path(__file__).parent / "data" / "fashion_requests.json"
-FLOORS = {"kind_share": 0.8, "colour_share": 0.8, "gender_share": 0.8}
+FLOORS = {"kind_share": 0.75, "colour_share": 0.9, "gender_share": 0.9}
 
 
 @pytest.fixture(scope="module")
