@@ -52,13 +52,15 @@ class _Observations(Collector):
 
 
 class StateCollector(Collector):
-    """Reads breakers, the app's search cache and the parameter registry at scrape time."""
+    """Reads breakers, admission, the app's search cache and the parameter registry at
+    scrape time."""
 
     def __init__(self, app: FastAPI) -> None:
         self._app = app
 
     def collect(self) -> Iterator[Metric]:
         yield from _breakers()
+        yield from _admission(self._app)
         yield from _cache(self._app)
         yield from _params(self._app)
 
@@ -80,6 +82,21 @@ def _breakers() -> Iterator[Metric]:
         failures.add_metric([breaker.name], breaker.failures)
     yield state
     yield failures
+
+
+def _admission(app: FastAPI) -> Iterator[Metric]:
+    in_flight = GaugeMetricFamily(
+        "pickwise_turns_in_flight", "Chat turns running in this worker (admission control)."
+    )
+    refused = CounterMetricFamily(
+        "pickwise_turns_refused", "Chat turns refused with 429: the worker was at capacity."
+    )
+    gate = getattr(app.state, "turn_gate", None)
+    if gate is not None:
+        in_flight.add_metric([], gate.in_flight)
+        refused.add_metric([], gate.refused)
+    yield in_flight
+    yield refused
 
 
 def _cache(app: FastAPI) -> Iterator[Metric]:

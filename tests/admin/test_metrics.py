@@ -45,6 +45,8 @@ FAMILIES = {
     "pickwise_search_cache_l2_errors": "counter",
     "pickwise_breaker_state": "gauge",
     "pickwise_breaker_failures": "gauge",
+    "pickwise_turns_in_flight": "gauge",
+    "pickwise_turns_refused": "counter",
     "pickwise_llm_request_duration_seconds": "histogram",
     "pickwise_llm_tokens": "counter",
     "pickwise_llm_errors": "counter",

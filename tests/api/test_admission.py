@@ -101,6 +101,12 @@ async def test_turns_beyond_the_bound_are_refused_with_retry_after(
         assert (admission["in_flight"], admission["limit"]) == (2, 2)
         assert admission["refused"] >= 2
         assert (await client.get("/v1/sessions/unknown")).status_code == 404, "only turns count"
+        scraped = (await client.get("/metrics")).text.splitlines()
+        assert "pickwise_turns_in_flight 2.0" in scraped
+        refused_total = [
+            line for line in scraped if line.startswith("pickwise_turns_refused_total")
+        ]
+        assert float(refused_total[0].split()[-1]) >= 2
         agent.release.set()
         answered = await asyncio.gather(*held)
         assert [r.status_code for r in answered] == [200, 200]
