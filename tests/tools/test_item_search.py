@@ -249,7 +249,6 @@ async def test_gibberish_finds_nothing(runtime: Runtime) -> None:
     [
         ({"query": "   "}, "query"),
         ({"query": "mouse", "colour": "red"}, "colour"),
-        ({"query": "mouse", "platform": "ebay"}, "platform"),
         ({"query": "mouse", "min_rating": 6}, "min_rating"),
         ({"query": "mouse", "price_usd_max": -5}, "price_usd_max"),
         ({"query": "mouse", "top_k": 0}, "top_k"),
