@@ -27,7 +27,17 @@ pytestmark = [
     pytest.mark.asyncio(loop_scope="module"),
 ]
 
-PICK_KEYS = {"item_id", "title", "platform", "price_usd", "reason"}
+PICK_KEYS = {
+    "item_id",
+    "title",
+    "platform",
+    "brand",
+    "price",
+    "currency",
+    "price_usd",
+    "attributes",
+    "reason",
+}
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

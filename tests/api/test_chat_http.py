@@ -79,6 +79,10 @@ async def test_stream_false_answers_one_document(client: httpx.AsyncClient) -> N
             "title": "Usb Hub",
             "platform": "amazon",
             "price_usd": 9.99,
+            "brand": None,
+            "price": None,
+            "currency": None,
+            "attributes": {},
             "reason": "matches 'usb hub'",
         }
     ]
