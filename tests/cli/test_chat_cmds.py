@@ -78,7 +78,17 @@ def test_ask_json_document() -> None:
     assert doc["answer"].strip()
     assert doc["picks"]
     for pick in doc["picks"]:
-        assert set(pick) == {"item_id", "title", "platform", "price_usd", "reason"}
+        assert set(pick) == {
+            "item_id",
+            "title",
+            "platform",
+            "brand",
+            "price",
+            "currency",
+            "price_usd",
+            "attributes",
+            "reason",
+        }
         assert "logitech" not in pick["title"].lower()
         assert pick["reason"]
     assert doc["plan"]["category"] == "gaming keyboard"
