@@ -10,7 +10,6 @@ from typing import Annotated, Any, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from app.agent.events import TurnEvent
-from app.catalog.item import Platform
 from app.errors import InvalidRequest
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
@@ -18,6 +17,8 @@ __all__ = ["HeldPlanEdit", "PlanEdit", "PlanEditor", "apply_held_edit", "hold_ed
 
 Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 Amount = Annotated[float, Field(gt=0, le=1_000_000)]
+# A shop name is open (the catalog names its shops); an edit may only name a non-empty one.
+Shop = Term
 _OPTIONAL = ("budget_usd", "budget_min_usd", "platforms")
 
 
@@ -31,8 +32,8 @@ class PlanEdit(BaseModel):
     budget_min_usd: Amount | None = Field(None, description="Lowest price in USD; null: none.")
     drop_must_have: tuple[Term, ...] = Field((), max_length=20)
     drop_exclude: tuple[Term, ...] = Field((), max_length=20)
-    platforms: tuple[Platform, ...] | None = Field(
-        None, max_length=6, description="Shops to search; null or []: every shop."
+    platforms: tuple[Shop, ...] | None = Field(
+        None, max_length=50, description="Shops to search; null or []: every shop."
     )
 
     @model_validator(mode="after")

@@ -28,7 +28,9 @@ PLAN = ShoppingPlan(
         {"budget_usd": 0},
         {"budget_usd": -5},
         {"budget_usd": "cheap"},
-        {"platforms": ["ebay"]},
+        {"platforms": [""]},
+        {"platforms": ["  "]},
+        {"platforms": [3]},
         {"drop_must_have": [""]},
         {"drop_must_have": ["x" * 81]},
         {"budget_min_usd": 200, "budget_usd": 100},
@@ -38,6 +40,10 @@ PLAN = ShoppingPlan(
 def test_malformed_edits_are_refused(body: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         PlanEdit.model_validate(body)
+
+
+def test_any_shop_name_is_well_formed_the_catalog_decides_if_it_exists() -> None:
+    assert PlanEdit.model_validate({"platforms": ["ebay"]}).platforms == ("ebay",)
 
 
 def test_null_clears_and_unset_leaves() -> None:
