@@ -11,6 +11,7 @@ can tell our failures from bugs. The tree, by what the caller should do about it
     ├── NotFound             a named thing (session, item, parameter) does not exist
     ├── AuthError            admin credentials missing (401) or wrong (403)
     ├── DependencyDown       a remote dependency failed or its breaker is open; do not retry now
+    │   └── BadReply         it answered, but with nothing usable (not JSON, wrong shape, empty)
     └── Overloaded           this process is at capacity (429); retry after `retry_after_s`
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 __all__ = [
     "AuthError",
+    "BadReply",
     "ConfigError",
     "DependencyDown",
     "IndexMissing",
@@ -83,10 +85,18 @@ class DependencyDown(PickwiseError):
 
     code = "dependency_down"
 
-    def __init__(self, name: str, reason: str = "") -> None:
+    def __init__(self, name: str, reason: str = "", *, kind: str = "") -> None:
         self.name = name
         self.reason = reason
+        self.kind = kind
+        """A short, stable failure class for metrics ("timeout", "malformed", ...); may be ""."""
         super().__init__(f"{name} is unavailable" + (f": {reason}" if reason else ""))
+
+
+class BadReply(DependencyDown):
+    """The dependency answered, but with something unusable: a body that is not JSON, the
+    wrong shape, nothing in it, or output that does not validate. It counts on the
+    dependency's breaker like an outage."""
 
 
 class Overloaded(PickwiseError):

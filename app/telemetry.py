@@ -12,6 +12,7 @@ __all__ = [
     "HTTP_REQUESTS",
     "HTTP_SECONDS",
     "LLM_ERRORS",
+    "LLM_FAILURES",
     "LLM_SECONDS",
     "LLM_TOKENS",
     "METRICS",
@@ -21,6 +22,7 @@ __all__ = [
     "TURN_SECONDS",
     "observe_llm_call",
     "observe_llm_error",
+    "observe_llm_failure",
     "observe_recall_source",
     "observe_tool",
 ]
@@ -91,6 +93,14 @@ LLM_ERRORS = Counter(
     registry=METRICS,
 )
 
+LLM_FAILURES = Counter(
+    "pickwise_llm_failures",
+    "Model calls that gave no usable reply, by role (planner or agent) and reason (timeout, "
+    "deadline, connection, http_5xx, malformed, empty, invalid_output, circuit_open, ...).",
+    ["role", "reason"],
+    registry=METRICS,
+)
+
 
 def observe_tool(
     tool: str, ms: float, error_code: str | None = None, dependency: str | None = None
@@ -119,3 +129,8 @@ def observe_llm_error(model: str, error: BaseException) -> None:
     """One failed LLM request, labelled by the type of what caused it."""
     cause = error.__cause__ or error
     LLM_ERRORS.labels(model, type(cause).__name__).inc()
+
+
+def observe_llm_failure(role: str, reason: str) -> None:
+    """One model call of `role` that gave the turn nothing usable, and why."""
+    LLM_FAILURES.labels(role, reason).inc()

@@ -20,6 +20,7 @@ from app.tools.readings import Readings
 from app.tools.shopping_summary import cited_ids
 
 Mode = Literal["llm", "offline"]
+PlannerName = Literal["llm", "rules"]
 
 
 @dataclass
@@ -32,6 +33,9 @@ class Turn:
     ctx: ToolContext
     hooks: Sequence[TurnHook]
     mode: Mode
+    """The policy answering the turn: the LLM loop, or the offline policy."""
+    planner: PlannerName = "rules"
+    """Who made this turn's plan (the LLM, repaired or not, or the rules)."""
     queue: asyncio.Queue[TurnEvent | None] = field(default_factory=asyncio.Queue)
     trace: list[StageTiming] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)

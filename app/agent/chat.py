@@ -25,10 +25,19 @@ from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config import REGISTRY
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
+from app.config.params.llm import LLM_TURN_DEADLINE_S
 from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, PickwiseError
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
-from app.tools.llm import ChatModel
+from app.tools.llm import (
+    AGENT,
+    PLANNER,
+    ChatModel,
+    breaker_of,
+    fallback_note,
+    role_available,
+    turn_deadline,
+)
 from app.tools.planner import PlannerResult
 from app.tools.readings import count_readings_on, counting_readings
 from app.tools.shopping_plan import ShoppingPlan
@@ -87,7 +96,7 @@ class ShoppingAgent:
             session = session or Session(session_id=sid)
             with REGISTRY.pinned(REGISTRY.snapshot()):
                 turn = self._start(session, text)
-                turn.emit("session", new=created, turn=session.turns, mode=self.mode)
+                turn.emit("session", new=created, turn=session.turns, **self._intended())
                 task = asyncio.create_task(self._run(turn, text))
             async for event in self._follow(turn, task):
                 yield event
@@ -111,10 +120,17 @@ class ShoppingAgent:
             text = edit.describe()
             with REGISTRY.pinned(REGISTRY.snapshot()):
                 turn = Turn(session, ctx.turn_id, text, ctx, tuple(self.hooks()), self.mode)
-                turn.emit("session", new=False, turn=session.turns, mode=self.mode, edit=text)
+                turn.emit("session", new=False, turn=session.turns, edit=text, **self._intended())
                 task = asyncio.create_task(self._run(turn, None))
             async for event in self._follow(turn, task):
                 yield event
+
+    def _intended(self) -> dict[str, str]:
+        """What the turn starts out to use, given the model and its breakers now; the `done`
+        event says what actually answered."""
+        policy = "llm" if self.model is not None and role_available(AGENT) else "offline"
+        planner = "llm" if self.model is not None and role_available(PLANNER) else "rules"
+        return {"mode": policy, "planner": planner, "policy": policy}
 
     async def get_session(self, session_id: str) -> Session:
         """The stored session; `NotFound` when unknown or expired."""
@@ -172,8 +188,9 @@ class ShoppingAgent:
         try:
             for hook in turn.hooks:
                 hook.start_turn(turn.ctx)
-            planned = await self._plan(turn, said)
-            answered = await self._answer(turn, planned)
+            with turn_deadline(LLM_TURN_DEADLINE_S.get()):
+                planned = await self._plan(turn, said)
+                answered = await self._answer(turn, planned)
             if not answered or not turn.answer.strip():
                 turn.answer = UNANSWERED
             for line in turn.answer.splitlines(keepends=True):
@@ -208,6 +225,7 @@ class ShoppingAgent:
             turn.ctx.candidates.clear()
         turn.ctx.plan = turn.session.plan = plan
         turn.notes += planned.notes
+        turn.planner = "rules" if planned.source == "rules" else "llm"
         turn.emit("plan", plan=plan.model_dump(mode="json"), source=planned.source)
         return planned
 
@@ -219,10 +237,10 @@ class ShoppingAgent:
             if await run_llm_turn(turn, self.model, self.tools):
                 return True
         except DependencyDown as exc:
-            if exc.name != "llm":
+            if exc.name != breaker_of(AGENT):
                 raise
             turn.mode = "offline"
-            turn.notes.append(f"the LLM is unavailable ({exc}); answered without it")
+            turn.notes.append(fallback_note("policy", exc, "offline policy"))
             return await run_offline_turn(turn, self.tools, turn_is_shopping=shopping)
         return await finish_with_summary(turn, self.tools)
 
@@ -269,6 +287,9 @@ async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
         plan=data.get("plan", {}),
         trace=[StageTiming.model_validate(t) for t in data.get("trace", [])],
         readings=int(data.get("readings", 0)),
+        planner=data.get("planner", "rules"),
+        policy=data.get("policy", "offline"),
+        notes=[str(n) for n in data.get("notes", [])],
     )
 
 
@@ -283,6 +304,8 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "trace": [t.model_dump() for t in turn.trace],
         "readings": turn.readings.count,
         "mode": turn.mode,
+        "planner": turn.planner,
+        "policy": turn.mode,
         "turn": turn.session.turns,
         "notes": turn.notes,
     }

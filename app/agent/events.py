@@ -62,6 +62,12 @@ class TurnSummary(BaseModel):
     plan: dict[str, Any] = Field(default_factory=dict)
     trace: list[StageTiming] = Field(default_factory=list)
     readings: int = Field(0, ge=0, description="Times the turn read shopper text into a plan.")
+    planner: Literal["llm", "rules"] = Field("rules", description="Who made the plan.")
+    policy: Literal["llm", "offline"] = Field("offline", description="Who drove the turn.")
+    notes: list[str] = Field(
+        default_factory=list,
+        description='What the turn noted, e.g. "planner: llm timed out, rules used".',
+    )
 
 
 class ChatAgent(Protocol):

@@ -19,6 +19,7 @@ Status = Literal["ok", "degraded", "down"]
 Report = dict[str, Any]
 
 _CRITICAL_BREAKERS = frozenset({"qdrant"})
+_LLM_ROLES = ("llm_planner", "llm_agent")
 _PROBE_SESSION = "healthz-probe"
 
 log = logging.getLogger(__name__)
@@ -118,12 +119,25 @@ def reranker_report(state: ApiState) -> Report:
 
 
 def llm_report(state: ApiState, breakers: list[BreakerState]) -> Report:
-    """The chat model when one is configured (its breaker decides), else the offline policy."""
-    if state.runtime.chat_model is None:
+    """The chat model when one is configured, else the offline policy. Each role has its own
+    breaker: an open planner breaker means rules plans, an open agent one the offline policy;
+    either makes the component degraded."""
+    model = state.runtime.chat_model
+    if model is None:
         return _component("ok", False, mode="offline_policy", configured=False)
-    breaker = next((b for b in breakers if b.name == "llm"), None)
-    status: Status = "degraded" if breaker is not None and breaker.state == "open" else "ok"
-    return _component(status, False, mode="llm", configured=True, model=LLM_MODEL.get())
+    roles = {b.name: b.state for b in breakers if b.name in _LLM_ROLES}
+    status: Status = "degraded" if "open" in roles.values() else "ok"
+    forms = getattr(model, "structured_forms", {})
+    return _component(
+        status,
+        False,
+        mode="llm" if roles.get("llm_agent") != "open" else "offline_policy",
+        planner="llm" if roles.get("llm_planner") != "open" else "rules",
+        configured=True,
+        model=LLM_MODEL.get(),
+        breakers=roles,
+        structured_output={name: form for (_, name), form in forms.items()},
+    )
 
 
 def breaker_report(breakers: list[BreakerState]) -> Report:

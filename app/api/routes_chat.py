@@ -57,6 +57,9 @@ class ChatResponse(BaseModel):
     plan: dict[str, Any]
     trace: list[dict[str, Any]]
     readings: int = 0
+    planner: str = "rules"
+    policy: str = "offline"
+    notes: list[str] = Field(default_factory=list)
 
     @classmethod
     def of(cls, summary: TurnSummary) -> ChatResponse:

@@ -74,10 +74,23 @@ async def run_ask(
         return await collect(agent.run_turn(session_id, message))
 
 
+_ASK_KEYS = (
+    "session_id",
+    "answer",
+    "picks",
+    "plan",
+    "trace",
+    "readings",
+    "planner",
+    "policy",
+    "notes",
+)
+
+
 def ask_payload(summary: TurnSummary) -> dict[str, Any]:
     """The JSON document of `pickwise ask --json` (the same as `/v1/chat?stream=false`)."""
     doc = summary.model_dump(mode="json")
-    return {key: doc[key] for key in ("session_id", "answer", "picks", "plan", "trace", "readings")}
+    return {key: doc[key] for key in _ASK_KEYS}
 
 
 def chat(

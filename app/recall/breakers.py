@@ -95,8 +95,15 @@ SPECS: Mapping[str, BreakerSpec] = {
         params.BREAKER_OPENSEARCH_RESET_S,
         params.BREAKER_OPENSEARCH_TIMEOUT_S,
     ),
-    "llm": BreakerSpec(
-        params.BREAKER_LLM_FAIL_MAX, params.BREAKER_LLM_RESET_S, params.BREAKER_LLM_TIMEOUT_S
+    "llm_planner": BreakerSpec(
+        params.BREAKER_LLM_PLANNER_FAIL_MAX,
+        params.BREAKER_LLM_PLANNER_RESET_S,
+        params.BREAKER_LLM_PLANNER_TIMEOUT_S,
+    ),
+    "llm_agent": BreakerSpec(
+        params.BREAKER_LLM_AGENT_FAIL_MAX,
+        params.BREAKER_LLM_AGENT_RESET_S,
+        params.BREAKER_LLM_AGENT_TIMEOUT_S,
     ),
     "reranker": BreakerSpec(
         params.BREAKER_RERANKER_FAIL_MAX,

@@ -1,6 +1,7 @@
 """The planner tool: P_t from the recent user messages. With an LLM, one structured-output call
-(repaired once with its validation error), then the rules; the rules always decide what they
-do best (budget, currency, negations with their evidence) and platform mentions."""
+(repaired once with its validation error; the model adapter negotiates the output form), then
+the rules; the rules always decide what they do best (budget, currency, negations with their
+evidence) and platform mentions."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from app.config.params.agent import PLANNER_LLM_REPAIRS
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS
 from app.errors import DependencyDown
 from app.tools.base import ToolContext, ToolResult
-from app.tools.llm import ChatModel, Message
+from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
 from app.tools.planner_rules import read_plan
 from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
@@ -139,34 +140,23 @@ class PlannerTool:
         previous: ShoppingPlan | None,
         notes: list[str],
     ) -> tuple[ShoppingPlan | None, PlanSource]:
-        """The LLM's plan, with up to `PLANNER_LLM_REPAIRS` repairs; None: use the rules."""
+        """The LLM's plan, with up to `PLANNER_LLM_REPAIRS` repairs; None: use the rules (the
+        model failed, answered nothing usable, or never validated: all `DependencyDown`)."""
         note_reading()
-        chat = _prompt(messages, previous)
-        schema = ShoppingPlan.model_json_schema()
-        for attempt in range(PLANNER_LLM_REPAIRS.get() + 1):
-            try:
-                text = await model.structured(chat, schema=schema, schema_name="shopping_plan")
-            except DependencyDown as exc:
-                notes.append(f"LLM planner unavailable ({exc}); planned with the rules")
-                return None, "rules"
-            try:
-                return ShoppingPlan.model_validate_json(text), (
-                    "llm" if attempt == 0 else "llm_repaired"
-                )
-            except ValidationError as exc:
-                problem = _validation_summary(exc)
-                notes.append(f"LLM plan attempt {attempt + 1} invalid: {problem}")
-                chat += [
-                    {"role": "assistant", "content": text},
-                    {
-                        "role": "user",
-                        "content": f"That JSON does not validate: {problem}. "
-                        "Reply with the corrected JSON object only.",
-                    },
-                ]
-        log.info("LLM planner gave no valid plan; using the rules")
-        notes.append("no valid LLM plan; planned with the rules")
-        return None, "rules"
+        try:
+            reply = await model.structured(
+                _prompt(messages, previous),
+                schema=ShoppingPlan.model_json_schema(),
+                schema_name="shopping_plan",
+                parse=_parse_plan,
+                repairs=PLANNER_LLM_REPAIRS.get(),
+            )
+        except DependencyDown as exc:
+            log.info("LLM planner gave no plan (%s); using the rules", exc)
+            notes.append(fallback_note(PLANNER, exc, "rules"))
+            return None, "rules"
+        notes += [f"LLM plan attempt {n} invalid: {p}" for n, p in enumerate(reply.problems, 1)]
+        return reply.value, "llm_repaired" if reply.problems else "llm"
 
 
 def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
@@ -265,6 +255,14 @@ def _prompt(messages: Sequence[str], previous: ShoppingPlan | None) -> list[Mess
             exclude_defaults=True
         )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": text}]
+
+
+def _parse_plan(text: str) -> ShoppingPlan:
+    """The plan in the model's JSON text; ValueError says what does not validate."""
+    try:
+        return ShoppingPlan.model_validate_json(text)
+    except ValidationError as exc:
+        raise ValueError(_validation_summary(exc)) from None
 
 
 def _validation_summary(exc: ValidationError) -> str:

@@ -108,7 +108,9 @@ async def test_two_invalid_plans_fall_back_to_the_rules(
     assert result.source == "rules"
     assert result.plan == plan_from_text(MESSAGES)
     assert len(scripted_openai.requests("plan")) == 2
-    assert result.notes[-1] == "no valid LLM plan; planned with the rules"
+    note = result.notes[-1]
+    assert note.startswith("planner: llm sent JSON that did not validate after 1 repair: ")
+    assert note.endswith(", rules used")
 
 
 async def test_with_repairs_off_one_invalid_plan_is_enough_for_the_rules(
@@ -138,7 +140,7 @@ async def test_an_unavailable_llm_leaves_the_plan_to_the_rules(
     result = await plan_with(PlannerTool(model), MESSAGES)
     assert result.source == "rules"
     assert result.plan == plan_from_text(MESSAGES)
-    assert "llm is unavailable" in result.notes[0]
+    assert result.notes == ["planner: llm answered HTTP 503, rules used"]
 
 
 async def test_llm_slot_budgets_need_a_number_the_rules_found(

@@ -2,14 +2,20 @@
 `openai` client over real HTTP. Replies are queued per request kind and every request is
 recorded, so a test can check the tools schema, the tool messages and any note sent back.
 
-Kinds: "plan" (a `response_format` request: the planner), "tools" (a request offering tools:
-the agent loop) and "text" (neither: a written summary or chat answer). A request with
-nothing scripted for its kind gets a 500 and is listed in `unscripted`; the `scripted_openai`
-fixture fails the test on teardown unless it set `allow_unscripted`.
+Kinds: "plan" (a `response_format` request, or one whose system message carries a JSON
+schema to follow: the planner), "tools" (a request offering tools: the agent loop) and "text"
+(neither: a written summary or chat answer). A request with nothing scripted for its kind gets
+a 500 and is listed in `unscripted`; the `scripted_openai` fixture fails the test on teardown
+unless it set `allow_unscripted`.
+
+Like the servers people run locally, it can refuse `response_format` types (`accept_formats`,
+answered 400 or `refuse_status` without using a scripted reply), hang (`hang()`), or answer
+200 with a body that is not a completion (`raw()`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 import threading
@@ -22,12 +28,14 @@ from typing import Any, Literal
 import pytest
 import uvicorn
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from tests.fakes.scripted_embeddings import ScriptedEmbeddings
 
 Kind = Literal["plan", "tools", "text"]
 KINDS: tuple[Kind, ...] = ("plan", "tools", "text")
+PROMPT_SCHEMA_MARK = "validates against this JSON schema"
+"""How a planner request without `response_format` says which schema to follow."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,9 @@ class Reply:
     calls: tuple[Call, ...] = ()
     status: int = 200
     echo: bool = False
+    hang_s: float = 0.0
+    raw: str | None = None
+    media_type: str = "application/json"
 
 
 def say(text: str) -> Reply:
@@ -84,6 +95,16 @@ def echo(prefix: str = "", suffix: str = "") -> Reply:
 def fail(status: int = 503) -> Reply:
     """An HTTP error answer."""
     return Reply(status=status)
+
+
+def hang(seconds: float = 60.0) -> Reply:
+    """No answer for `seconds` (or until the script is reset), then a 504."""
+    return Reply(hang_s=seconds)
+
+
+def raw(body: str, *, status: int = 200, media_type: str = "application/json") -> Reply:
+    """`body` sent verbatim: garbage, a JSON string, a completion without choices, ..."""
+    return Reply(raw=body, status=status, media_type=media_type)
 
 
 @dataclass(frozen=True)
@@ -113,6 +134,12 @@ class ScriptedOpenAI:
         self._requests: list[Recorded] = []
         self.unscripted: list[Recorded] = []
         self.allow_unscripted = False
+        self.accept_formats: frozenset[str] | None = None
+        """`response_format` types accepted; None: all. Others are refused."""
+        self.refuse_status = 400
+        self.refused: list[Recorded] = []
+        """Requests refused for their `response_format`, oldest first."""
+        self._generation = 0
         self._ids = 0
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -142,6 +169,10 @@ class ScriptedOpenAI:
             self._requests.clear()
             self.unscripted.clear()
             self.allow_unscripted = False
+            self.accept_formats = None
+            self.refuse_status = 400
+            self.refused.clear()
+            self._generation += 1
             self._ids = 0
 
     def start(self) -> None:
@@ -173,28 +204,57 @@ class ScriptedOpenAI:
         app = FastAPI()
 
         @app.post("/v1/chat/completions")
-        async def completions(request: Request) -> JSONResponse:
+        async def completions(request: Request) -> Response:
             body = await request.json()
-            return self._answer(body)
+            refusal = self._refusal(body)
+            if refusal is not None:
+                return refusal
+            reply, recorded = self._take(body)
+            if reply is not None and reply.hang_s:
+                await self._hang(reply.hang_s)
+                return _error(504, "hung")
+            return self._answer(reply, recorded)
 
         self.embeddings.install(app)
         return app
 
-    def _answer(self, body: dict[str, Any]) -> JSONResponse:
+    def _refusal(self, body: dict[str, Any]) -> JSONResponse | None:
+        """The refusal of a `response_format` this server does not accept, if it is one."""
+        kind = (body.get("response_format") or {}).get("type")
+        if kind is None or self.accept_formats is None or kind in self.accept_formats:
+            return None
+        with self._lock:
+            self.refused.append(Recorded("plan", body))
+        return _error(self.refuse_status, f"response_format type {kind!r} is not supported")
+
+    def _take(self, body: dict[str, Any]) -> tuple[Reply | None, Recorded]:
         recorded = Recorded(_kind(body), body)
-        kind = recorded.kind
         with self._lock:
             self._requests.append(recorded)
-            queue = self._queues[kind]
+            queue = self._queues[recorded.kind]
             reply = queue.popleft() if queue else None
             if reply is None:
                 self.unscripted.append(recorded)
-            base = self._ids
-            self._ids += len(reply.calls) if reply else 0
+        return reply, recorded
+
+    async def _hang(self, seconds: float) -> None:
+        """Sleep `seconds`, cut short when the script is reset (the test is over)."""
+        generation = self._generation
+        end = time.monotonic() + seconds
+        while time.monotonic() < end and self._generation == generation:
+            await asyncio.sleep(0.05)
+
+    def _answer(self, reply: Reply | None, recorded: Recorded) -> Response:
+        kind, body = recorded.kind, recorded.body
         if reply is None:
             return _error(500, f"nothing scripted for a {kind!r} request")
+        if reply.raw is not None:
+            return Response(reply.raw, status_code=reply.status, media_type=reply.media_type)
         if reply.status != 200:
             return _error(reply.status, "scripted failure")
+        with self._lock:
+            base = self._ids
+            self._ids += len(reply.calls)
         content = reply.content
         if reply.echo and content is not None:
             users = [m.get("content") or "" for m in recorded.messages if m["role"] == "user"]
@@ -224,6 +284,9 @@ class ScriptedOpenAI:
 
 def _kind(body: dict[str, Any]) -> Kind:
     if "response_format" in body:
+        return "plan"
+    system = next((m for m in body.get("messages", []) if m.get("role") == "system"), {})
+    if PROMPT_SCHEMA_MARK in str(system.get("content") or ""):
         return "plan"
     return "tools" if body.get("tools") else "text"
 

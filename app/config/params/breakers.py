@@ -1,6 +1,6 @@
 """Parameters of the circuit breakers: failure threshold, reset time and per-call timeout per
-remote dependency and role (Redis as search cache, as session store, as parameter store);
-Qdrant's timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search")."""
+remote dependency and role (Redis as search cache, as session store, as parameter store; the LLM
+as planner and as agent); Qdrant's timeout is `VECTOR_QUERY_TIMEOUT_S` (group "search")."""
 
 from app.config.registry import REGISTRY, Param
 
@@ -8,9 +8,12 @@ __all__ = [
     "BREAKER_EMBEDDER_FAIL_MAX",
     "BREAKER_EMBEDDER_RESET_S",
     "BREAKER_EMBEDDER_TIMEOUT_S",
-    "BREAKER_LLM_FAIL_MAX",
-    "BREAKER_LLM_RESET_S",
-    "BREAKER_LLM_TIMEOUT_S",
+    "BREAKER_LLM_AGENT_FAIL_MAX",
+    "BREAKER_LLM_AGENT_RESET_S",
+    "BREAKER_LLM_AGENT_TIMEOUT_S",
+    "BREAKER_LLM_PLANNER_FAIL_MAX",
+    "BREAKER_LLM_PLANNER_RESET_S",
+    "BREAKER_LLM_PLANNER_TIMEOUT_S",
     "BREAKER_NAMES",
     "BREAKER_OPENSEARCH_FAIL_MAX",
     "BREAKER_OPENSEARCH_RESET_S",
@@ -42,7 +45,8 @@ BREAKER_NAMES: tuple[str, ...] = (
     "redis_sessions",
     "embedder",
     "opensearch",
-    "llm",
+    "llm_planner",
+    "llm_agent",
     "reranker",
 )
 
@@ -141,9 +145,12 @@ BREAKER_EMBEDDER_TIMEOUT_S = _timeout_s("embedder", 10.0, "remote query encoding
 BREAKER_OPENSEARCH_FAIL_MAX = _fail_max("opensearch", 3)
 BREAKER_OPENSEARCH_RESET_S = _reset_s("opensearch", 30.0)
 BREAKER_OPENSEARCH_TIMEOUT_S = _timeout_s("opensearch", 5.0, "OpenSearch request")
-BREAKER_LLM_FAIL_MAX = _fail_max("llm", 3)
-BREAKER_LLM_RESET_S = _reset_s("llm", 30.0)
-BREAKER_LLM_TIMEOUT_S = _timeout_s("llm", 60.0, "LLM completion")
+BREAKER_LLM_PLANNER_FAIL_MAX = _fail_max("llm_planner", 3)
+BREAKER_LLM_PLANNER_RESET_S = _reset_s("llm_planner", 30.0)
+BREAKER_LLM_PLANNER_TIMEOUT_S = _timeout_s("llm_planner", 60.0, "planner LLM completion")
+BREAKER_LLM_AGENT_FAIL_MAX = _fail_max("llm_agent", 3)
+BREAKER_LLM_AGENT_RESET_S = _reset_s("llm_agent", 30.0)
+BREAKER_LLM_AGENT_TIMEOUT_S = _timeout_s("llm_agent", 60.0, "agent LLM completion")
 BREAKER_RERANKER_FAIL_MAX = _fail_max("reranker", 3)
 BREAKER_RERANKER_RESET_S = _reset_s("reranker", 30.0)
 BREAKER_RERANKER_TIMEOUT_S = _timeout_s("reranker", 10.0, "remote rerank request")

@@ -12,6 +12,7 @@ __all__ = [
     "LLM_PLANNER_TEMPERATURE",
     "LLM_TEMPERATURE",
     "LLM_TIMEOUT_S",
+    "LLM_TURN_DEADLINE_S",
 ]
 
 LLM_MODEL = REGISTRY.declare(
@@ -53,7 +54,18 @@ LLM_TIMEOUT_S = REGISTRY.declare(
     group="llm",
     minimum=0.1,
     maximum=600.0,
-    description="HTTP timeout of one completion request; the 'llm' breaker counts a timeout.",
+    description="Timeout of one completion request; its role's breaker (llm_planner, "
+    "llm_agent) counts a timeout. The turn's LLM_TURN_DEADLINE_S may cut it shorter.",
+)
+LLM_TURN_DEADLINE_S = REGISTRY.declare(
+    "LLM_TURN_DEADLINE_S",
+    float,
+    20.0,
+    group="llm",
+    minimum=0.1,
+    maximum=600.0,
+    description="Seconds all model calls of one turn may take together; each call's timeout "
+    "is clamped to what is left, and after it the turn completes with the rules.",
 )
 LLM_MAX_TOKENS = REGISTRY.declare(
     "LLM_MAX_TOKENS",
