@@ -139,7 +139,7 @@ class ScriptedOpenAI:
         self.refuse_status = 400
         self.refused: list[Recorded] = []
         """Requests refused for their `response_format`, oldest first."""
-        self._generation = 0
+        self._released = threading.Event()
         self._ids = 0
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
@@ -172,7 +172,8 @@ class ScriptedOpenAI:
             self.accept_formats = None
             self.refuse_status = 400
             self.refused.clear()
-            self._generation += 1
+            self._released.set()
+            self._released = threading.Event()
             self._ids = 0
 
     def start(self) -> None:
@@ -239,10 +240,7 @@ class ScriptedOpenAI:
 
     async def _hang(self, seconds: float) -> None:
         """Sleep `seconds`, cut short when the script is reset (the test is over)."""
-        generation = self._generation
-        end = time.monotonic() + seconds
-        while time.monotonic() < end and self._generation == generation:
-            await asyncio.sleep(0.05)
+        await asyncio.to_thread(self._released.wait, seconds)
 
     def _answer(self, reply: Reply | None, recorded: Recorded) -> Response:
         kind, body = recorded.kind, recorded.body
@@ -285,7 +283,8 @@ class ScriptedOpenAI:
 def _kind(body: dict[str, Any]) -> Kind:
     if "response_format" in body:
         return "plan"
-    system = next((m for m in body.get("messages", []) if m.get("role") == "system"), {})
+    messages: list[dict[str, Any]] = body.get("messages", [])
+    system = next((m for m in messages if m.get("role") == "system"), {})
     if PROMPT_SCHEMA_MARK in str(system.get("content") or ""):
         return "plan"
     return "tools" if body.get("tools") else "text"
