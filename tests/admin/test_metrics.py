@@ -50,6 +50,7 @@ FAMILIES = {
     "pickwise_llm_request_duration_seconds": "histogram",
     "pickwise_llm_tokens": "counter",
     "pickwise_llm_errors": "counter",
+    "pickwise_llm_failures": "counter",
     "pickwise_params_version": "gauge",
     "pickwise_params_overrides": "gauge",
     "pickwise_params_refresh_failures": "counter",
@@ -150,6 +151,9 @@ async def test_every_family_is_exposed_and_moves_with_a_turn(
     assert moved(before, after, "pickwise_llm_tokens_total", kind="completion") == 2
     assert moved(before, after, "pickwise_llm_request_duration_seconds_count") == 2
     assert moved(before, after, "pickwise_llm_errors_total", reason="InternalServerError") == 1
+    failed = "pickwise_llm_failures_total"
+    assert moved(before, after, failed, role="planner", reason="http_5xx") == 1
+    assert moved(before, after, failed, role="agent") == 0
     assert moved(before, after, "pickwise_turn_duration_seconds_count", outcome="ok") == 1
     assert moved(before, after, "pickwise_http_requests_total", route="/v1/chat", status="422") == 1
 

@@ -81,7 +81,7 @@ async def test_tool_calls_autopick_and_a_written_summary(
     scripted_openai.script("text", echo("Happy shopping!\n"))
     events = await turn(agent, "a wireless mouse under $25")
     done = events[-1].data
-    assert done["mode"] == "llm"
+    assert (done["mode"], done["planner"], done["policy"]) == ("llm", "llm", "llm")
     assert done["plan_source"] == "llm"
     assert done["plan"]["budget_usd"] == 25.0
     first, second = scripted_openai.requests("tools")
@@ -315,8 +315,9 @@ async def test_a_failing_llm_hands_the_turn_to_the_offline_policy(
     scripted_openai.script("text", fail(503))
     events = await turn(agent, "a wireless mouse under $25")
     done = events[-1].data
-    assert done["mode"] == "offline"
-    assert any("LLM is unavailable" in n for n in done["notes"])
+    assert (done["mode"], done["planner"], done["policy"]) == ("offline", "llm", "offline")
+    assert "policy: llm answered HTTP 503, offline policy used" in done["notes"]
+    assert events[0].data["policy"] == "llm"
     assert tool_calls(events, "item_search")[0]["by"] == "policy"
     assert done["answer"].startswith("Here are my") or done["answer"].startswith("Here is my")
     assert set(cited_ids(done["answer"])) >= {p.item_id for p in picks_of(events)}

@@ -1,5 +1,7 @@
-"""One conversation through the API with the real agent driving an LLM: the real `openai`
-client against the scripted OpenAI-compatible server on loopback, over the real index."""
+"""Conversations through the API with the real agent driving an LLM: the real `openai`
+client against the scripted OpenAI-compatible server on loopback, over the real index; a
+garbage reply is a completed turn that says so, and a server that takes only `json_object`
+keeps the model on."""
 
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ import httpx
 import pytest
 
 from app.api.app import create_app
+from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.api.conftest import serving
 from tests.api.sse import SseMessage, parse_sse
-from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, say, structured
+from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, raw, say, structured
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 
@@ -100,3 +103,54 @@ async def test_a_conversation_driven_by_the_model(
     assert view["turns"] == 2
     assert view["messages"][-1] == {"role": "assistant", "content": SECOND_ANSWER}
     assert view["picks"] == done["picks"]
+
+
+async def test_a_garbage_llm_reply_is_a_completed_turn_that_says_so(
+    client: httpx.AsyncClient, scripted_openai: ScriptedOpenAI
+) -> None:
+    scripted_openai.script("plan", raw('"not a completion"'))
+    scripted_openai.script("tools", raw("<html>oops</html>", media_type="text/html"))
+    scripted_openai.script("text", raw('{"choices": []}'))
+    with REGISTRY.overridden(BREAKER_LLM_PLANNER_FAIL_MAX=1, BREAKER_LLM_AGENT_FAIL_MAX=5):
+        response = await client.post(
+            "/v1/chat?stream=false", json={"message": "a wireless mouse under $25"}
+        )
+        health = (await client.get("/healthz")).json()["components"]
+    assert response.status_code == 200, response.text
+    doc = response.json()
+    assert (doc["planner"], doc["policy"]) == ("rules", "offline")
+    assert (
+        "planner: llm sent a malformed reply (a JSON str); circuit opened, rules used"
+        in (doc["notes"])
+    )
+    assert "policy: llm sent a malformed reply (not JSON), offline policy used" in doc["notes"]
+    assert doc["picks"]
+    llm = health["llm"]
+    assert (llm["status"], llm["planner"], llm["mode"]) == ("degraded", "rules", "llm")
+    assert llm["breakers"] == {"llm_planner": "open", "llm_agent": "closed"}
+    failures = {b["name"]: b["failures"] for b in health["breakers"]["states"]}
+    assert failures["llm_agent"] == 2
+    metrics = (await client.get("/metrics")).text
+    assert 'pickwise_llm_failures_total{role="planner",reason="malformed"}' in metrics
+    assert 'pickwise_llm_failures_total{role="agent",reason="empty"}' in metrics
+
+
+async def test_a_server_taking_only_json_object_keeps_the_model_on(
+    client: httpx.AsyncClient, scripted_openai: ScriptedOpenAI
+) -> None:
+    scripted_openai.accept_formats = frozenset({"json_object"})
+    scripted_openai.refuse_status = 422
+    script_turn(scripted_openai, 25, FIRST_ANSWER)
+    first = await stream(client, {"message": "a wireless mouse under $25"})
+    script_turn(scripted_openai, 15, SECOND_ANSWER)
+    sid = first[0].data["session_id"]
+    second = await stream(client, {"session_id": sid, "message": "under $15 instead"})
+    for events, answer in ((first, FIRST_ANSWER), (second, SECOND_ANSWER)):
+        session, done = events[0].data["data"], events[-1].data["data"]
+        assert (session["planner"], session["policy"]) == ("llm", "llm")
+        assert (done["planner"], done["policy"], done["answer"]) == ("llm", "llm", answer)
+    assert len(scripted_openai.refused) == 1
+    llm = (await client.get("/healthz")).json()["components"]["llm"]
+    assert llm["status"] == "ok"
+    assert llm["structured_output"] == {"gpt-4o-mini": "json_object"}
+    assert llm["breakers"] == {"llm_planner": "closed", "llm_agent": "closed"}

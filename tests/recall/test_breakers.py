@@ -164,12 +164,12 @@ async def test_cancellation_is_not_a_failure(registry: BreakerRegistry) -> None:
         await asyncio.sleep(30)
         return "never"
 
-    task = asyncio.create_task(guarded("llm", waits, registry=registry))
+    task = asyncio.create_task(guarded("llm_agent", waits, registry=registry))
     await started.wait()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert registry.state("llm").failures == 0
+    assert registry.state("llm_agent").failures == 0
 
 
 async def test_threshold_and_reset_are_read_at_call_time(registry: BreakerRegistry) -> None:
@@ -190,7 +190,8 @@ def test_registry_reports_every_breaker(registry: BreakerRegistry) -> None:
         "redis_sessions",
         "embedder",
         "opensearch",
-        "llm",
+        "llm_planner",
+        "llm_agent",
         "reranker",
     ]
     assert all(s.state == "closed" and s.failures == 0 for s in states)
