@@ -70,7 +70,18 @@ async def whole_turn(
     response = await client.post("/v1/chat?stream=false", json=body)
     assert response.status_code == 200, response.text
     doc: dict[str, Any] = response.json()
-    assert set(doc) == {"session_id", "answer", "picks", "plan", "trace", "readings"}
+    assert set(doc) == {
+        "session_id",
+        "answer",
+        "picks",
+        "plan",
+        "trace",
+        "readings",
+        "planner",
+        "policy",
+        "notes",
+    }
+    assert (doc["planner"], doc["policy"]) == ("rules", "offline")
     assert doc["readings"] >= 1
     assert all(set(p) == PICK_KEYS for p in doc["picks"])
     return doc

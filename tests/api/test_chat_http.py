@@ -70,7 +70,17 @@ async def test_stream_false_answers_one_document(client: httpx.AsyncClient) -> N
     response = await client.post("/v1/chat?stream=false", json={"message": "usb hub"})
     assert response.status_code == 200, response.text
     doc = response.json()
-    assert set(doc) == {"session_id", "answer", "picks", "plan", "trace", "readings"}
+    assert set(doc) == {
+        "session_id",
+        "answer",
+        "picks",
+        "plan",
+        "trace",
+        "readings",
+        "planner",
+        "policy",
+        "notes",
+    }
     assert doc["answer"] == "Here is usb hub."
     assert doc["plan"]["keywords"] == ["usb", "hub"]
     assert doc["picks"] == [

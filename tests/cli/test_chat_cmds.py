@@ -73,7 +73,18 @@ def ask_json(*args: str) -> dict[str, Any]:
 
 def test_ask_json_document() -> None:
     doc = ask_json("a gaming keyboard, not logitech")
-    assert set(doc) == {"session_id", "answer", "picks", "plan", "trace", "readings"}
+    assert set(doc) == {
+        "session_id",
+        "answer",
+        "picks",
+        "plan",
+        "trace",
+        "readings",
+        "planner",
+        "policy",
+        "notes",
+    }
+    assert (doc["planner"], doc["policy"]) == ("rules", "offline")
     assert doc["readings"] >= 1
     assert doc["answer"].strip()
     assert doc["picks"]
