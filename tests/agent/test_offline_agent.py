@@ -68,7 +68,11 @@ async def test_a_budget_request_is_searched_picked_and_summarised(agent: Shoppin
     events = await turn(agent, "a wireless mouse under $25")
     done = events[-1]
     assert done.type == "done"
-    assert done.data["mode"] == "offline"
+    assert (done.data["mode"], done.data["planner"], done.data["policy"]) == (
+        "offline",
+        "rules",
+        "offline",
+    )
     assert done.data["plan"]["budget_usd"] == 25.0
     (search,) = tool_calls(events, "item_search")
     assert search["by"] == "policy"
@@ -259,7 +263,13 @@ async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
 ) -> None:
     first = await turn(agent, "a gaming keyboard, not logitech")
     sid = first[0].session_id
-    assert first[0].data == {"new": True, "turn": 1, "mode": "offline"}
+    assert first[0].data == {
+        "new": True,
+        "turn": 1,
+        "mode": "offline",
+        "planner": "rules",
+        "policy": "offline",
+    }
     second = await turn(agent, "actually logitech is fine", sid)
     assert second[0].data["new"] is False
     plan = second[-1].data["plan"]
