@@ -1,7 +1,7 @@
 """The behaviour every `ChatModel` backend must show: a text answer or tool calls come back as
 a typed `ChatReply`, the conversation and the offered tools reach the engine, a tool round
-trip is accepted, structured output comes back as the engine's text, and a failing engine is
-`DependencyDown`.
+trip is accepted, structured output comes back read by the caller's `parse` (never-valid
+output is `DependencyDown`), and a failing engine is `DependencyDown`.
 
 Backend test classes inherit `ChatModelContract` and provide a `model` fixture and an `edge`
 fixture: a `ChatEdge` that scripts the engine behind the backend and reports what it got.
@@ -113,17 +113,20 @@ class ChatModelContract:
         assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool"]
         assert sent[3]["content"] == '{"hits": 3}'
 
-    async def test_structured_output_is_the_engine_s_text_unvalidated(
+    async def test_structured_output_is_read_by_parse_and_never_valid_is_dependency_down(
         self, model: ChatModel, edge: ChatEdge
     ) -> None:
         schema = {"type": "object", "properties": {"budget": {"type": "number"}}}
         edge.answer_structured('{"budget": 50}')
-        assert await model.structured(CONVERSATION, schema=schema, schema_name="plan") == (
-            '{"budget": 50}'
+        reply = await model.structured(
+            CONVERSATION, schema=schema, schema_name="plan", parse=json.loads, repairs=0
         )
+        assert (reply.value, reply.problems) == ({"budget": 50}, ())
         edge.answer_structured("not json at all")
-        text = await model.structured(CONVERSATION, schema=schema, schema_name="plan")
-        assert text == "not json at all"
+        with pytest.raises(DependencyDown):
+            await model.structured(
+                CONVERSATION, schema=schema, schema_name="plan", parse=json.loads, repairs=0
+            )
 
     async def test_a_failing_engine_is_dependency_down_and_the_next_call_works(
         self, model: ChatModel, edge: ChatEdge
