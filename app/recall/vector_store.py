@@ -22,6 +22,7 @@ __all__ = [
     "VectorHit",
     "VectorPoint",
     "VectorStore",
+    "anchor_values",
     "item_payload",
     "open_vector_store",
     "point_id",
@@ -115,9 +116,18 @@ class VectorStore(Protocol):
         ...
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
-        """Items nearest to a stored item, the item itself excluded; `NotFound` if absent."""
+        """Items nearest to a stored item, the item itself and the `exclude` ids left out;
+        with `same`, only items whose payload equals the item's on those fields (see
+        `anchor_values`). `NotFound` if the item is absent."""
         ...
 
     async def collection_exists(self, collection: str) -> bool:
@@ -127,6 +137,17 @@ class VectorStore(Protocol):
     async def close(self) -> None:
         """Finish pending work (the edge store optimises shards it wrote), release resources."""
         ...
+
+
+def anchor_values(payload: Mapping[str, Any], fields: Sequence[str]) -> dict[str, str | int]:
+    """The values of `fields` in an anchor item's payload that neighbours must share: the
+    keyword-like ones it has (a field it leaves empty constrains nothing)."""
+    found: dict[str, str | int] = {}
+    for name in fields:
+        value = payload.get(name)
+        if isinstance(value, str | int) and not isinstance(value, bool) and value != "":
+            found[name] = value
+    return found
 
 
 def open_vector_store(
