@@ -154,20 +154,18 @@ def load_facets(folder: Path, items: Callable[[], Iterable[Item]]) -> CatalogFac
 
 
 def build_facets(items: Iterable[Item], profile: CatalogProfile | None = None) -> CatalogFacets:
-    """One pass over the items; categories as the profile names them (its category of an
-    item), else each item's listed category."""
-    category_of = profile.category_of if profile is not None else _listed_category
+    """One pass over the items. Categories are the listed (or spec-sheet) ones; in a catalog
+    that names none for most items, the rest get the kind the profile reads from their
+    titles ("kurta"), which in a catalog that does list categories is often a colour or a
+    size, so there it is not used."""
     shops: Counter[str] = Counter()
     brands: Counter[str] = Counter()
     currencies: Counter[str] = Counter()
     stock: Counter[str] = Counter()
-    categories: Counter[str] = Counter()
     attributes: defaultdict[str, Counter[str]] = defaultdict(Counter)
-    priced: list[tuple[str | None, Item]] = []
+    named: list[tuple[str | None, Item]] = []
     rated = False
-    total = 0
     for item in items:
-        total += 1
         shops[item.platform] += 1
         stock[item.availability] += 1
         if item.brand:
@@ -177,12 +175,15 @@ def build_facets(items: Iterable[Item], profile: CatalogProfile | None = None) -
         for name, value in item.attributes.items():
             if value.strip():
                 attributes[name][value.strip().lower()] += 1
-        category = category_of(item)
-        if category:
-            categories[category] += 1
-        if item.price_usd is not None:
-            priced.append((category, item))
+        known = item.known_category
+        named.append((known.lower() if known else None, item))
         rated = rated or item.rating is not None
+    total = len(named)
+    unnamed = sum(1 for category, _ in named if category is None)
+    if profile is not None and unnamed * 2 > total:
+        named = [(c or profile.category_of(i), i) for c, i in named]
+    categories = Counter(c for c, _ in named if c)
+    priced = [(c, i) for c, i in named if i.price_usd is not None]
     display = currencies.most_common(1)[0][0] if currencies else "USD"
     by_category, by_category_usd = _category_prices(priced, display)
     ranked = _ranked(categories)
@@ -218,10 +219,6 @@ def build_facets(items: Iterable[Item], profile: CatalogProfile | None = None) -
         has_availability=any(state != "unknown" for state in stock),
         availability=_ranked(stock),
     )
-
-
-def _listed_category(item: Item) -> str | None:
-    return item.category.lower() if item.category else None
 
 
 def _ranked(counts: Counter[str]) -> list[FacetValue]:

@@ -85,9 +85,17 @@ def test_prices_are_quartiles_in_the_display_currency_and_in_usd(items: list[Ite
     assert facets.prices.count == 9, "every priced item, the uncategorised one too"
 
 
-def test_the_profile_names_the_categories_when_given(items: list[Item]) -> None:
-    facets = build_facets(items, build_profile(items))
-    assert {c.value for c in facets.categories} >= {"kurtas", "dresses"}
+def test_title_kinds_name_categories_only_where_the_catalog_lists_none() -> None:
+    bare = [
+        offer(n, title=f"Men {c} Solid Kurta", category_path=[])
+        for n, c in enumerate(("Black", "Red", "Blue", "Green", "White", "Navy"))
+    ]
+    listed = [offer(10 + n) for n in range(7)]
+    facets = build_facets(bare, build_profile(bare))
+    assert [(c.value, c.count) for c in facets.categories] == [("kurta", 6)]
+    mostly_listed = [*listed, *bare]
+    facets = build_facets(mostly_listed, build_profile(mostly_listed))
+    assert [(c.value, c.count) for c in facets.categories] == [("kurtas", 7)]
 
 
 def test_top_cuts_every_list_but_keeps_the_totals(items: list[Item]) -> None:
