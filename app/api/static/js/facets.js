@@ -5,7 +5,7 @@
 
 import { el, money, shopName } from "./dom.js";
 
-const state = { facets: null, onEdit: null, category: null };
+const state = { facets: null, onEdit: null, category: null, plan: null, busy: false };
 const WORDS_SHOWN = 12;
 const ATTRIBUTES_SHOWN = 3;
 
