@@ -16,6 +16,7 @@ from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.category_kb import KnowledgeBase, open_knowledge_base
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
+from app.recall.matching_offers import OfferFinder
 from app.recall.memo_retriever import MemoRetriever
 from app.recall.pipeline import RecallConfig, RecallPipeline
 from app.recall.reranker import Reranker, build_reranker
@@ -30,6 +31,7 @@ from app.tools.llm import ChatModel, open_chat_model
 from app.tools.planner import PlannerTool
 from app.tools.price_compare import PriceCompareTool
 from app.tools.shopping_summary import ShoppingSummaryTool
+from app.tools.similar_items import SimilarItemsTool
 
 __all__ = ["Runtime"]
 
@@ -176,14 +178,17 @@ def _build_tools(
     reranker: Reranker | None = None,
     no_reranker: str | None = None,
 ) -> dict[str, Tool[Any, Any]]:
-    """Every tool of the agent by name; adding a tool is one line here."""
+    """Every tool of the agent by name; adding a tool is one line here. price_compare and
+    similar_items share one product matcher (its statistics read the whole item table)."""
+    offers = OfferFinder.build(index)
     tools: list[Tool[Any, Any]] = [
         ItemSearchTool(index, pipeline, query_vectors=dense),
         PlannerTool(chat_model, speller=index.speller),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
         CategoryInsightTool(kb),
-        PriceCompareTool(index),
+        PriceCompareTool(index, finder=offers),
+        SimilarItemsTool(index, offers.matcher),
         ItemPickerTool(index, index.embedder, reranker, reranker_unavailable=no_reranker),
     ]
     return {tool.name: tool for tool in tools}

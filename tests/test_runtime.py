@@ -60,6 +60,7 @@ async def test_wires_the_index_sources_and_tools(runtime: Runtime) -> None:
         "shopping_summary",
         "chat_fallback",
         "category_insight",
+        "similar_items",
     }
     assert isinstance(runtime.tool("item_search"), ItemSearchTool)
     with pytest.raises(ConfigError, match="no tool 'nope'"):

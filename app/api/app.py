@@ -16,6 +16,7 @@ from app.api import (
     metrics,
     routes_admin,
     routes_cards,
+    routes_catalog,
     routes_chat,
     routes_health,
     routes_page,
@@ -76,6 +77,7 @@ def create_app(
     app.include_router(routes_health.router)
     app.include_router(routes_plan.router)
     app.include_router(routes_cards.router)
+    app.include_router(routes_catalog.router)
     routes_page.install(app)
     routes_admin.install(app, settings)
     metrics.install(app)

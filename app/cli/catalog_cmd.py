@@ -7,8 +7,10 @@ from typing import Any
 
 import typer
 
+from app.catalog.facets import CatalogFacets, load_facets
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.imported import load_index_catalog
+from app.catalog.item_table import read_items
 from app.catalog.loader import ICECAT_DIR, Catalog, SkipTally
 from app.catalog.profile import read_profile
 from app.catalog.schema import offer_json_schema
@@ -21,10 +23,19 @@ from app.catalog.spec_categories import (
 from app.cli._output import emit_json
 from app.cli.catalog_import_cmd import register_import
 from app.config import get_settings
+from app.config.params.api import FACETS_TOP
 from app.errors import ConfigError
 from app.recall.index_manifest import current_paths
 
-__all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_report", "stats"]
+__all__ = [
+    "app",
+    "catalog",
+    "catalog_stats",
+    "facets",
+    "spec_categories",
+    "spec_category_report",
+    "stats",
+]
 
 app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
 register_import(app)
@@ -58,6 +69,44 @@ def profile(
         price = f", median ${entry.prices.median:,.2f}" if entry.prices else ""
         typer.echo(f"  {entry.count:>7,}  {name} ({entry.plural}){price}")
     typer.echo(f"brands {len(found.brands):,}; attributes {', '.join(found.attributes) or 'none'}")
+
+
+@app.command("facets")
+def facets(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON document."),
+    top: int | None = typer.Option(
+        None, "--top", min=1, max=500, help="Most categories, brands and values per attribute."
+    ),
+) -> None:
+    """Print the facets of the catalog the index in use was built from: categories, shops,
+    brands, attribute values (with counts), price ranges per category, currencies."""
+    paths = current_paths(get_settings().index_dir)
+    found = load_facets(paths.folder, lambda: read_items(paths.items).values())
+    found = found.top(top or FACETS_TOP.get())
+    if as_json:
+        emit_json({"index_version": paths.version, "facets": found.model_dump(mode="json")})
+        return
+    _print_facets(found)
+
+
+def _print_facets(found: CatalogFacets) -> None:
+    shown = found.display_currency
+    typer.echo(f"{found.items:,} items; prices in {shown}; shops:")
+    for shop in found.shops:
+        typer.echo(f"  {shop.count:>7,}  {shop.value}")
+    typer.echo(f"categories ({found.categories_total:,}):")
+    for category in found.categories[:20]:
+        median = f", median {category.prices.median:,.2f} {shown}" if category.prices else ""
+        typer.echo(f"  {category.count:>7,}  {category.value}{median}")
+    brands = ", ".join(f"{b.value} ({b.count:,})" for b in found.brands[:10])
+    typer.echo(f"brands ({found.brands_total:,}): {brands or 'none'}")
+    for attribute in found.attributes:
+        values = ", ".join(f"{v.value} ({v.count:,})" for v in attribute.values[:8])
+        typer.echo(f"{attribute.name} ({attribute.distinct:,} values): {values}")
+    typer.echo(
+        f"ratings: {'yes' if found.has_ratings else 'no'}; "
+        f"stock: {'yes' if found.has_availability else 'no'}"
+    )
 
 
 def catalog_stats(catalog: Catalog) -> dict[str, Any]:

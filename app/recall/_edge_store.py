@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -24,6 +24,7 @@ from qdrant_edge import (
     HasIdCondition,
     HnswIndexConfig,
     MatchAny,
+    MatchValue,
     PayloadSchemaType,
     Point,
     Query,
@@ -42,6 +43,7 @@ from app.recall.vector_store import (
     PAYLOAD_INDEXES,
     VectorHit,
     VectorPoint,
+    anchor_values,
     point_id,
 )
 
@@ -115,18 +117,28 @@ class EdgeVectorStore:
         return [found[i] for i in item_ids if i in found]
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
-        """Items nearest to a stored item, the item itself excluded; NotFound if it is absent."""
+        """Items nearest to a stored item, the item itself and `exclude` left out, sharing its
+        `same` payload values; NotFound if it is absent."""
         pid = point_id(item_id)
+        left_out = {pid, *(point_id(i) for i in exclude)}
 
         def nearest(shard: EdgeShard) -> list[ScoredPoint]:
-            records = shard.retrieve([pid], False, [DENSE_VECTOR])
+            records = shard.retrieve([pid], bool(same), [DENSE_VECTOR])
             if not records:
                 raise NotFound(f"item {item_id!r} is not in vector collection {collection!r}")
             vector = _dense(records[0].vector)
-            exclude = edge_filter(filters, exclude_point=pid)
-            return shard.query(_query(vector, exclude, limit=limit, exact=False))
+            equal = anchor_values(records[0].payload or {}, same)
+            where = edge_filter(filters, exclude_points=left_out, equal=equal)
+            return shard.query(_query(vector, where, limit=limit, exact=False))
 
         return [_hit(p) for p in self._run(collection, "similar", nearest)]
 
@@ -227,8 +239,14 @@ class EdgeVectorStore:
         return self.root / collection
 
 
-def edge_filter(filters: SearchFilters, *, exclude_point: str | None = None) -> Filter | None:
-    """`SearchFilters` as a Qdrant Edge filter; None when nothing is filtered."""
+def edge_filter(
+    filters: SearchFilters,
+    *,
+    exclude_points: Collection[str] = (),
+    equal: Mapping[str, str | int] | None = None,
+) -> Filter | None:
+    """`SearchFilters` as a Qdrant Edge filter, leaving out `exclude_points` (point ids) and
+    keeping only payloads with the `equal` values; None when nothing is filtered."""
     must: list[Any] = []
     must_not: list[Any] = []
     if filters.platforms:
@@ -243,8 +261,10 @@ def edge_filter(filters: SearchFilters, *, exclude_point: str | None = None) -> 
         must.append(FieldCondition("brand_key", match=MatchAny(list(filters.brands_in))))
     if filters.brands_out:
         must_not.append(FieldCondition("brand_key", match=MatchAny(list(filters.brands_out))))
-    if exclude_point is not None:
-        must_not.append(HasIdCondition({exclude_point}))
+    for field, value in (equal or {}).items():
+        must.append(FieldCondition(field, match=MatchValue(value)))
+    if exclude_points:
+        must_not.append(HasIdCondition(set(exclude_points)))
     if not must and not must_not:
         return None
     return Filter(must=must or None, must_not=must_not or None)

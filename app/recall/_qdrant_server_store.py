@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -26,6 +26,7 @@ from app.recall.vector_store import (
     PAYLOAD_INDEXES,
     VectorHit,
     VectorPoint,
+    anchor_values,
     point_id,
 )
 
@@ -135,14 +136,24 @@ class QdrantServerStore:
         return [found[i] for i in item_ids if i in found]
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
-        """Items nearest to a stored item, the item itself excluded; NotFound if it is absent."""
+        """Items nearest to a stored item, the item itself and `exclude` left out, sharing its
+        `same` payload values; NotFound if it is absent."""
         pid = point_id(item_id)
-        records = await self._records(collection, [pid], with_payload=False)
+        records = await self._records(collection, [pid], with_payload=bool(same))
         if not records:
             raise NotFound(f"item {item_id!r} is not in vector collection {collection!r}")
-        where = client_filter(filters, exclude_point=pid)
+        left_out = list(dict.fromkeys([pid, *(point_id(i) for i in exclude)]))
+        equal = anchor_values(records[0].payload or {}, same)
+        where = client_filter(filters, exclude_points=left_out, equal=equal)
         return await self._nearest(collection, _dense(records[0].vector), where, limit, False)
 
     async def collection_exists(self, collection: str) -> bool:
@@ -239,8 +250,14 @@ class QdrantServerStore:
         )
 
 
-def client_filter(filters: SearchFilters, *, exclude_point: str | None = None) -> qm.Filter | None:
-    """`SearchFilters` as a qdrant-client filter; None when nothing is filtered."""
+def client_filter(
+    filters: SearchFilters,
+    *,
+    exclude_points: Sequence[str] = (),
+    equal: Mapping[str, str | int] | None = None,
+) -> qm.Filter | None:
+    """`SearchFilters` as a qdrant-client filter, leaving out `exclude_points` (point ids) and
+    keeping only payloads with the `equal` values; None when nothing is filtered."""
     must: list[Any] = []
     must_not: list[Any] = []
     if filters.platforms:
@@ -261,8 +278,10 @@ def client_filter(filters: SearchFilters, *, exclude_point: str | None = None) -
         must_not.append(
             qm.FieldCondition(key="brand_key", match=qm.MatchAny(any=list(filters.brands_out)))
         )
-    if exclude_point is not None:
-        must_not.append(qm.HasIdCondition(has_id=[exclude_point]))
+    for field, value in (equal or {}).items():
+        must.append(qm.FieldCondition(key=field, match=qm.MatchValue(value=value)))
+    if exclude_points:
+        must_not.append(qm.HasIdCondition(has_id=list(exclude_points)))
     if not must and not must_not:
         return None
     return qm.Filter(must=must or None, must_not=must_not or None)

@@ -51,10 +51,20 @@ class BreakerGuardedStore:
         return await guarded(BREAKER, lambda: self.inner.retrieve(collection, item_ids))
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
         return await guarded(
-            BREAKER, lambda: self.inner.similar(collection, item_id, filters, limit=limit)
+            BREAKER,
+            lambda: self.inner.similar(
+                collection, item_id, filters, limit=limit, exclude=exclude, same=same
+            ),
         )
 
     async def collection_exists(self, collection: str) -> bool:

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from app.catalog.facets import build_facets
 from app.catalog.imported import load_index_catalog
 from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
@@ -133,7 +134,9 @@ def build_index(
     asyncio.run(_write_vectors(store, collection, catalog, vectors, show_progress))
     Bm25Index.build(catalog.items).save(staged.bm25)
     write_items(staged.items, catalog.items)
-    build_profile(catalog.items).save(staged.folder)
+    profile = build_profile(catalog.items)
+    profile.save(staged.folder)
+    build_facets(catalog.items, profile).save(staged.folder)
 
     build_s = time.perf_counter() - started
     manifest = IndexManifest(

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
+from app.catalog.facets import CatalogFacets, build_facets, load_facets
 from app.catalog.item import Item
 from app.catalog.item_table import read_items
 from app.catalog.spelling import Speller
@@ -28,6 +30,8 @@ class SearchIndex:
     bm25: Bm25Index
     store: VectorStore
     embedder: Embedder
+    folder: Path | None = None
+    """The index version's folder (its profile and facets live there)."""
 
     @property
     def version(self) -> str:
@@ -58,12 +62,20 @@ class SearchIndex:
             bm25=Bm25Index.load(paths.bm25),
             store=store,
             embedder=embedder,
+            folder=paths.folder,
         )
 
     @cached_property
     def speller(self) -> Speller:
         """Reads shoppers' slips as this catalog's words; built once, on first use."""
         return Speller.from_items(self.items.values())
+
+    @cached_property
+    def facets(self) -> CatalogFacets:
+        """The catalog's facets: stored with this version, else computed once on first use."""
+        if self.folder is None:
+            return build_facets(self.items.values())
+        return load_facets(self.folder, self.items.values)
 
     def item(self, item_id: str) -> Item | None:
         """The catalog item with this id, if indexed."""

@@ -1,21 +1,29 @@
 """An imported catalog through the whole path: `index build` builds from it (not the demo
 sources), and a pick over the Shopify sample names the variant of the size asked, with the
-listed price and currency beside the converted one."""
+listed price and currency beside the converted one; its facets are stored with the index
+(and printed by `catalog facets`), and its similar items are other products."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from app.catalog.facets import read_facets
 from app.catalog.importer import import_files
 from app.catalog.offer_store import OfferStore
 from app.catalog.profile import read_profile
+from app.cli.catalog_cmd import app as catalog_app
 from app.cli.pick_cmd import pick_payload, plan_with_options, run_pick
+from app.config import get_settings
 from app.config.settings import Settings
 from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
+from app.recall.search_index import SearchIndex
+from app.recall.similar_items import SimilarFinder
 from app.tools._picker_result import ItemPickerResult
 
 
@@ -65,3 +73,57 @@ def test_a_shop_the_catalog_lacks_is_a_clear_tool_error(shopify_settings: Settin
     outcome = asyncio.run(run_pick(shopify_settings, "a varsity top", plan))
     assert not outcome.ok
     assert "no shop nowhere in this catalog; it has sample-shop" in outcome.output.render()
+
+
+def test_facets_are_stored_with_the_index_and_printed_by_the_cli(
+    shopify_settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = current_paths(shopify_settings.index_dir)
+    stored = read_facets(paths.folder)
+    assert stored is not None, "index build writes the facets beside the item table"
+    assert [(s.value, s.count) for s in stored.shops] == [("sample-shop", stored.items)]
+    assert stored.display_currency == "EUR"
+    assert [c.value for c in stored.currencies] == ["EUR"]
+    size = next(a for a in stored.attributes if a.name == "size")
+    assert {v.value: v.count for v in size.values} == {
+        "large": 2,
+        "small": 1,
+        "medium": 1,
+        "regular": 1,
+    }
+    priced = [c for c in stored.categories if c.prices is not None]
+    assert priced
+    assert all(c.prices and c.prices.currency == "EUR" for c in priced)
+
+    monkeypatch.setenv("PICKWISE_VAR_DIR", str(shopify_settings.var_dir))
+    get_settings.cache_clear()
+    try:
+        result = CliRunner().invoke(catalog_app, ["facets", "--json", "--top", "500"])
+    finally:
+        get_settings.cache_clear()
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert printed["index_version"] == paths.version
+    assert printed["facets"] == stored.model_dump(mode="json")
+
+
+def test_similar_items_leave_out_the_other_sizes_of_the_item(shopify_settings: Settings) -> None:
+    index = SearchIndex.open(shopify_settings)
+    try:
+        anchor = next(i for i in index.items.values() if i.title == "Classic Varsity Top - Large")
+        sizes = {
+            i.item_id
+            for i in index.items.values()
+            if i.group_id == anchor.group_id and i.item_id != anchor.item_id
+        }
+        assert len(sizes) == 2
+        found = asyncio.run(SimilarFinder.build(index).similar(anchor.item_id, k=5))
+        ids = [hit.item.item_id for hit in found.hits]
+        assert ids, "the catalog has other products of its kind"
+        assert anchor.item_id not in ids
+        assert not sizes & set(ids)
+        assert found.left_out["same_product"] >= len(sizes)
+        if anchor.category:
+            assert all(hit.item.category == anchor.category for hit in found.hits)
+    finally:
+        asyncio.run(index.close())

@@ -291,6 +291,42 @@ class VectorStoreContract:
             assert len(hits) == 8
             assert_ranked_like(hits, expected)
 
+    async def test_similar_leaves_out_the_ids_asked_and_keeps_the_anchors_category(
+        self, filled: VectorStore
+    ) -> None:
+        anchor = catalog()[42]
+        payloads = {p.item_id: p.payload for p in catalog()}
+        nearest = reference_ranking(
+            catalog(), anchor.vector, SearchFilters(), exclude=anchor.item_id
+        )
+        dropped = [item_id for item_id, _ in nearest[:6]]
+        filters = FILTER_CASES["price range"]
+        hits = await filled.similar(
+            COLLECTION, anchor.item_id, filters, limit=8, exclude=dropped, same=("category",)
+        )
+        expected = [
+            (item_id, score)
+            for item_id, score in reference_ranking(
+                catalog(), anchor.vector, filters, exclude=anchor.item_id
+            )
+            if item_id not in dropped
+            and payloads[item_id]["category"] == anchor.payload["category"]
+        ]
+        assert len(hits) == 8
+        assert_ranked_like(hits, expected)
+
+    async def test_similar_on_a_field_the_anchor_lacks_constrains_nothing(
+        self, filled: VectorStore
+    ) -> None:
+        anchor = next(p for p in catalog() if p.payload["brand_key"] is None)
+        hits = await filled.similar(
+            COLLECTION, anchor.item_id, SearchFilters(), limit=8, same=("brand_key",)
+        )
+        expected = reference_ranking(
+            catalog(), anchor.vector, SearchFilters(), exclude=anchor.item_id
+        )
+        assert_ranked_like(hits, expected)
+
     async def test_similar_to_an_unknown_item_is_not_found(self, filled: VectorStore) -> None:
         with pytest.raises(NotFound):
             await filled.similar(COLLECTION, "amazon:nope", SearchFilters(), limit=3)

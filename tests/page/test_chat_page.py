@@ -1,6 +1,7 @@
 """The chat page in headless Chromium against the real agent on the real index, over real
 HTTP on loopback, driven from the keyboard: three turns (a budget, "something cheaper",
-"compare the first two"), a chip removed, a reload, both layouts, no console errors."""
+"compare the first two"), a chip removed, a reload, both layouts, no console errors; the
+catalog's facets as filters (shops, a price range) and a card's similar items."""
 
 from __future__ import annotations
 
@@ -145,7 +146,96 @@ def test_bundles_offers_and_compare_selected(browser: Any, serve_page: ServePage
         assert shops
         assert set(shops) == {"Amazon"}
 
-        assert chat.page.locator(".similar-button").count() == 0
-        assert chat.page.locator("#facets").is_hidden()
+        assert chat.page.locator(".similar-button").count() == len(chat.cards())
+        assert chat.page.locator("#facets").is_visible()
+        assert chat.errors == []
+        chat.page.close()
+
+
+MARKUP = '<img src=x onerror="window.pwned=1"><b>bold</b>'
+_RANGE = re.compile(r"\$([0-9][0-9,]*\.[0-9]{2}) to \$([0-9][0-9,]*\.[0-9]{2})")
+
+
+def with_markup(route: Any, edit: Any) -> None:
+    """Answer with the real server's JSON, edited by `edit(doc)` to carry markup in a text."""
+    response = route.fetch()
+    doc = response.json()
+    edit(doc)
+    route.fulfill(response=response, json=doc)
+
+
+def test_facets_filter_the_plan_and_similar_items_list_other_products(
+    browser: Any, serve_page: ServePage, page_index: Any
+) -> None:
+    with serve_page() as url:
+        chat = ChatPage(browser.new_page(viewport={"width": 1280, "height": 900}), url)
+        chat.page.route(
+            re.compile(r"/v1/catalog/facets$"),
+            lambda route: with_markup(
+                route, lambda d: d["facets"]["brands"].insert(0, {"value": MARKUP, "count": 1})
+            ),
+        )
+        chat.page.route(
+            re.compile(r"/v1/items/[^/]+/similar\?"),
+            lambda route: with_markup(
+                route, lambda d: d["items"][0].update(title=MARKUP + d["items"][0]["title"])
+            ),
+        )
+        chat.open()
+        facets = chat.page.locator("#facets")
+        assert facets.is_visible()
+        shops = chat.page.locator("#facets .facet-shop")
+        assert shops.count() == len(page_index.manifest.platforms)
+        assert chat.page.locator("#facet-shops-apply").is_disabled(), "filters wait for a plan"
+        scope = chat.page.locator("#shop-scope option").all_text_contents()
+        assert len(scope) == len(page_index.manifest.platforms) + 1
+        brand = chat.page.locator("#facets .facet-value").first
+        assert (brand.text_content() or "").startswith(MARKUP)
+        brand.focus()
+        chat.page.keyboard.press("Enter")
+        assert chat.page.input_value("#message") == MARKUP
+        chat.page.fill("#message", "")
+
+        chat.send("sony headphones")
+        assert chat.page.locator("#facet-shops-apply").is_enabled()
+        chat.page.locator("#facets .facet-shop[value='amazon']").focus()
+        chat.page.keyboard.press("Space")
+        chat.page.locator("#facet-shops-apply").focus()
+        chat.page.keyboard.press("Enter")
+        chat.wait_for_turn(2)
+        assert "Shop: Amazon" in chat.chips()
+        cards = chat.cards()
+        assert cards
+        assert set(chat.page.locator("#cards .card .shop").all_text_contents()) == {"Amazon"}
+
+        first = chat.page.locator("#cards .card").first
+        first.locator(".similar-button").focus()
+        chat.page.keyboard.press("Enter")
+        first.locator(".similar-list li").first.wait_for()
+        listed = first.locator(".similar-list li")
+        ids = [listed.nth(n).get_attribute("data-item-id") for n in range(listed.count())]
+        assert ids
+        assert cards[0].item_id not in ids
+        titles = first.locator(".similar-title").all_text_contents()
+        assert titles[0].startswith(MARKUP)
+        assert first.locator(".similar-button").get_attribute("aria-expanded") == "true"
+
+        middle = chat.page.locator("#facets .facet-range").nth(1)
+        found = _RANGE.search(middle.text_content() or "")
+        assert found, middle.text_content()
+        low, high = (float(g.replace(",", "")) for g in found.groups())
+        middle.focus()
+        chat.page.keyboard.press("Enter")
+        chat.wait_for_turn(3)
+        assert budget_chip(chat) == high, chat.chips()
+        assert any(chip.startswith("Budget: over") for chip in chat.chips())
+        for card in chat.cards():
+            assert card.price_usd is not None
+            assert low - 0.005 <= card.price_usd <= high + 0.005, (card, low, high)
+
+        for markup in ("#facets img", "#facets b", ".similar img", ".similar b"):
+            assert chat.page.locator(markup).count() == 0, markup
+        assert chat.page.evaluate("window.pwned") is None
+        assert chat.page.evaluate(UNNAMED_CONTROLS) == []
         assert chat.errors == []
         chat.page.close()

@@ -1,10 +1,12 @@
 """The chat page in headless Chromium against a scripted agent (real server, real index for
 the cards route): markup in a title or an answer shows as text, the stop button cancels the
-turn on the server, a refused turn or a failed dependency shows a plain banner, and a
-session token the server issues goes with every later request about the session."""
+turn on the server, a refused turn or a failed dependency shows a plain banner, a session
+token the server issues goes with every later request about the session, and facets and
+similar items hide when the server answers 501 or 404 for them."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -121,4 +123,41 @@ def test_the_session_token_goes_with_every_request_about_the_session(
         reads = [t for m, u, t in sent if m == "GET" and f"/v1/sessions/{sid}" in u]
         assert reads == [f"tok-{sid}"]
         assert chat.errors == []
+        chat.page.close()
+
+
+def test_facets_and_similar_items_hide_when_the_server_answers_501_or_404(
+    browser: Any, serve_page: ServePage
+) -> None:
+    absent = {"error": {"code": "not_implemented", "message": "not on this server"}}
+    with serve_page(script.ScriptedAgent()) as url:
+        chat = ChatPage(browser.new_page(), url)
+        chat.page.route(
+            re.compile(r"/v1/catalog/facets$"), lambda route: route.fulfill(status=501, json=absent)
+        )
+        chat.open()
+        assert chat.page.locator("#facets").is_hidden()
+        assert chat.page.locator("#shop-scope option").count() == 1, "no catalog shops yet"
+
+        chat.send("usb hub")
+        button = chat.page.locator(".similar-button")
+        assert button.count() == 1
+        button.focus()
+        chat.page.keyboard.press("Enter")
+        note = chat.page.locator(".card .similar .note")
+        note.wait_for()
+        assert note.text_content() == "No similar items for this one."
+        assert button.count() == 0, "the server does not know the scripted item: 404"
+
+        chat.page.route(
+            re.compile(r"/v1/items/[^/]+/similar\?"),
+            lambda route: route.fulfill(status=501, json=absent),
+        )
+        chat.send("usb cable")
+        chat.page.locator(".similar-button").click()
+        chat.page.wait_for_selector(".similar-button", state="detached")
+        chat.send("usb charger")
+        assert len(chat.cards()) == 1
+        assert chat.page.locator(".similar-button").count() == 0
+        assert all("Failed to load resource" in e for e in chat.errors), chat.errors
         chat.page.close()

@@ -262,7 +262,14 @@ class FlakyRemoteStore:
         await self._answer()
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
         await self._answer()
         return []

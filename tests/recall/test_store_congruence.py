@@ -73,6 +73,15 @@ async def test_similar_items_and_retrieval_agree(stores: tuple[VectorStore, Vect
             left = await edge.similar(COLLECTION, item_id, filters, limit=10)
             right = await client.similar(COLLECTION, item_id, filters, limit=10)
             assert_same_ranking(left, right)
+            dropped = [hit.item_id for hit in left[:3]]
+            narrowed = [
+                await store.similar(
+                    COLLECTION, item_id, filters, limit=10, exclude=dropped, same=("category",)
+                )
+                for store in (edge, client)
+            ]
+            assert_same_ranking(*narrowed)
+            assert not {h.item_id for h in narrowed[0]} & set(dropped)
     from_edge = await edge.retrieve(COLLECTION, anchors)
     from_client = await client.retrieve(COLLECTION, anchors)
     assert [p.item_id for p in from_edge] == [p.item_id for p in from_client] == anchors

@@ -7,6 +7,7 @@ __all__ = [
     "API_MAX_TURNS_IN_FLIGHT",
     "API_RETRY_AFTER_S",
     "CARDS_MAX_IDS",
+    "FACETS_TOP",
     "HEALTH_PROBE_TIMEOUT_S",
     "SESSION_ID_MAX_CHARS",
     "SSE_KEEPALIVE_S",
@@ -67,4 +68,14 @@ API_RETRY_AFTER_S = REGISTRY.declare(
     minimum=1,
     maximum=3600,
     description="Seconds a refused (429) client is told to wait in `Retry-After`.",
+)
+FACETS_TOP = REGISTRY.declare(
+    "FACETS_TOP",
+    int,
+    50,
+    group="api",
+    minimum=1,
+    maximum=500,
+    description="Categories, brands and values per attribute GET /v1/catalog/facets and "
+    "`pickwise catalog facets` list when the caller asks no `top` (most frequent first).",
 )

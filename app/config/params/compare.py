@@ -10,6 +10,7 @@ __all__ = [
     "COMPARE_MAX_CODE_HITS",
     "COMPARE_MAX_ITEMS",
     "COMPARE_MAX_OFFERS",
+    "SIMILAR_FETCH_FACTOR",
 ]
 
 COMPARE_MATCH_THRESHOLD = REGISTRY.declare(
@@ -75,4 +76,15 @@ COMPARE_MAX_CODE_HITS = REGISTRY.declare(
     minimum=0,
     maximum=1000,
     description="Items sharing a model number or EAN with the compared item that get scored.",
+)
+SIMILAR_FETCH_FACTOR = REGISTRY.declare(
+    "SIMILAR_FETCH_FACTOR",
+    int,
+    4,
+    group="compare",
+    minimum=1,
+    maximum=50,
+    description="Neighbours similar_items asks the vector store for per item wanted (plus 8): "
+    "room for the listings of the same product and the plan's exclusions it drops after the "
+    "store; a round that keeps too few asks this many times more again.",
 )

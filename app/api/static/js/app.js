@@ -1,11 +1,13 @@
 // The chat page: a turn streamed as it arrives (stop aborts it), the plan as chips, cards,
 // comparison, the step feed, and the session restored after a reload.
 
-import { ApiError, loadCards, loadFacets, loadFeatures, loadSession, readEvents,
+import { ApiError, loadCards, loadFeatures, loadSession, readEvents,
   startTurn } from "./api.js";
 import { addDetails, renderCompare, renderPicks, selectedIds, setSimilarSupported,
   shownPicks } from "./cards.js";
+import { fetchFacets } from "./catalog.js";
 import { el } from "./dom.js";
+import { renderFacets, updateFilters } from "./facets.js";
 import { clearFeed, feedEvent, hideBanner, showBanner } from "./feed.js";
 import { renderPlan } from "./plan.js";
 import { session } from "./session.js";
@@ -38,6 +40,7 @@ function setBusy(busy) {
   $("stop").disabled = !busy;
   $("conversation").setAttribute("aria-busy", String(busy));
   renderPlan(plan, editPlan, busy);
+  updateFilters(plan, busy);
 }
 
 function since(mark) {
@@ -159,25 +162,6 @@ async function restore() {
   }
 }
 
-function renderFacets(facets) {
-  const root = $("facets");
-  const groups = Object.entries(facets || {}).filter(([, values]) => Array.isArray(values));
-  if (!groups.length) return;
-  root.replaceChildren(el("h2", {}, "Browse the catalog"), ...groups.map(([name, values]) =>
-    el("fieldset", { class: "facet" }, el("legend", {}, name),
-      values.slice(0, 12).map((v) => {
-        const value = typeof v === "object" && v !== null ? v.value : v;
-        const count = typeof v === "object" && v !== null && v.count ? ` (${v.count})` : "";
-        const button = el("button", { type: "button", class: "facet-value" }, `${value}${count}`);
-        button.addEventListener("click", () => {
-          $("message").value = `${$("message").value} ${value}`.trim();
-          $("message").focus();
-        });
-        return button;
-      }))));
-  root.hidden = false;
-}
-
 function wire() {
   $("chat-form").addEventListener("submit", (event) => {
     event.preventDefault();
@@ -206,6 +190,7 @@ function wire() {
     $("conversation").replaceChildren();
     renderPicks([], null);
     renderPlan(null, editPlan);
+    updateFilters(null);
     $("compare").hidden = true;
     clearFeed();
     $("message").focus();
@@ -216,8 +201,9 @@ async function main() {
   wire();
   const features = await loadFeatures();
   setSimilarSupported(features.similar);
+  if (features.facets) renderFacets(await fetchFacets().catch(() => null), editPlan);
   await restore();
-  if (features.facets) renderFacets(await loadFacets());
+  updateFilters(plan);
   document.body.dataset.ready = "true";
 }
 

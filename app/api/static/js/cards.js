@@ -1,8 +1,8 @@
 // Product cards for the picks (bundles grouped by slot with a total), their offers on other
 // shops, similar items, and the side-by-side comparison of two or three picks.
 
-import { loadSimilar } from "./api.js";
 import { el, money, priceText, safeUrl, shopName } from "./dom.js";
+import { toggleSimilar } from "./similar.js";
 
 const state = { picks: [], details: new Map(), selected: new Set(), similar: false };
 const MAX_COMPARE = 3;
@@ -36,7 +36,8 @@ function card(pick, index) {
   box.checked = state.selected.has(pick.item_id);
   box.addEventListener("change", () => toggleCompare(pick.item_id, box.checked));
   const similar = state.similar
-    ? el("button", { type: "button", class: "similar-button" }, "Similar items")
+    ? el("button", { type: "button", class: "similar-button", "aria-expanded": "false",
+      "aria-label": `Similar items to ${pick.title}` }, "Similar items")
     : null;
   const article = el("article", { class: "card", "data-item-id": pick.item_id,
     "aria-label": `Pick ${index + 1}` },
@@ -53,8 +54,12 @@ function card(pick, index) {
       el("div", { class: "card-actions" },
         el("label", {}, box, " Compare"),
         similar),
-      el("div", { class: "similar" })));
-  if (similar) similar.addEventListener("click", () => onSimilar(article, pick));
+      el("div", { class: "similar", "aria-live": "polite" })));
+  if (similar) {
+    similar.addEventListener("click", async () => {
+      if ((await toggleSimilar(article, pick, similar)) === "absent") state.similar = false;
+    });
+  }
   return article;
 }
 
@@ -137,19 +142,6 @@ function offerLines(detail) {
     el("ul", {}, cheaper.map((o) => el("li", { class: "offer" },
       `${money(o.price_usd)} at ${shopName(o.platform)} (save ${money(own - o.price_usd)}) `,
       el("code", {}, o.item_id))))];
-}
-
-async function onSimilar(article, pick) {
-  const box = article.querySelector(".similar");
-  const list = await loadSimilar(pick.item_id).catch(() => null);
-  if (list === null) {
-    for (const b of document.querySelectorAll(".similar-button")) b.remove();
-    state.similar = false;
-    return;
-  }
-  box.replaceChildren(el("p", { class: "offers-title" }, "Similar items"),
-    el("ul", {}, list.slice(0, 5).map((s) => el("li", {},
-      `${s.title || s.item_id} — ${shopName(s.platform)} — ${priceText(s)}`))));
 }
 
 function toggleCompare(id, on) {
