@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
 import weakref
@@ -80,6 +81,14 @@ class ShoppingAgent:
         self.shops: tuple[str, ...] = ()
         """Shops every turn is scoped to when the shopper names none (`ask --platform`)."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    @functools.cached_property
+    def _shop_names(self) -> frozenset[str]:
+        return frozenset(item_id.split(":", 1)[0] for item_id in self.items)
+
+    def _catalog_shops(self) -> frozenset[str]:
+        """The shops of the catalog's items, read once (the item map is fixed per index)."""
+        return self._shop_names
 
     @property
     def mode(self) -> Mode:
@@ -170,6 +179,7 @@ class ShoppingAgent:
             shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
+        turn.shops = self._catalog_shops()
         turn.readings = readings
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about

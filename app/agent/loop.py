@@ -45,7 +45,9 @@ async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[An
         with turn.stage(f"model.{iteration}"):
             reply = await model.chat(messages, tools=schemas)
         if not reply.tool_calls:
-            text, removed = check_item_ids(reply.content or "", turn.allowed_ids())
+            text, removed = check_item_ids(
+                reply.content or "", turn.allowed_ids(), turn.shops or None
+            )
             if removed:
                 turn.notes.append(f"removed unknown item ids from the answer: {removed}")
             turn.answer = text

@@ -16,8 +16,10 @@ from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext
 from app.tools.planner import PlannerResult
 
+# An item id is `shop:id`; shop names are open (the catalog's), so the shape is general and a
+# citation is judged by its shop: one of the catalog's (or of the ids the turn may cite).
 _ITEM_ID = re.compile(
-    r"\[?\b((?:icecat|walmart|amazon|google|abt|buy):[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\]?"
+    r"\[?(?<![\w.:/-])([a-z][a-z0-9._-]{0,63}:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\]?"
 )
 
 
@@ -141,15 +143,19 @@ def cheaper_offer(pick: Pick) -> PickOffer | None:
     return offer
 
 
-def check_item_ids(text: str, allowed: Iterable[str]) -> tuple[str, list[str]]:
+def check_item_ids(
+    text: str, allowed: Iterable[str], shops: Iterable[str] | None = None
+) -> tuple[str, list[str]]:
     """`text` with every item id outside `allowed` removed: a line that cites only unknown
-    ids is dropped (it describes an item we cannot vouch for), else just the citation.
-    Returns the cleaned text and the removed ids in order of appearance."""
+    ids is dropped (it describes an item we cannot vouch for), else just the citation. An id
+    is any `shop:id`, or with `shops` given (the catalog's) one of those shops or of an allowed
+    id. Returns the cleaned text and the removed ids in order of appearance."""
     known = set(allowed)
+    id_shops = None if shops is None else set(shops) | {i.split(":", 1)[0] for i in known}
     removed: list[str] = []
     kept_lines = []
     for line in text.splitlines():
-        ids = [m.group(1).rstrip(".") for m in _ITEM_ID.finditer(line)]
+        ids = [i for i in _ids_in(line) if id_shops is None or i.split(":", 1)[0] in id_shops]
         unknown = [i for i in ids if i not in known]
         removed += [i for i in unknown if i not in removed]
         if unknown and len(unknown) == len(ids):
@@ -166,8 +172,12 @@ def _cite(match: re.Match[str], unknown: set[str]) -> str:
 
 
 def cited_ids(text: str) -> list[str]:
-    """Item ids cited in `text`, in order, without repeats."""
-    return list(dict.fromkeys(m.group(1).rstrip(".") for m in _ITEM_ID.finditer(text)))
+    """Item ids (`shop:id`) cited in `text`, in order, without repeats."""
+    return list(dict.fromkeys(_ids_in(text)))
+
+
+def _ids_in(text: str) -> list[str]:
+    return [m.group(1).rstrip(".") for m in _ITEM_ID.finditer(text)]
 
 
 def _picker_reasons(part: SlotPicks) -> str:

@@ -49,7 +49,22 @@ OFFER = "walmart:61f53f5c4021"
     ],
 )
 def test_unknown_item_ids_are_removed(text: str, kept: str, removed: list[str]) -> None:
-    assert check_item_ids(text, {"amazon:aa11"}) == (kept, removed)
+    shops = ("amazon", "walmart", "google", "icecat", "buy")
+    assert check_item_ids(text, {"amazon:aa11"}, shops) == (kept, removed)
+
+
+def test_ids_of_any_shop_the_catalog_names_are_checked() -> None:
+    text = "- [myntra:1163] Shirt\n- [myntra:999] Invented\n- [lamps-r-us:a.b] Lamp"
+    assert check_item_ids(text, {"myntra:1163"}, ("myntra", "lamps-r-us")) == (
+        "- [myntra:1163] Shirt",
+        ["myntra:999", "lamps-r-us:a.b"],
+    )
+
+
+def test_with_the_catalog_shops_other_colons_are_words() -> None:
+    text = "- [myntra:999] Invented, at 10:30 on https://shop.example:8080/x, ratio:good"
+    assert check_item_ids(text, {"myntra:1163"}, ()) == ("", ["myntra:999"])
+    assert check_item_ids("ratio:good, 10:30", set(), ("myntra",)) == ("ratio:good, 10:30", [])
 
 
 def test_cited_ids_are_read_with_or_without_brackets() -> None:
