@@ -183,7 +183,7 @@ def _build_tools(
     offers = OfferFinder.build(index)
     tools: list[Tool[Any, Any]] = [
         ItemSearchTool(index, pipeline, query_vectors=dense),
-        PlannerTool(chat_model, speller=index.speller),
+        PlannerTool(chat_model, speller=index.speller, catalog=index.facets.brief()),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
         CategoryInsightTool(kb),

@@ -20,4 +20,5 @@ def build_agent(runtime: Runtime, *, hooks: HookFactory | None = None) -> Shoppi
         hooks=hooks or (lambda: [AutopickHook(runtime.tools)]),
         speller=runtime.index.speller,
         items=runtime.index.items,
+        catalog_brief=runtime.index.facets.brief(),
     )

@@ -8,8 +8,8 @@ from app.agent.session import Session
 from app.tools.llm import Message
 from app.tools.shopping_plan import ShoppingPlan
 
-SYSTEM = """You are Pickwise, a shopping assistant over a real catalog of six shops \
-(Amazon, Walmart, Google Shopping, Abt, Buy.com, Icecat).
+SYSTEM = """You are Pickwise, a shopping assistant over a real product catalog (described \
+below).
 How to work:
 - Search with item_search (one call per product of a multi-item request, each with its \
 own slot). The shopping plan below (budget, ruled-out terms, platforms) applies \
@@ -24,7 +24,9 @@ it cites every item as [item_id]. For a message that is not about shopping, call
 chat_fallback.
 - A price question about one of the previous picks ("is the second one cheaper \
 elsewhere?") needs no new search: call price_compare with its item_id and answer from it. \
-When the shopper asks for other options, the picks already shown are left out for you.
+When the shopper asks for other options, the picks already shown are left out for you. \
+For items like one already shown ("anything similar to the first?"), call similar_items \
+with its item_id.
 - Never invent an item, a price or an offer: cite only [item_id]s that tool results \
 showed. When filters hide the matches, say which and why.
 - A tool result with code dependency_down means that part is unavailable: do not retry \
@@ -36,9 +38,11 @@ DEPENDENCY_DOWN_NOTE = (
 )
 
 
-def system_message(session: Session, plan: ShoppingPlan) -> Message:
-    """The system prompt with the plan in force and the picks of the previous turn."""
-    lines = [SYSTEM, "", "Shopping plan (from the shopper's messages):"]
+def system_message(session: Session, plan: ShoppingPlan, catalog: str = "") -> Message:
+    """The system prompt with the catalog's brief, the plan in force and the picks of the
+    previous turn."""
+    lines = [SYSTEM, *(["", catalog] if catalog else []), ""]
+    lines.append("Shopping plan (from the shopper's messages):")
     lines.append(plan.model_dump_json(exclude_defaults=True) or "{}")
     if session.picks:
         lines.append("Picks of the previous turn:")

@@ -58,6 +58,8 @@ class Turn:
     """The picks that question is about, with their catalog items (None when unknown)."""
     readings: Readings = field(default_factory=Readings)
     """How many times this turn read shopper text into a plan."""
+    catalog: str = ""
+    """The catalog's brief for the model's system prompt (shops, kinds, what is listed)."""
     shops: frozenset[str] = frozenset()
     """The catalog's shops: an answer's `shop:id` citation of one of them must be vouched for."""
 

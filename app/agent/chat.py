@@ -69,6 +69,7 @@ class ShoppingAgent:
         hooks: HookFactory = no_hooks,
         speller: Speller | None = None,
         items: Mapping[str, Item] | None = None,
+        catalog_brief: str = "",
     ) -> None:
         if "planner" not in tools:
             raise PickwiseError("the agent needs the planner tool")
@@ -78,6 +79,8 @@ class ShoppingAgent:
         self.speller = speller
         self.items: Mapping[str, Item] = items or {}
         self.hooks = hooks
+        self.catalog_brief = catalog_brief
+        """What the model is told of the catalog (its shops, kinds, ratings listed or not)."""
         self.shops: tuple[str, ...] = ()
         """Shops every turn is scoped to when the shopper names none (`ask --platform`)."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -180,6 +183,7 @@ class ShoppingAgent:
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.shops = self._catalog_shops()
+        turn.catalog = self.catalog_brief
         turn.readings = readings
         turn.notes += [follow_up.note] if follow_up.note else []
         turn.asked_about = follow_up.asked_about

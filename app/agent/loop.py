@@ -37,7 +37,7 @@ async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[An
     from the model propagates (the caller falls back to the offline policy)."""
     offered = {n: t for n, t in tools.items() if n not in HIDDEN_TOOLS}
     schemas = model_tools(tools)
-    messages: list[Message] = [system_message(turn.session, turn.ctx.plan)]
+    messages: list[Message] = [system_message(turn.session, turn.ctx.plan, turn.catalog)]
     messages += [line.model_dump() for line in turn.session.conversation]
     messages.append({"role": "user", "content": turn.message})
     for iteration in range(1, AGENT_MAX_ITERATIONS.get() + 1):

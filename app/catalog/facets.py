@@ -119,6 +119,19 @@ class CatalogFacets(BaseModel):
             }
         )
 
+    def brief(self, top: int = 8) -> str:
+        """What the model is told of this catalog: its shops, main kinds and whether ratings
+        and stock are listed, so prompts describe the catalog served, not a fixed one."""
+        shops = ", ".join(f.value for f in self.shops)
+        kinds = ", ".join(c.value for c in self.categories[:top])
+        return (
+            f"The catalog: {self.items:,} items from the shops {shops or 'of one shop'}; "
+            f"prices mostly in {self.display_currency}; main categories: {kinds or 'none listed'}"
+            f"; ratings {'listed for some items' if self.has_ratings else 'not listed'}; stock "
+            f"{'listed' if self.has_availability else 'not listed'}. Shop names in tool arguments "
+            "and platforms are these names."
+        )
+
     def save(self, folder: Path) -> Path:
         """Write the facets beside an index version (atomically: readers never see half)."""
         path = folder / FACETS_FILE

@@ -28,15 +28,15 @@ DESCRIPTION = (
 )
 
 FALLBACK_PROMPT = (
-    "You are Pickwise, a shopping assistant that searches six shops (Amazon, Walmart, Google "
-    "Shopping, Abt, Buy.com, Icecat) and compares prices. The shopper's message is not a "
+    "You are Pickwise, a shopping assistant that searches a shop's product catalog and "
+    "compares prices across its shops. The shopper's message is not a "
     "shopping request. Answer it in one or two friendly sentences, without naming any "
     "product or price, and invite them to say what they are looking for."
 )
 
 OFFER = (
-    "I'm Pickwise: I search Amazon, Walmart, Google Shopping, Abt, Buy.com and Icecat, "
-    "compare prices and pick the best matches. Tell me what you're looking for, e.g. "
+    "I'm Pickwise: I search this catalog, compare prices across its shops and pick the best "
+    "matches. Tell me what you're looking for, e.g. "
     "'a quiet keyboard under $80, not Logitech'."
 )
 _GREETING = re.compile(r"^\s*(hi|hello|hey|good (morning|afternoon|evening)|howdy)\b", re.I)

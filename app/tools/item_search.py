@@ -68,14 +68,15 @@ __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFlo
 log = logging.getLogger(__name__)
 
 DESCRIPTION = (
-    "Search the product catalog (Icecat, Amazon, Walmart, Google Shopping, Abt, Buy.com) for "
+    "Search the product catalog (every shop it holds; the system message names them) for "
     "items matching a short product query such as 'usb-c hub 4k' or 'waterproof hiking boots'. "
     "Put budget, brand, rating and platform in their own fields, not in the query. The "
     "shopper's budget, platform scope and ruled-out terms from the session plan apply "
     "automatically. Returns one line per item: [item_id] title | brand | price | platform; "
     "use those item ids in later tools. When filters hide matching items the result says "
     "which and why (e.g. all above budget, with the cheapest price), so tell the shopper "
-    "instead of claiming nothing exists. No item has a rating, so min_rating is relaxed."
+    "instead of claiming nothing exists. min_rating filters only where the catalog lists "
+    "ratings (the system message says whether it does); otherwise it is relaxed."
 )
 
 

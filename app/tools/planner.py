@@ -39,8 +39,8 @@ SYSTEM_PROMPT = (
     "and evidence quoting their exact words); avoid: soft dislikes. budget_usd, "
     "budget_amount and currency only from a number the shopper wrote. bundle: one slot per "
     "product when several are wanted together, with the must_have said of that product "
-    "alone. platforms: any of icecat, walmart, amazon, "
-    "google, abt, buy the shopper limited the search to; empty means all. is_shopping: "
+    "alone. platforms: the catalog's shops (named below) the shopper "
+    "limited the search to; empty means all. is_shopping: "
     "false for small talk or questions that are not about buying. A later message overrides "
     "an earlier one and may lift a constraint."
 )
@@ -99,9 +99,13 @@ class PlannerTool:
     concurrency_safe: ClassVar[bool] = True
     terminal: ClassVar[bool] = False
 
-    def __init__(self, model: ChatModel | None = None, *, speller: Speller | None = None) -> None:
+    def __init__(
+        self, model: ChatModel | None = None, *, speller: Speller | None = None, catalog: str = ""
+    ) -> None:
         self.model = model
         self.speller = speller
+        self.catalog = catalog
+        """The catalog's brief, told to the LLM so platforms name this catalog's shops."""
 
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
@@ -145,7 +149,7 @@ class PlannerTool:
         note_reading()
         try:
             reply = await model.structured(
-                _prompt(messages, previous),
+                _prompt(messages, previous, self.catalog),
                 schema=ShoppingPlan.model_json_schema(),
                 schema_name="shopping_plan",
                 parse=_parse_plan,
@@ -247,14 +251,17 @@ def _bundle(drafted: Sequence[BundleSlot], rules: Sequence[BundleSlot]) -> tuple
     return tuple(slots)
 
 
-def _prompt(messages: Sequence[str], previous: ShoppingPlan | None) -> list[Message]:
+def _prompt(
+    messages: Sequence[str], previous: ShoppingPlan | None, catalog: str = ""
+) -> list[Message]:
     lines = [f"{n}. {m}" for n, m in enumerate(messages, start=1)]
     text = "Shopper's messages, oldest first:\n" + "\n".join(lines)
     if previous is not None:
         text += "\n\nPlan before these messages:\n" + previous.model_dump_json(
             exclude_defaults=True
         )
-    return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": text}]
+    system = f"{SYSTEM_PROMPT}\n\n{catalog}" if catalog else SYSTEM_PROMPT
+    return [{"role": "system", "content": system}, {"role": "user", "content": text}]
 
 
 def _parse_plan(text: str) -> ShoppingPlan:

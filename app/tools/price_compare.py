@@ -29,8 +29,8 @@ __all__ = [
 ]
 
 DESCRIPTION = (
-    "Find the same product on other shops (Amazon, Walmart, Google Shopping, Abt, Buy.com, "
-    "Icecat) for items already found by item_search, and say where it is cheapest. Pass the "
+    "Find the same product on the catalog's other shops for items already found by "
+    "item_search, and say where it is cheapest. Pass the "
     "item_ids to compare, or a slot to compare its top candidates. For each item it lists "
     "the offers of that exact product elsewhere (matched by model number, title, specs and "
     "brand, with the evidence), marks the cheapest priced offer and gives the saving in USD "

@@ -91,6 +91,9 @@ async def test_tool_calls_autopick_and_a_written_summary(
         assert schema == tool_json_schema(runtime.tools[name])
     assert first.messages[0]["role"] == "system"
     assert '"budget_usd":25.0' in first.messages[0]["content"]
+    assert runtime.index.facets.brief() in first.messages[0]["content"]
+    (planner_call,) = scripted_openai.requests("plan")
+    assert runtime.index.facets.brief() in planner_call.messages[0]["content"]
     assert first.messages[1:] == [{"role": "user", "content": "a wireless mouse under $25"}]
     (search_result,) = tool_messages(second.messages)
     assert search_result["tool_call_id"] == "call_1"

@@ -64,6 +64,17 @@ def test_counts_are_most_frequent_first(items: list[Item]) -> None:
     assert facets.has_availability is False
 
 
+def test_the_brief_tells_the_model_this_catalog(items: list[Item]) -> None:
+    brief = build_facets(items).brief()
+    assert "the shops myntra, usshop" in brief
+    assert "prices mostly in INR" in brief
+    assert "main categories: kurtas, dresses" in brief
+    assert "ratings not listed" in brief
+    rated = build_facets([*items, offer(30, rating=4.5, availability="in_stock")]).brief()
+    assert "ratings listed for some items" in rated
+    assert "stock listed" in rated
+
+
 def test_prices_are_quartiles_in_the_display_currency_and_in_usd(items: list[Item]) -> None:
     facets = build_facets(items)
     assert facets.display_currency == "INR"
