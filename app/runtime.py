@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 from app.agent.session import SessionStore, open_session_store
 from app.config.settings import Settings
 from app.errors import ConfigError
+from app.language.shops import ShopNames
 from app.recall.bm25 import query_variant as bm25_query_variant
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.category_kb import KnowledgeBase, open_knowledge_base
@@ -183,7 +184,14 @@ def _build_tools(
     offers = OfferFinder.build(index)
     tools: list[Tool[Any, Any]] = [
         ItemSearchTool(index, pipeline, query_vectors=dense),
-        PlannerTool(chat_model, speller=index.speller, catalog=index.facets.brief()),
+        PlannerTool(
+            chat_model,
+            speller=index.speller,
+            catalog=index.facets.brief(),
+            shops=ShopNames.of(
+                (f.value for f in index.facets.shops), (b.value for b in index.facets.brands)
+            ),
+        ),
         ShoppingSummaryTool(chat_model),
         ChatFallbackTool(chat_model),
         CategoryInsightTool(kb),

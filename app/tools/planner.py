@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 from collections.abc import Sequence
 from typing import Annotated, ClassVar, Literal
 
@@ -18,13 +17,21 @@ from app.catalog.spelling import Respelling, Speller
 from app.config.params.agent import PLANNER_LLM_REPAIRS
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS
 from app.errors import DependencyDown
+from app.language.shops import ShopNames
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
 from app.tools.planner_rules import read_plan
 from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
-__all__ = ["PlannerArgs", "PlannerResult", "PlannerTool", "merge_plans", "platform_scope"]
+__all__ = [
+    "DEMO_SHOPS",
+    "PlannerArgs",
+    "PlannerResult",
+    "PlannerTool",
+    "merge_plans",
+    "platform_scope",
+]
 
 log = logging.getLogger(__name__)
 
@@ -45,25 +52,8 @@ SYSTEM_PROMPT = (
     "an earlier one and may lift a constraint."
 )
 
-_PLATFORM_NAMES = {
-    "amazon": "amazon",
-    "walmart": "walmart",
-    "google shopping": "google",
-    "google": "google",
-    "abt": "abt",
-    "buy.com": "buy",
-    "buy com": "buy",
-    "icecat": "icecat",
-}
-_NAMES = "|".join(re.escape(n) for n in sorted(_PLATFORM_NAMES, key=len, reverse=True))
-_SCOPED = re.compile(rf"\b(?:on|from|at|in|via|through|only)\s+(?:the\s+)?({_NAMES})\b")
-_BARE = re.compile(r"\b(walmart|abt|buy\.com|icecat|google shopping)\b|\b(amazon|google)\s+only\b")
-_NEGATED = re.compile(r"\b(?:not|no|except|without|avoid|but|never|skip)\b[\w\s]{0,12}$")
-_ANY_SHOP = re.compile(
-    r"\b(?:any|all|every|whatever)\s+(?:shops?|stores?|platforms?|sites?|retailers?)\b"
-    r"|\banywhere\b"
-)
-_PLATFORM_WORDS = frozenset({"amazon", "walmart", "google", "shopping", "abt", "buy.com", "com"})
+DEMO_SHOPS = ShopNames.of(PLATFORMS)
+"""The shop names read when no catalog names its own (the demo catalog's shops)."""
 
 
 class PlannerArgs(BaseModel):
@@ -100,10 +90,17 @@ class PlannerTool:
     terminal: ClassVar[bool] = False
 
     def __init__(
-        self, model: ChatModel | None = None, *, speller: Speller | None = None, catalog: str = ""
+        self,
+        model: ChatModel | None = None,
+        *,
+        speller: Speller | None = None,
+        catalog: str = "",
+        shops: ShopNames = DEMO_SHOPS,
     ) -> None:
         self.model = model
         self.speller = speller
+        self.shops = shops
+        """The catalog's shops and the names that scope a search to them."""
         self.catalog = catalog
         """The catalog's brief, told to the LLM so platforms name this catalog's shops."""
 
@@ -111,15 +108,15 @@ class PlannerTool:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
         read, respelled = self._read(args.messages)
         reading = read_plan(read, previous=previous)
-        platforms = platform_scope(args.messages, previous.platforms if previous else ())
-        rules = _with_platforms(reading.plan, platforms)
+        platforms = self.shops.scope(args.messages, previous.platforms if previous else ())
+        rules = _with_platforms(reading.plan, platforms, self.shops.words)
         turn_is_shopping = reading.latest_is_shopping
         notes = [f"read {r.written!r} as {r.read_as!r}" for r in respelled]
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
         if self.model is not None:
             drafted, source = await self._draft(self.model, args.messages, previous, notes)
-        plan = rules if drafted is None else merge_plans(drafted, rules)
+        plan = rules if drafted is None else merge_plans(drafted, rules, self.shops.shops)
         return PlannerResult(
             plan=plan,
             source=source,
@@ -163,9 +160,11 @@ class PlannerTool:
         return reply.value, "llm_repaired" if reply.problems else "llm"
 
 
-def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
+def merge_plans(
+    drafted: ShoppingPlan, rules: ShoppingPlan, shops: Sequence[str] = PLATFORMS
+) -> ShoppingPlan:
     """The LLM's plan with the rules' budget, currency, negations and platform scope laid
-    over it; a positive term the rules ruled out is dropped."""
+    over it; a positive term the rules ruled out is dropped, and so is a shop not in `shops`."""
     ruled_out = {*rules.exclude_terms, *rules.avoid_terms}
     ruled_words = {w for term in ruled_out for w in term.split()}
 
@@ -189,52 +188,35 @@ def merge_plans(drafted: ShoppingPlan, rules: ShoppingPlan) -> ShoppingPlan:
         cheap=drafted.cheap or rules.cheap,
         cheapest=drafted.cheapest or rules.cheapest,
         bundle=_bundle(drafted.bundle, rules.bundle),
-        platforms=rules.platforms or _known_platforms(drafted.platforms),
+        platforms=rules.platforms or _known_platforms(drafted.platforms, shops),
     )
 
 
-def platform_scope(messages: Sequence[str], previous: Sequence[str] = ()) -> tuple[str, ...]:
-    """The platforms the messages limit the search to, in catalog order; a later message
-    replaces an earlier scope, "not on X" removes X, "any shop" clears it."""
-    scope = set(previous)
-    for message in messages:
-        low = " ".join(message.lower().split())
-        if _ANY_SHOP.search(low):
-            scope = set()
-        wanted, unwanted = _mentions(low)
-        if wanted:
-            scope = wanted
-        if unwanted:
-            scope = (scope or set(PLATFORMS)) - unwanted
-    return tuple(p for p in PLATFORMS if p in scope)
+def platform_scope(
+    messages: Sequence[str], previous: Sequence[str] = (), shops: ShopNames = DEMO_SHOPS
+) -> tuple[str, ...]:
+    """The shops the messages limit the search to (see `ShopNames.scope`)."""
+    return shops.scope(messages, previous)
 
 
-def _mentions(low: str) -> tuple[set[str], set[str]]:
-    wanted: set[str] = set()
-    unwanted: set[str] = set()
-    for match in [*_SCOPED.finditer(low), *_BARE.finditer(low)]:
-        name = match.group(1) or match.group(2)
-        target = unwanted if _NEGATED.search(low[: match.start()]) else wanted
-        target.add(_PLATFORM_NAMES[name])
-    return wanted - unwanted, unwanted
-
-
-def _with_platforms(plan: ShoppingPlan, platforms: tuple[str, ...]) -> ShoppingPlan:
-    """`plan` scoped to `platforms`, with platform names dropped from its words."""
+def _with_platforms(
+    plan: ShoppingPlan, platforms: tuple[str, ...], shop_words: frozenset[str]
+) -> ShoppingPlan:
+    """`plan` scoped to `platforms`, with shop names dropped from its words."""
     if not platforms and not plan.platforms:
         return plan
     return plan.model_copy(
         update={
             "platforms": platforms,
-            "keywords": tuple(k for k in plan.keywords if k not in _PLATFORM_WORDS),
-            "exclude": tuple(c for c in plan.exclude if c.term not in _PLATFORM_WORDS),
+            "keywords": tuple(k for k in plan.keywords if k not in shop_words),
+            "exclude": tuple(c for c in plan.exclude if c.term not in shop_words),
         }
     )
 
 
-def _known_platforms(platforms: Sequence[str]) -> tuple[str, ...]:
+def _known_platforms(platforms: Sequence[str], shops: Sequence[str]) -> tuple[str, ...]:
     chosen = {p.strip().lower() for p in platforms}
-    return tuple(p for p in PLATFORMS if p in chosen)
+    return tuple(p for p in shops if p in chosen)
 
 
 def _bundle(drafted: Sequence[BundleSlot], rules: Sequence[BundleSlot]) -> tuple[BundleSlot, ...]:

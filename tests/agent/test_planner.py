@@ -12,6 +12,7 @@ import pytest
 from app.catalog.item import Item
 from app.catalog.spelling import Respelling, Speller
 from app.config.registry import REGISTRY
+from app.language.shops import ShopNames
 from app.tools._openai_chat import OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.planner import PlannerResult, PlannerTool, platform_scope
@@ -232,3 +233,22 @@ async def test_a_low_price_the_rules_read_is_kept_beside_the_llm_plan(
     result = await plan_with(PlannerTool(model), ["a cheap tablet for reading"])
     assert result.source == "llm"
     assert (result.plan.category, result.plan.cheap) == ("tablet", True)
+
+
+def test_an_imported_catalogs_shops_are_scoped_by_their_own_names() -> None:
+    shops = ShopNames.of(["myntra", "lamps-r-us", "apple"], brands=["Apple", "Roadster"])
+    assert shops.scope(["a red kurta from myntra"]) == ("myntra",)
+    assert shops.scope(["a desk lamp on lamps r us"]) == ("lamps-r-us",)
+    assert shops.scope(["a myntra kurta, not on lamps-r-us"]) == ("myntra",)
+    # a shop that is also a brand the catalog sells scopes only after on/from/at/only
+    assert shops.scope(["an apple charger"]) == ()
+    assert shops.scope(["a charger from apple"]) == ("apple",)
+    assert shops.scope(["from myntra", "any shop is fine"]) == ()
+
+
+async def test_the_planner_reads_the_catalogs_shop_names() -> None:
+    tool = PlannerTool(shops=ShopNames.of(["myntra", "usshop"]))
+    result = await invoke_tool(tool, {"messages": ["black kurta on myntra"]}, ToolContext("s", "t"))
+    assert isinstance(result.output, PlannerResult)
+    assert result.output.plan.platforms == ("myntra",)
+    assert "myntra" not in result.output.plan.keywords
