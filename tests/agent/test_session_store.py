@@ -110,11 +110,13 @@ class TestSqliteSessionStore(SessionStoreContract):
         again = SqliteSessionStore(tmp_path / "sessions.sqlite3")
         try:
             loaded = await again.get("kept")
+            assert loaded is not None
             assert loaded == full_session("kept").model_copy(
                 update={"created_at": loaded.created_at, "updated_at": loaded.updated_at}
             )
             ttl = await again.ttl("kept")
-            assert ttl is not None and ttl > 0
+            assert ttl is not None
+            assert ttl > 0
         finally:
             await again.close()
 
