@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import time
-import uuid
 from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
@@ -26,7 +25,6 @@ __all__ = [
     "Session",
     "SessionStore",
     "check_session_id",
-    "new_session_id",
     "open_session_store",
 ]
 
@@ -89,11 +87,6 @@ class Session(BaseModel):
         while self.conversation and self.conversation[0].role != "user":
             del self.conversation[0]
         self.updated_at = time.time()
-
-
-def new_session_id() -> str:
-    """A fresh random session id."""
-    return uuid.uuid4().hex
 
 
 def check_session_id(session_id: str) -> str:
