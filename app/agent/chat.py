@@ -95,8 +95,9 @@ class ShoppingAgent:
             opened = access.open(None)
             key = opened.session.session_id
         async with self._lock(key):
+            stored = await self.sessions.get(key)  # an unreachable store refuses the turn now
             if opened is None:
-                opened = access.open(await self.sessions.get(key))
+                opened = access.open(stored)
             session = opened.session
             issued = {"session_token": opened.token} if opened.token else {}
             with REGISTRY.pinned(REGISTRY.snapshot()):
