@@ -1,12 +1,16 @@
 """Process logging: one line per record, JSON when `LOG_JSON=true`, tagged with the session
-and turn of the task that logged it (context variables the agent sets per turn), and with
-the current value of every secret parameter masked out of the finished line."""
+and turn of the task that logged it (context variables the agent sets per turn), with the
+current value of every secret parameter masked out of the finished line, and credentials
+(`?token=` and the like in a URL, `X-Session-Token` and `Authorization` values) masked out
+of every record, uvicorn's access log included."""
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
+from collections.abc import Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
 
@@ -19,9 +23,12 @@ __all__ = [
     "TURN_ID",
     "JsonFormatter",
     "PlainFormatter",
+    "TokenMask",
     "TurnContext",
     "bind_turn",
     "configure_logging",
+    "install_token_mask",
+    "mask_tokens",
 ]
 
 SESSION_ID: ContextVar[str | None] = ContextVar("pickwise_session_id", default=None)
@@ -29,6 +36,53 @@ TURN_ID: ContextVar[str | None] = ContextVar("pickwise_turn_id", default=None)
 
 PLAIN_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MIN_SECRET_CHARS = 4
+_MASK = "***"
+_QUERY_SECRET = re.compile(
+    r"([?&;][^=&\s\"'#]*(?:token|secret|password|passwd|api[_-]?key|signature)[^=&\s\"'#]*=)"
+    r"[^&\s\"'#]*",
+    re.IGNORECASE,
+)
+_HEADER_SECRET = re.compile(
+    r"((?:x-session-token|x-admin-token|authorization)[\"']?\s*[:=]\s*[\"']?(?:bearer\s+)?)"
+    r"[^\s\"',;}\]]+",
+    re.IGNORECASE,
+)
+_MASKED_LOGGERS = ("uvicorn.access", "uvicorn.error")
+
+
+def mask_tokens(text: str) -> str:
+    """`text` with credential values masked: URL query parameters named like a token, secret,
+    password or key, and the values of `X-Session-Token` / `Authorization` headers."""
+    if "=" in text:
+        text = _QUERY_SECRET.sub(lambda m: m.group(1) + _MASK, text)
+    return _HEADER_SECRET.sub(lambda m: m.group(1) + _MASK, text)
+
+
+class TokenMask(logging.Filter):
+    """Masks credentials in a record's message and arguments in place (the arguments keep
+    their shape, so uvicorn's access formatter still reads its tuple)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = mask_tokens(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_masked(a) for a in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {k: _masked(v) for k, v in record.args.items()}
+        return True
+
+
+def _masked(value: object) -> object:
+    return mask_tokens(value) if isinstance(value, str) else value
+
+
+def install_token_mask() -> None:
+    """Put a `TokenMask` on uvicorn's loggers (whatever handlers it was configured with);
+    idempotent."""
+    for name in _MASKED_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, TokenMask) for f in logger.filters):
+            logger.addFilter(TokenMask())
 
 
 def bind_turn(session_id: str, turn_id: str) -> None:
@@ -61,7 +115,7 @@ class _Secrets:
             value = str(REGISTRY.value(param))
             if len(value) >= _MIN_SECRET_CHARS and value in text:
                 text = text.replace(value, mask(value))
-        return text
+        return mask_tokens(text)
 
 
 _SECRETS = _Secrets()
@@ -106,6 +160,8 @@ def configure_logging(level: str = "INFO", *, json_lines: bool = False) -> loggi
         logging.getLogger(name).setLevel(logging.WARNING)
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(TurnContext())
+    handler.addFilter(TokenMask())
+    install_token_mask()
     handler.setFormatter(JsonFormatter() if json_lines else PlainFormatter(PLAIN_FORMAT))
     root = logging.getLogger()
     for old in list(root.handlers):

@@ -8,7 +8,7 @@ import logging
 from types import TracebackType
 from typing import Any, TypeVar
 
-from app.agent.session import SessionStore, open_session_store
+from app.agent.session import SESSIONS_FILE, SessionStore, open_session_store
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.language.shops import ShopNames
@@ -101,7 +101,9 @@ class Runtime:
             Bm25Retriever(index.bm25), index_version=index.version, variant=bm25_query_variant
         )
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
-        self._sessions = open_session_store(self.settings.redis_url)
+        self._sessions = open_session_store(
+            self.settings.redis_url, self.settings.var_dir / SESSIONS_FILE
+        )
         self.chat_model = open_chat_model(self.settings)
         self._kb = await open_knowledge_base(self.settings, index)
         self.tools = _build_tools(

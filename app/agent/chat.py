@@ -21,7 +21,8 @@ from app.agent.hooks import TurnHook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
 from app.agent.plan_edit import PlanEdit, apply_held_edit, hold_edit
-from app.agent.session import Session, SessionStore, check_session_id, new_session_id
+from app.agent.session import Session, SessionStore
+from app.agent.session_access import OpenedSession, SessionAccess, as_access
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.config import REGISTRY
@@ -93,35 +94,58 @@ class ShoppingAgent:
         """The shops of the catalog's items, read once (the item map is fixed per index)."""
         return self._shop_names
 
+    owns_sessions = True
+    """Turns take a `SessionAccess` and check it (the API's ownership rule, `SessionOwner`)."""
+
     @property
     def mode(self) -> Mode:
         return "llm" if self.model is not None else "offline"
 
-    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
-        """Events of one turn: `session`, `plan`, tool and pick events, message deltas, then
-        `done` or `error`. Bad input or an unreachable session store raises before any event."""
+    async def run_turn(
+        self, reach: SessionAccess | str | None, message: str
+    ) -> AsyncIterator[TurnEvent]:
+        """Events of one turn: `session` (with the token of a session issued to an untrusted
+        caller), `plan`, tool and pick events, message deltas, then `done` or `error`. A plain
+        id or None is a trusted in-process caller's. Bad input, a session that is not the
+        caller's (`NotFound`) or an unreachable store raises before any event."""
         text = _check_message(message)
-        sid = check_session_id(session_id) if session_id else new_session_id()
-        async with self._lock(sid):
-            session = await self.sessions.get(sid)
-            created = session is None
-            session = session or Session(session_id=sid)
+        access = as_access(reach)
+        opened: OpenedSession | None = None
+        key = access.session_id
+        if key is None:
+            opened = access.open(None)
+            key = opened.session.session_id
+        async with self._lock(key):
+            stored = await self.sessions.get(key)  # an unreachable store refuses the turn now
+            if opened is None:
+                opened = access.open(stored)
+            session = opened.session
+            issued = {"session_token": opened.token} if opened.token else {}
             with REGISTRY.pinned(REGISTRY.snapshot()):
                 turn = self._start(session, text)
-                turn.emit("session", new=created, turn=session.turns, **self._intended())
+                turn.emit(
+                    "session",
+                    new=opened.created,
+                    turn=session.turns,
+                    **self._intended(),
+                    **issued,
+                )
                 task = asyncio.create_task(self._run(turn, text))
             async for event in self._follow(turn, task):
                 yield event
 
-    async def edit_plan(self, session_id: str, edit: PlanEdit) -> AsyncIterator[TurnEvent]:
+    async def edit_plan(
+        self, reach: SessionAccess | str, edit: PlanEdit
+    ) -> AsyncIterator[TurnEvent]:
         """Hold `edit` in the session and run a turn that searches again with the plan the
-        messages give, edited (no new message). `NotFound` for an unknown session,
-        `InvalidRequest` for one without a plan or an edit that does not fit it."""
-        sid = check_session_id(session_id)
+        messages give, edited (no new message). `NotFound` for an unknown session (or one not
+        the caller's), `InvalidRequest` for one without a plan or an edit that does not fit."""
+        access = as_access(reach)
+        sid = access.session_id
+        if sid is None:
+            raise NotFound("no session to edit")
         async with self._lock(sid):
-            session = await self.sessions.get(sid)
-            if session is None:
-                raise NotFound(f"no session {session_id!r}")
+            session = access.check(await self.sessions.get(sid))
             if session.plan is None or not session.user_messages:
                 raise InvalidRequest("the session has no plan to edit yet")
             session.plan_edit = hold_edit(session.plan_edit, session.plan, edit)
@@ -144,16 +168,19 @@ class ShoppingAgent:
         planner = "llm" if self.model is not None and role_available(PLANNER) else "rules"
         return {"mode": policy, "planner": planner, "policy": policy}
 
-    async def get_session(self, session_id: str) -> Session:
-        """The stored session; `NotFound` when unknown or expired."""
-        session = await self.sessions.get(check_session_id(session_id))
-        if session is None:
-            raise NotFound(f"no session {session_id!r}")
-        return session
+    async def get_session(self, reach: SessionAccess | str) -> Session:
+        """The stored session; `NotFound` when unknown, expired or not the caller's."""
+        access = as_access(reach)
+        return access.check(await self.sessions.get(access.session_id or ""))
 
-    async def delete_session(self, session_id: str) -> bool:
-        """Forget a session; False when there was none."""
-        return await self.sessions.delete(check_session_id(session_id))
+    async def delete_session(self, reach: SessionAccess | str) -> bool:
+        """Forget a session; False when there was none (or it is not the caller's)."""
+        access = as_access(reach)
+        sid = access.session_id or ""
+        stored = await self.sessions.get(sid)
+        if stored is None or not access.admits(stored):
+            return False
+        return await self.sessions.delete(sid)
 
     async def aclose(self) -> None:
         """Nothing of its own to release: the runtime owns the store and the model."""
@@ -209,8 +236,8 @@ class ShoppingAgent:
                 turn.answer = UNANSWERED
             for line in turn.answer.splitlines(keepends=True):
                 turn.emit("message_delta", text=line)
-            await self._save(turn)
-            turn.emit("done", **_done_data(turn, planned))
+            saved = await self._save(turn)
+            turn.emit("done", **_done_data(turn, planned), saved=saved)
         except PickwiseError as exc:
             log.warning("turn %s failed: %s", turn.turn_id, exc)
             data: dict[str, Any] = {"code": exc.code, "message": str(exc)}
@@ -229,7 +256,9 @@ class ShoppingAgent:
         with turn.stage("planner"):
             outcome = await invoke_tool(self.tools["planner"], args, turn.ctx)
         if not isinstance(outcome.output, PlannerResult):
-            raise PickwiseError(f"the planner failed: {outcome.output.render()}")
+            log.warning("turn %s: the planner failed: %s", turn.turn_id, outcome.output.render())
+            failed = outcome.output
+            raise _planner_failure(getattr(failed, "code", ""), getattr(failed, "details", {}))
         planned = outcome.output
         plan, turn.session.plan_edit = apply_held_edit(turn.session.plan_edit, planned.plan, said)
         if self.shops and not plan.platforms:
@@ -258,7 +287,8 @@ class ShoppingAgent:
             return await run_offline_turn(turn, self.tools, turn_is_shopping=shopping)
         return await finish_with_summary(turn, self.tools)
 
-    async def _save(self, turn: Turn) -> None:
+    async def _save(self, turn: Turn) -> bool:
+        """Store the session; False (and a note) when the store could not take it."""
         session = turn.session
         if turn.picks_by_slot:
             session.picks = turn.picks
@@ -271,6 +301,8 @@ class ShoppingAgent:
             except DependencyDown as exc:
                 log.warning("session %s not saved: %s", session.session_id, exc)
                 turn.notes.append(f"the session could not be saved ({exc})")
+                return False
+        return True
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         lock = self._locks.get(session_id)
@@ -336,10 +368,31 @@ def _check_message(message: str) -> str:
     text = message.strip() if isinstance(message, str) else ""
     if not text:
         raise InvalidRequest("the message is empty")
+    if not text.isascii() and not _encodable(text):
+        raise InvalidRequest("the message holds characters that are not valid Unicode text")
     cap = AGENT_MESSAGE_MAX_CHARS.get()
     if len(text) > cap:
         raise InvalidRequest(f"the message has {len(text)} characters; at most {cap} are read")
     return text
+
+
+def _planner_failure(code: str, details: Mapping[str, Any]) -> PickwiseError:
+    """What a failed planner call tells the shopper: the kind of failure, never the tool's
+    own error text (logged instead)."""
+    if code == DependencyDown.code:
+        return DependencyDown(str(details.get("dependency", "planner")), "needed by the planner")
+    if code in ("invalid_arguments", InvalidRequest.code):
+        return InvalidRequest("the planner could not read this message")
+    return PickwiseError("the planner failed; see the server log")
+
+
+def _encodable(text: str) -> bool:
+    """False for text with lone surrogates (e.g. undecodable command-line bytes)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _error_of(data: Mapping[str, Any]) -> PickwiseError:

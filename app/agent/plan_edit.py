@@ -5,13 +5,16 @@ messages, until the shopper's own words change that part of the plan again."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Annotated, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from app.agent.events import TurnEvent
 from app.errors import InvalidRequest
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
+
+if TYPE_CHECKING:
+    from app.agent.session_access import SessionAccess
 
 __all__ = ["HeldPlanEdit", "PlanEdit", "PlanEditor", "apply_held_edit", "hold_edit"]
 
@@ -82,8 +85,9 @@ class HeldPlanEdit(BaseModel):
 class PlanEditor(Protocol):
     """An agent that can run a turn on an edited plan (no new message)."""
 
-    def edit_plan(self, session_id: str, edit: PlanEdit) -> AsyncIterator[TurnEvent]:
-        """Hold `edit` in the session and stream a turn that searches again with it."""
+    def edit_plan(self, reach: SessionAccess | str, edit: PlanEdit) -> AsyncIterator[TurnEvent]:
+        """Hold `edit` in the session `reach` names (a trusted id, or a caller's access) and
+        stream a turn that searches again with it."""
         ...
 
 

@@ -1,12 +1,13 @@
 """Session state kept between turns: the plan P_t, the recent user messages it is rebuilt
 from, the candidate registry, the last picks and a bounded conversation for the LLM; and
-the `SessionStore` Protocol that keeps it (Redis or in-process, with a TTL)."""
+the `SessionStore` Protocol that keeps it (Redis, SQLite under var/ or in-process, with a
+TTL)."""
 
 from __future__ import annotations
 
 import re
 import time
-import uuid
+from pathlib import Path
 from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
@@ -19,15 +20,17 @@ from app.tools.candidates import CandidateRegistry
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = [
+    "SESSIONS_FILE",
     "ChatLine",
     "Session",
     "SessionStore",
     "check_session_id",
-    "new_session_id",
     "open_session_store",
 ]
 
 _SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,256}")
+SESSIONS_FILE = "sessions.sqlite3"
+"""The embedded session store's file under the var folder (used when no Redis is set)."""
 
 
 class ChatLine(BaseModel):
@@ -58,6 +61,11 @@ class Session(BaseModel):
     plan_edit: HeldPlanEdit | None = Field(
         None, description="The shopper's direct edit of the plan, while it holds."
     )
+    token_hash: str | None = Field(
+        None,
+        description="SHA-256 of the secret issued with the session over HTTP; None for a "
+        "session a trusted in-process caller created (no HTTP caller may reach it).",
+    )
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
@@ -79,11 +87,6 @@ class Session(BaseModel):
         while self.conversation and self.conversation[0].role != "user":
             del self.conversation[0]
         self.updated_at = time.time()
-
-
-def new_session_id() -> str:
-    """A fresh random session id."""
-    return uuid.uuid4().hex
 
 
 def check_session_id(session_id: str) -> str:
@@ -123,10 +126,14 @@ class SessionStore(Protocol):
         ...
 
 
-def open_session_store(redis_url: str | None) -> SessionStore:
-    """Sessions in Redis when a URL is given (connected lazily), else in this process."""
+def open_session_store(redis_url: str | None, sqlite_path: Path | None = None) -> SessionStore:
+    """Sessions in Redis when a URL is given (connected lazily), else in the SQLite file at
+    `sqlite_path` (kept across processes), else in this process only."""
+    from app.agent._session_sqlite import SqliteSessionStore
     from app.agent._session_stores import MemorySessionStore, RedisSessionStore
 
-    if not redis_url:
-        return MemorySessionStore()
-    return RedisSessionStore.from_url(redis_url)
+    if redis_url:
+        return RedisSessionStore.from_url(redis_url)
+    if sqlite_path is not None:
+        return SqliteSessionStore(sqlite_path)
+    return MemorySessionStore()

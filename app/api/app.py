@@ -25,9 +25,11 @@ from app.api import (
 )
 from app.api._admission import AdmissionMiddleware, TurnGate
 from app.api._state import ApiState
+from app.api._validation import TextGuard
 from app.api.errors import install_error_handlers
 from app.api.openapi import install_openapi
 from app.config.settings import Settings, get_settings
+from app.logging_setup import install_token_mask
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
 
@@ -70,6 +72,8 @@ def create_app(
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    install_token_mask()
+    app.add_middleware(TextGuard)  # inside admission: a refused turn's body is never read
     app.state.turn_gate = TurnGate()
     app.add_middleware(AdmissionMiddleware, gate=app.state.turn_gate)
     app.include_router(routes_chat.router)

@@ -7,12 +7,13 @@ from __future__ import annotations
 import asyncio
 import uuid
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel
 
-from app.api._state import ApiState, api_state
+from app.api._state import api_state
 from app.api._validation import session_id_problem
+from app.api.routes_sessions import owned_session, session_token
 from app.catalog.facets import CatalogFacets
 from app.config.params.api import FACETS_TOP
 from app.errors import ConfigError, DependencyDown, InvalidRequest, NotFound
@@ -53,15 +54,18 @@ async def similar(
     item_id: str = Path(..., min_length=1, max_length=80, description="e.g. 'amazon:b0123'."),
     k: int = Query(5, ge=1, le=MAX_K, description="How many similar items (1-20)."),
     session_id: str | None = Query(
-        None, description="Apply this session's plan: budget, shop scope, ruled-out words."
+        None,
+        description="Apply this session's plan: budget, shop scope, ruled-out words (with "
+        "the session's `X-Session-Token`).",
     ),
+    token: str | None = Depends(session_token),
 ) -> SimilarItemsResult:
     """Other products like the item, best first: 404 for an unknown item or session."""
     state = api_state(request)
     tool = state.runtime.tools.get(_TOOL)
     if tool is None:
         raise ConfigError(f"this server has no {_TOOL} tool")
-    plan = await _plan(state, session_id)
+    plan = await _plan(request, session_id, token)
     ctx = ToolContext(session_id or "similar", uuid.uuid4().hex[:16], plan=plan)
     outcome = await invoke_tool(tool, {"item_id": item_id, "k": k}, ctx)
     if isinstance(outcome.output, ToolError):
@@ -70,7 +74,8 @@ async def similar(
     return outcome.output
 
 
-async def _plan(state: ApiState, session_id: str | None) -> ShoppingPlan:
+async def _plan(request: Request, session_id: str | None, token: str | None) -> ShoppingPlan:
+    """The plan of the caller's own session (404 as for no session when it is not theirs)."""
     if session_id is None:
         return ShoppingPlan()
     problem = session_id_problem(session_id)
@@ -78,11 +83,7 @@ async def _plan(state: ApiState, session_id: str | None) -> ShoppingPlan:
         raise RequestValidationError(
             [{"type": "value_error", "loc": ("query", "session_id"), "msg": problem}]
         )
-    if state.sessions is None:
-        raise ConfigError("the agent exposes no session store")
-    session = await state.sessions.get(session_id)
-    if session is None:
-        raise NotFound(f"no session {session_id!r}")
+    session = await owned_session(request, session_id, token)
     return session.plan or ShoppingPlan()
 
 

@@ -3,32 +3,33 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Depends, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.agent.chat import collect
 from app.agent.events import TurnEvent, TurnSummary
-from app.api._sse import EventStreamResponse
+from app.agent.session_access import SessionAccess
 from app.api._state import api_state
-from app.api._turn import TurnStream
+from app.api._turn_reply import chat_runner, reply_with_turn
 from app.api._validation import message_problem, session_id_problem
-from app.api.errors import retry_headers, status_for_code
+from app.api.routes_sessions import session_token
 
-__all__ = ["ChatRequest", "ChatResponse", "chat", "router"]
+__all__ = ["ChatRequest", "ChatResponse", "chat", "chat_document", "router"]
 
 router = APIRouter(tags=["chat"])
 
 
 class ChatRequest(BaseModel):
-    """A shopper's message; without a (known) session id a new session starts."""
+    """A shopper's message; without a session id a new session starts."""
 
     model_config = ConfigDict(extra="forbid")
 
-    session_id: str | None = Field(None, description="Session to continue.")
+    session_id: str | None = Field(
+        None,
+        description="Session to continue: an id this server issued, sent with its token in "
+        "`X-Session-Token`. Omitted: the server issues a new session.",
+    )
     message: str = Field(description="What the shopper says.")
 
     @field_validator("session_id")
@@ -60,51 +61,56 @@ class ChatResponse(BaseModel):
     planner: str = "rules"
     policy: str = "offline"
     notes: list[str] = Field(default_factory=list)
+    saved: bool = Field(
+        True, description="False when the session could not be stored after this turn."
+    )
+    session_token: str | None = Field(
+        None, description="The secret of a session this turn created; only ever sent once."
+    )
 
-    @classmethod
-    def of(cls, summary: TurnSummary) -> ChatResponse:
-        doc = summary.model_dump(mode="json")
-        return cls(**{k: doc[k] for k in cls.model_fields})
+
+_FROM_SUMMARY = (
+    "session_id",
+    "answer",
+    "picks",
+    "plan",
+    "trace",
+    "readings",
+    "planner",
+    "policy",
+    "notes",
+)
+
+
+def chat_document(summary: TurnSummary, done: TurnEvent) -> dict[str, Any]:
+    """A `ChatResponse` but `saved` and `session_token`, which the reply adds."""
+    doc = summary.model_dump(mode="json")
+    return {key: doc[key] for key in _FROM_SUMMARY}
 
 
 @router.post(
     "/v1/chat",
     response_model=None,
-    responses={200: {"content": {"text/event-stream": {}, "application/json": {}}}},
+    responses={
+        200: {
+            "content": {"text/event-stream": {}, "application/json": {}},
+            "headers": {"X-Session-Token": {"description": "Only when a session is created."}},
+        }
+    },
 )
 async def chat(
     body: ChatRequest,
     request: Request,
     stream: bool = Query(True, description="false: one JSON document instead of SSE."),
+    token: str | None = Depends(session_token),
 ) -> Response:
     """Run one turn. Failures before the first event are HTTP errors; later ones end the
-    stream with an `error` event (or, without streaming, become the HTTP error)."""
-    turn = TurnStream(api_state(request).agent, body.session_id, body.message)
-    try:
-        first = await turn.start()
-    except BaseException:
-        await turn.close()
-        raise
-    if stream and first.type != "error":
-        return EventStreamResponse(turn, first)
-    try:
-        events = [event async for event in turn.events()]
-    finally:
-        await turn.close()
-    return await _whole_turn(events)
-
-
-async def _whole_turn(events: list[TurnEvent]) -> JSONResponse:
-    last = events[-1]
-    headers = {"X-Session-Id": last.session_id, "X-Turn-Id": last.turn_id}
-    if last.type == "error":
-        status = status_for_code(str(last.data.get("code", "error")))
-        headers |= retry_headers(last.data)
-        return JSONResponse({"error": last.data}, status_code=status, headers=headers)
-    doc = ChatResponse.of(await collect(_replay(events))).model_dump(mode="json")
-    return JSONResponse(doc, headers=headers)
-
-
-async def _replay(events: Sequence[TurnEvent]) -> AsyncIterator[TurnEvent]:
-    for event in events:
-        yield event
+    stream with an `error` event (or, without streaming, become the HTTP error). A session
+    id the server did not issue, or a wrong or missing token, is 404 like an unknown one."""
+    access = (
+        SessionAccess.new()
+        if body.session_id is None
+        else SessionAccess.owned(body.session_id, token)
+    )
+    runner = chat_runner(api_state(request).agent, body.message)
+    return await reply_with_turn(runner, access, stream=stream, shape=chat_document)

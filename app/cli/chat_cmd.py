@@ -1,5 +1,7 @@
 """`pickwise ask MESSAGE` (one turn, optionally as JSON) and `pickwise chat` (a REPL that keeps
-its session): the agent runs in this process on its own runtime, no server needed."""
+its session): the agent runs in this process on its own runtime, no server needed, as a
+trusted local caller (`SessionAccess.local`: no token; `--session S` names or creates S).
+Sessions outlive the process: in Redis with REDIS_URL, else in var/sessions.sqlite3."""
 
 from __future__ import annotations
 
@@ -10,8 +12,9 @@ from typing import Any
 
 import typer
 
-from app.agent.chat import collect
-from app.agent.events import ChatAgent, PickView, TurnEvent, TurnSummary
+from app.agent.chat import ShoppingAgent, collect
+from app.agent.events import PickView, TurnEvent, TurnSummary
+from app.agent.session_access import SessionAccess
 from app.cli._output import emit_json
 from app.cli._runtime import open_runtime
 from app.config import get_settings
@@ -31,7 +34,7 @@ def register(app: typer.Typer) -> None:
 
 
 @asynccontextmanager
-async def open_agent(settings: Settings) -> AsyncIterator[ChatAgent]:
+async def open_agent(settings: Settings) -> AsyncIterator[ShoppingAgent]:
     """The production agent on a runtime opened in this event loop, closed on exit."""
     async with open_runtime(settings) as runtime:
         yield build_agent(runtime)
@@ -40,7 +43,10 @@ async def open_agent(settings: Settings) -> AsyncIterator[ChatAgent]:
 def ask(
     message: str = typer.Argument(..., help="What the shopper says."),
     session: str | None = typer.Option(
-        None, "--session", help="Session to continue (kept across runs only with REDIS_URL)."
+        None,
+        "--session",
+        help="Session to continue, or to start under this id (kept across runs: in Redis with "
+        "REDIS_URL, else in var/sessions.sqlite3).",
     ),
     json_out: bool = typer.Option(False, "--json", help="Machine-readable output."),
     platform: list[str] = typer.Option(
@@ -50,28 +56,32 @@ def ask(
     """Run one chat turn and print the picks and the answer."""
     shops = tuple(dict.fromkeys(p.strip().lower() for p in platform if p.strip()))
     try:
-        summary = asyncio.run(run_ask(get_settings(), message, session, shops=shops))
+        summary, saved = asyncio.run(run_ask(get_settings(), message, session, shops=shops))
     except PickwiseError as exc:
         if json_out:
             emit_json({"error": {"code": exc.code, "message": str(exc)}})
         typer.echo(f"error ({exc.code}): {exc}", err=True)
         raise typer.Exit(code=2) from None
     if json_out:
-        emit_json(ask_payload(summary))
+        emit_json(ask_payload(summary, saved=saved))
         return
     _print_picks(summary.picks)
     typer.echo(summary.answer)
     typer.echo(f"(session {summary.session_id})")
+    if not saved:
+        typer.echo("(this turn could not be saved: the session will not remember it)", err=True)
 
 
 async def run_ask(
     settings: Settings, message: str, session_id: str | None, *, shops: tuple[str, ...] = ()
-) -> TurnSummary:
-    """One turn on a fresh runtime, folded into its summary; an `error` event raises."""
+) -> tuple[TurnSummary, bool]:
+    """One turn on a fresh runtime, folded into its summary, and whether the session was
+    saved after it; an `error` event raises."""
     async with open_runtime(settings) as runtime:
         agent = build_agent(runtime)
         agent.shops = shops
-        return await collect(agent.run_turn(session_id, message))
+        events = [e async for e in agent.run_turn(SessionAccess.local(session_id), message)]
+    return await collect(_replay(events)), _saved(events)
 
 
 _ASK_KEYS = (
@@ -87,10 +97,22 @@ _ASK_KEYS = (
 )
 
 
-def ask_payload(summary: TurnSummary) -> dict[str, Any]:
-    """The JSON document of `pickwise ask --json` (the same as `/v1/chat?stream=false`)."""
+def ask_payload(summary: TurnSummary, *, saved: bool = True) -> dict[str, Any]:
+    """The JSON document of `pickwise ask --json`: that of `/v1/chat?stream=false` but the
+    `session_token` (a local caller needs none)."""
     doc = summary.model_dump(mode="json")
-    return {key: doc[key] for key in _ASK_KEYS}
+    return {**{key: doc[key] for key in _ASK_KEYS}, "saved": saved}
+
+
+def _saved(events: list[TurnEvent]) -> bool:
+    """What the `done` event says of saving (True when it does not say)."""
+    done = [e for e in events if e.type == "done"]
+    return not done or done[-1].data.get("saved", True) is not False
+
+
+async def _replay(events: list[TurnEvent]) -> AsyncIterator[TurnEvent]:
+    for event in events:
+        yield event
 
 
 def chat(
@@ -116,10 +138,10 @@ async def run_repl(settings: Settings, session_id: str | None) -> None:
                 session_id = await _print_turn(agent, session_id, command)
 
 
-async def _print_turn(agent: ChatAgent, session_id: str | None, message: str) -> str | None:
+async def _print_turn(agent: ShoppingAgent, session_id: str | None, message: str) -> str | None:
     """Stream one turn to the terminal; the session id to continue with."""
     try:
-        async for event in agent.run_turn(session_id, message):
+        async for event in agent.run_turn(SessionAccess.local(session_id), message):
             session_id = _print_event(event) or session_id
     except PickwiseError as exc:
         typer.echo(f"error ({exc.code}): {exc}", err=True)
@@ -133,6 +155,8 @@ def _print_event(event: TurnEvent) -> str | None:
         typer.echo(str(event.data.get("text", "")), nl=False)
     elif event.type == "done":
         typer.echo("")
+        if event.data.get("saved") is False:
+            typer.echo("(this turn could not be saved)", err=True)
     elif event.type == "error":
         typer.echo(f"error ({event.data.get('code')}): {event.data.get('message')}", err=True)
     return event.session_id

@@ -92,6 +92,21 @@ def mask(value: object) -> str:
     return "********" if value not in (None, "") else ""
 
 
+_INT_LIMIT = 2**63 - 1
+"""Integers beyond a signed 64-bit range are refused: no parameter means them, and stores and
+clients in other languages could not hold them."""
+_SHOWN_CHARS = 40
+
+
+def _shown(raw: object) -> str:
+    """`raw` as an error message quotes it: at most `_SHOWN_CHARS` characters (a huge number
+    or text is cut, and never converted whole)."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw.bit_length() > 128:
+        return f"an integer of {raw.bit_length()} bits"
+    text = repr(raw)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
 def _coerce(kind: type, raw: object, name: str) -> object:
     if kind is bool:
         if isinstance(raw, bool):
@@ -101,27 +116,37 @@ def _coerce(kind: type, raw: object, name: str) -> object:
             return True
         if text in _FALSE:
             return False
-        raise ParamValidationError(f"{name} expects a boolean, got {raw!r}")
+        raise ParamValidationError(f"{name} expects a boolean, got {_shown(raw)}")
     if kind is int:
         if isinstance(raw, bool) or (isinstance(raw, float) and not raw.is_integer()):
-            raise ParamValidationError(f"{name} expects an integer, got {raw!r}")
+            raise ParamValidationError(f"{name} expects an integer, got {_shown(raw)}")
         try:
-            return int(str(raw).strip()) if isinstance(raw, str) else int(cast(Any, raw))
+            value = int(str(raw).strip()) if isinstance(raw, str) else int(cast(Any, raw))
         except (TypeError, ValueError):
-            raise ParamValidationError(f"{name} expects an integer, got {raw!r}") from None
+            raise ParamValidationError(f"{name} expects an integer, got {_shown(raw)}") from None
+        except OverflowError:
+            raise ParamValidationError(f"{name} is out of the range of an integer") from None
+        if abs(value) > _INT_LIMIT:
+            raise ParamValidationError(f"{name} is out of the range of an integer (±2^63)")
+        return value
     if kind is float:
         if isinstance(raw, bool):
-            raise ParamValidationError(f"{name} expects a number, got {raw!r}")
+            raise ParamValidationError(f"{name} expects a number, got {_shown(raw)}")
         try:
-            value = float(cast(Any, raw))
+            number = float(cast(Any, raw))
         except (TypeError, ValueError):
-            raise ParamValidationError(f"{name} expects a number, got {raw!r}") from None
-        if not math.isfinite(value):
-            raise ParamValidationError(f"{name} must be finite, got {raw!r}")
-        return value
+            raise ParamValidationError(f"{name} expects a number, got {_shown(raw)}") from None
+        except OverflowError:
+            raise ParamValidationError(f"{name} is out of the range of a number") from None
+        if not math.isfinite(number):
+            raise ParamValidationError(f"{name} must be finite, got {_shown(raw)}")
+        return number
     if not isinstance(raw, str | int | float):
-        raise ParamValidationError(f"{name} expects text, got {raw!r}")
-    return str(raw)
+        raise ParamValidationError(f"{name} expects text, got {_shown(raw)}")
+    try:
+        return str(raw)
+    except ValueError:  # an integer too long to write out
+        raise ParamValidationError(f"{name} expects text, got {_shown(raw)}") from None
 
 
 @dataclass(frozen=True)

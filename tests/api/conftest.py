@@ -1,12 +1,13 @@
 """Fixtures of the API tests: one loaded index shared by every app of the package, settings
-on Redis db 13, the scripted OpenAI server, and `serving(app)` to run an app's lifespan
-under an httpx ASGI client."""
+on Redis db 13 or without Redis on a private var folder, the scripted OpenAI server, and
+`serving(app)` to run an app's lifespan under an httpx ASGI client."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -17,7 +18,7 @@ from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
 from tests.fakes.scripted_openai import scripted_openai, scripted_openai_server
 
-__all__ = ["scripted_openai", "scripted_openai_server", "serving"]
+__all__ = ["scripted_openai", "scripted_openai_server", "serving", "without_redis"]
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 
@@ -39,6 +40,21 @@ def api_settings(built_index: Settings) -> Iterator[Settings]:
     yield built_index.model_copy(update={"redis_url": REDIS_URL})
     redis.flushdb()
     redis.close()
+
+
+def without_redis(settings: Settings, var: Path) -> Settings:
+    """`settings` without Redis over the empty folder `var` as their var folder, with the
+    built index and models linked in: the embedded session and parameter stores start empty."""
+    for entry in settings.var_dir.iterdir():
+        if ".sqlite3" not in entry.name:
+            (var / entry.name).symlink_to(entry.resolve())
+    return settings.model_copy(update={"redis_url": None, "var_dir": var})
+
+
+@pytest.fixture(scope="module")
+def no_redis(built_index: Settings, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    """`without_redis` on a fresh folder, for one module."""
+    return without_redis(built_index, tmp_path_factory.mktemp("var"))
 
 
 @asynccontextmanager

@@ -21,13 +21,14 @@ def free_port() -> int:
 
 
 @contextmanager
-def live_server(app: FastAPI) -> Iterator[str]:
-    """The base URL of `app` served over real HTTP until the block ends."""
+def live_server(app: FastAPI, *, log_level: str = "warning") -> Iterator[str]:
+    """The base URL of `app` served over real HTTP until the block ends (`log_level`
+    "info" turns uvicorn's access log on)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 120

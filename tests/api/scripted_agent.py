@@ -1,5 +1,6 @@
 """An in-test `ChatAgent` that yields a scripted event sequence, so the API's HTTP semantics
-are pinned apart from the real agent: what a message asks for decides how the turn goes."""
+are pinned apart from the real agent: what a message asks for decides how the turn goes.
+It owns its sessions as the real agent does (`SessionAccess`: issued ids and tokens)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from app.agent._session_stores import MemorySessionStore
 from app.agent.events import EventType, PickView, TurnEvent
-from app.agent.session import Session
+from app.agent.session_access import SessionAccess, as_access
 from app.errors import DependencyDown, InvalidRequest
 from app.tools.shopping_plan import ShoppingPlan
 
@@ -37,14 +38,20 @@ class ScriptedAgent:
         self.cancelled = threading.Event()
         self.finished_turns: list[str] = []
 
-    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
+    owns_sessions = True
+
+    async def run_turn(
+        self, reach: SessionAccess | str | None, message: str
+    ) -> AsyncIterator[TurnEvent]:
         if message == FAIL_BEFORE:
             raise DependencyDown("redis", "connection refused")
         if message == REJECT:
             raise InvalidRequest("the agent rejects this message")
-        known = await self.sessions.get(session_id) if session_id else None
-        session = known or Session(session_id=session_id or f"s{uuid.uuid4().hex[:12]}")
+        access = as_access(reach)
+        stored = await self.sessions.get(access.session_id) if access.session_id else None
+        session, created, token = access.open(stored)
         sid = session.session_id
+        issued = {"session_token": token} if token else {}
         turn = f"t{uuid.uuid4().hex[:12]}"
 
         def event(type_: EventType, **data: Any) -> TurnEvent:
@@ -53,7 +60,7 @@ class ScriptedAgent:
         if message == ERROR_FIRST:
             yield event("error", code="dependency_down", message="llm is unavailable")
             return
-        yield event("session", new=known is None)
+        yield event("session", new=created, **issued)
         if message == ERROR_EVENT:
             yield event("error", code="dependency_down", message="llm is unavailable")
             return

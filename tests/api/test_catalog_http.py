@@ -114,13 +114,17 @@ def test_a_session_plan_limits_the_similar_items(
     )
     assert turn.status_code == 200, turn.text
     sid, plan = turn.json()["session_id"], turn.json()["plan"]
+    owner = {"X-Session-Token": turn.json()["session_token"]}
     assert plan["budget_usd"] == 15.0
     assert "logitech" in [c["term"] for c in plan["exclude"]]
     anchor = item_id(shared_index, "amazon", MOUSE)
     open_ = client.get(f"/v1/items/{anchor}/similar", params={"k": 20}).json()["items"]
     assert any((i["price_usd"] or 0) > 15 for i in open_), "the plan has something to remove"
 
-    doc = client.get(f"/v1/items/{anchor}/similar", params={"k": 20, "session_id": sid}).json()
+    asked = {"k": 20, "session_id": sid}
+    stranger = client.get(f"/v1/items/{anchor}/similar", params=asked)
+    assert "no session" in error_of(stranger, 404)["message"], "only the owner's plan applies"
+    doc = client.get(f"/v1/items/{anchor}/similar", params=asked, headers=owner).json()
     assert doc["items"]
     assert doc["limits"]["budget_usd"] == 15.0
     logitech = re.compile(r"(?<![0-9a-z])logitech(?![0-9a-z])", re.IGNORECASE)

@@ -19,6 +19,7 @@ from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.api.conftest import serving
 from tests.api.live_server import free_port
+from tests.api.owner import SessionTokens
 from tests.api.sse import SseMessage, parse_sse
 
 pytestmark = [
@@ -48,7 +49,7 @@ async def client(
     BREAKERS.reset()
     app = create_app(api_settings, runtime=Runtime(api_settings, index=shared_index))
     async with serving(app) as c:
-        yield c
+        yield SessionTokens().install(c)  # the owner's token goes along, as on the page
     BREAKERS.reset()
 
 
@@ -70,7 +71,7 @@ async def whole_turn(
     response = await client.post("/v1/chat?stream=false", json=body)
     assert response.status_code == 200, response.text
     doc: dict[str, Any] = response.json()
-    assert set(doc) == {
+    expected = {
         "session_id",
         "answer",
         "picks",
@@ -80,8 +81,11 @@ async def whole_turn(
         "planner",
         "policy",
         "notes",
+        "saved",
     }
+    assert set(doc) == expected | ({"session_token"} if session_id is None else set())
     assert (doc["planner"], doc["policy"]) == ("rules", "offline")
+    assert doc["saved"] is True
     assert doc["readings"] >= 1
     assert all(set(p) == PICK_KEYS for p in doc["picks"])
     return doc
@@ -203,9 +207,9 @@ async def test_delete_forgets_the_session(client: httpx.AsyncClient) -> None:
     assert (await client.delete(f"/v1/sessions/{sid}")).status_code == 204
     assert (await client.get(f"/v1/sessions/{sid}")).status_code == 404
     assert (await client.delete(f"/v1/sessions/{sid}")).status_code == 404
-    again = await whole_turn(client, "a usb-c charger", sid)
-    assert again["session_id"] == sid
-    assert (await client.get(f"/v1/sessions/{sid}")).json()["turns"] == 1
+    again = await client.post("/v1/chat", json={"session_id": sid, "message": "a usb-c charger"})
+    assert again.status_code == 404, "a deleted session's id starts nothing new"
+    assert (await client.get(f"/v1/sessions/{sid}")).status_code == 404
 
 
 async def test_redis_down_refuses_the_turn_before_any_event(

@@ -61,7 +61,8 @@ async def test_events_stream_in_order_with_the_turn_id_on_each(client: httpx.Asy
         assert event.data["type"] == event.event
         assert (event.data["turn_id"], event.data["session_id"]) == (turn_id, session_id)
         assert event.id == f"{turn_id}:{seq}"
-    assert events[0].data["data"] == {"new": True}
+    assert set(events[0].data["data"]) == {"new", "session_token"}
+    assert events[0].data["data"]["new"] is True
     assert events[4].data["data"]["picks"][0]["item_id"] == "item-usb-hub"
     assert "".join(e.data["data"]["text"] for e in events[5:7]) == "Here is usb hub."
 
@@ -80,7 +81,11 @@ async def test_stream_false_answers_one_document(client: httpx.AsyncClient) -> N
         "planner",
         "policy",
         "notes",
+        "saved",
+        "session_token",
     }
+    assert doc["saved"] is True
+    assert response.headers["x-session-token"] == doc["session_token"]
     assert doc["answer"] == "Here is usb hub."
     assert doc["plan"]["keywords"] == ["usb", "hub"]
     assert doc["picks"] == [
@@ -105,8 +110,15 @@ async def test_a_session_id_continues_the_session(
     client: httpx.AsyncClient, agent: script.ScriptedAgent
 ) -> None:
     first = await client.post("/v1/chat?stream=false", json={"message": "usb hub"})
-    sid = first.json()["session_id"]
-    events = await chat_events(client, session_id=sid, message="with four ports")
+    sid, token = first.json()["session_id"], first.json()["session_token"]
+    response = await client.post(
+        "/v1/chat",
+        json={"session_id": sid, "message": "with four ports"},
+        headers={"X-Session-Token": token},
+    )
+    assert response.status_code == 200, response.text
+    assert "x-session-token" not in response.headers
+    events = parse_sse(response.text)
     assert events[0].data["session_id"] == sid
     assert events[0].data["data"] == {"new": False}
     assert events[1].data["data"]["plan"]["keywords"] == ["usb", "hub", "with", "four", "ports"]
@@ -213,7 +225,8 @@ async def test_a_bug_mid_turn_is_an_error_event_without_internals(
 async def test_get_and_delete_a_session(client: httpx.AsyncClient) -> None:
     first = await client.post("/v1/chat?stream=false", json={"message": "usb hub"})
     sid = first.json()["session_id"]
-    got = await client.get(f"/v1/sessions/{sid}")
+    owner = {"X-Session-Token": first.json()["session_token"]}
+    got = await client.get(f"/v1/sessions/{sid}", headers=owner)
     assert got.status_code == 200
     view = got.json()
     assert set(view) == {
@@ -233,12 +246,12 @@ async def test_get_and_delete_a_session(client: httpx.AsyncClient) -> None:
         {"role": "assistant", "content": "Here is usb hub."},
     ]
     assert view["picks"] == first.json()["picks"]
-    deleted = await client.delete(f"/v1/sessions/{sid}")
+    deleted = await client.delete(f"/v1/sessions/{sid}", headers=owner)
     assert deleted.status_code == 204
     assert deleted.content == b""
     for response in (
-        await client.get(f"/v1/sessions/{sid}"),
-        await client.delete(f"/v1/sessions/{sid}"),
+        await client.get(f"/v1/sessions/{sid}", headers=owner),
+        await client.delete(f"/v1/sessions/{sid}", headers=owner),
     ):
         assert response.status_code == 404
         assert response.json()["error"] == {"code": "not_found", "message": f"no session '{sid}'"}

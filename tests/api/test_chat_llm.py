@@ -19,6 +19,7 @@ from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.api.conftest import serving
+from tests.api.owner import SessionTokens
 from tests.api.sse import SseMessage, parse_sse
 from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, raw, say, structured
 
@@ -37,7 +38,7 @@ async def client(
     settings = api_settings.model_copy(update={"openai_base_url": scripted_openai.base_url})
     app = create_app(settings, runtime=Runtime(settings, index=shared_index))
     async with serving(app) as c:
-        yield c
+        yield SessionTokens().install(c)  # the owner's token goes along, as on the page
     BREAKERS.reset()
 
 

@@ -20,6 +20,7 @@ from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from tests.api.conftest import serving
+from tests.api.owner import SessionTokens
 from tests.api.sse import parse_sse
 from tests.conftest import REPO
 
@@ -37,7 +38,7 @@ async def client(
     BREAKERS.reset()
     app = create_app(api_settings, runtime=Runtime(api_settings, index=shared_index))
     async with serving(app) as c:
-        yield c
+        yield SessionTokens().install(c)  # the owner's token goes along, as on the page
     BREAKERS.reset()
 
 

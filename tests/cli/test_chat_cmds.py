@@ -1,16 +1,19 @@
 """`pickwise ask`, `chat` and `serve` on the real index with the offline agent: the `--json`
-document, a session continued across runs through Redis, the readable output, bad input
-exiting 2, the REPL keeping its session until `/new`, and a served chat turn over HTTP."""
+document, a session continued across runs through Redis and, without Redis, through the
+SQLite file under var/, the readable output, bad input exiting 2 (text that is not Unicode
+too), the REPL keeping its session until `/new`, and a served chat turn over HTTP."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,12 +21,14 @@ import pytest
 from redis import Redis
 from typer.testing import CliRunner, Result
 
+from app.agent.session import SESSIONS_FILE
 from app.cli import chat_cmd
 from app.cli.main import app
 from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
+from tests.api.conftest import without_redis
 from tests.api.live_server import free_port
 from tests.api.sse import parse_sse
 
@@ -83,8 +88,10 @@ def test_ask_json_document() -> None:
         "planner",
         "policy",
         "notes",
+        "saved",
     }
     assert (doc["planner"], doc["policy"]) == ("rules", "offline")
+    assert doc["saved"] is True
     assert doc["readings"] >= 1
     assert doc["answer"].strip()
     assert doc["picks"]
@@ -121,6 +128,25 @@ def test_ask_continues_a_session_across_runs(redis: Redis) -> None:
     assert stored["turns"] == 2
 
 
+def test_ask_continues_a_session_across_runs_without_redis(
+    monkeypatch: pytest.MonkeyPatch, built_index: Settings, tmp_path: Path
+) -> None:
+    settings = without_redis(built_index, tmp_path)
+    monkeypatch.setattr(chat_cmd, "get_settings", lambda: settings)
+    first = ask_json("headphones under $30", "--session", "cli-file-1")
+    second = ask_json("something cheaper", "--session", "cli-file-1")
+    assert second["session_id"] == "cli-file-1"
+    assert second["saved"] is True
+    assert second["plan"]["category"] == first["plan"]["category"] == "headphones"
+    assert second["plan"]["budget_usd"] is not None
+    assert second["plan"]["budget_usd"] < 30.0
+    with sqlite3.connect(tmp_path / SESSIONS_FILE) as db:
+        (raw,) = db.execute("SELECT data FROM sessions WHERE id = 'cli-file-1'").fetchone()
+    stored = json.loads(raw)
+    assert stored["turns"] == 2
+    assert stored["token_hash"] is None, "a local session has no token: no HTTP caller reaches it"
+
+
 def test_ask_prints_picks_answer_and_session() -> None:
     result = run("ask", "a usb-c charger")
     assert result.exit_code == 0, result.output
@@ -137,6 +163,11 @@ def test_bad_input_exits_2_with_the_reason() -> None:
     bad_id = run("ask", "a mouse", "--session", "no spaces allowed")
     assert bad_id.exit_code == 2
     assert "session id" in bad_id.stderr
+    undecodable = run(
+        "ask", "a mouse \udcff", "--json"
+    )  # a non-UTF-8 argv byte, as Python reads it
+    assert undecodable.exit_code == 2
+    assert json.loads(undecodable.stdout)["error"]["code"] == "invalid_request"
 
 
 def test_chat_keeps_the_session_until_new(redis: Redis) -> None:

@@ -7,12 +7,10 @@ similar items hide when the server answers 501 or 404 for them."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from app.agent.events import TurnEvent
 from tests.api import scripted_agent as script
 from tests.page.conftest import ServePage
 from tests.page.driver import ChatPage
@@ -85,22 +83,10 @@ def test_a_banner_says_why_a_turn_failed(
         chat.page.close()
 
 
-class TokenAgent(script.ScriptedAgent):
-    """A scripted agent whose `session` event carries a session token, as servers that own
-    their sessions send it."""
-
-    async def run_turn(self, session_id: str | None, message: str) -> AsyncIterator[TurnEvent]:
-        async for event in super().run_turn(session_id, message):
-            if event.type == "session":
-                data = {**event.data, "session_token": f"tok-{event.session_id}"}
-                event = event.model_copy(update={"data": data})
-            yield event
-
-
 def test_the_session_token_goes_with_every_request_about_the_session(
     browser: Any, serve_page: ServePage
 ) -> None:
-    with serve_page(TokenAgent()) as url:
+    with serve_page(script.ScriptedAgent()) as url:
         chat = ChatPage(browser.new_page(), url)
         sent: list[tuple[str, str, str | None]] = []
         chat.page.on(
@@ -118,10 +104,12 @@ def test_the_session_token_goes_with_every_request_about_the_session(
         chat.page.wait_for_selector("body[data-ready='true']")
         assert chat.user_lines() == ["usb hub", "usb cable"]
         chats = [(m, t) for m, u, t in sent if u.endswith("/v1/chat")]
-        sid = chat.page.evaluate("JSON.parse(localStorage.getItem('pickwise.session')).id")
-        assert chats == [("POST", None), ("POST", f"tok-{sid}")]
+        kept = chat.page.evaluate("JSON.parse(localStorage.getItem('pickwise.session'))")
+        sid, token = kept["id"], kept["token"]
+        assert len(token) >= 40, "the token the server issued with the session"
+        assert chats == [("POST", None), ("POST", token)]
         reads = [t for m, u, t in sent if m == "GET" and f"/v1/sessions/{sid}" in u]
-        assert reads == [f"tok-{sid}"]
+        assert reads == [token]
         assert chat.errors == []
         chat.page.close()
 

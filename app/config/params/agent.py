@@ -13,6 +13,7 @@ __all__ = [
     "SESSION_MAX_MESSAGES",
     "SESSION_MEMORY_MAX",
     "SESSION_PLANNER_MESSAGES",
+    "SESSION_SQLITE_MAX",
     "SESSION_TTL_S",
 ]
 
@@ -105,4 +106,14 @@ SESSION_MEMORY_MAX = REGISTRY.declare(
     minimum=1,
     maximum=10_000_000,
     description="Sessions kept by the in-process store (no REDIS_URL); oldest saves go first.",
+)
+SESSION_SQLITE_MAX = REGISTRY.declare(
+    "SESSION_SQLITE_MAX",
+    int,
+    100_000,
+    group="agent",
+    minimum=1,
+    maximum=100_000_000,
+    description="Sessions kept by the embedded SQLite store under var/ (no REDIS_URL); past it "
+    "the least recently saved go first (checked every 64 saves).",
 )
