@@ -15,6 +15,7 @@ from app.agent.session import SessionStore
 from app.api import (
     metrics,
     routes_admin,
+    routes_admin_catalog,
     routes_cards,
     routes_chat,
     routes_health,
@@ -78,6 +79,7 @@ def create_app(
     app.include_router(routes_cards.router)
     routes_page.install(app)
     routes_admin.install(app, settings)
+    routes_admin_catalog.install(app, settings)
     metrics.install(app)
     install_openapi(app)
     return app

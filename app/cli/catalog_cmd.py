@@ -20,6 +20,7 @@ from app.catalog.spec_categories import (
 )
 from app.cli._output import emit_json
 from app.cli.catalog_import_cmd import register_import
+from app.cli.catalog_live_cmd import register_live
 from app.config import get_settings
 from app.errors import ConfigError
 from app.recall.index_manifest import current_paths
@@ -28,6 +29,7 @@ __all__ = ["app", "catalog", "catalog_stats", "spec_categories", "spec_category_
 
 app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
 register_import(app)
+register_live(app)
 
 
 @app.callback()
