@@ -59,6 +59,11 @@ class LiveSession:
         self._actor = actor
         self.last_seq = 0
 
+    def generation(self) -> int:
+        """The newest journal entry, this change's own included."""
+        row = self._db.execute("SELECT MAX(seq) FROM changes").fetchone()
+        return int(row[0] or 0)
+
     def digest(self, shop: str, offer_id: str) -> str | None:
         """The stored digest of an offer, None when the store has none."""
         row = self._db.execute(

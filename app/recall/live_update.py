@@ -138,7 +138,7 @@ class LiveWriter:
             for offer, vector in zip(changed, vectors, strict=True):
                 session.put(offer, vector)
             report.upserted += len(changed)
-            report.generation = session.last_seq or self._last_seq()
+            report.generation = session.generation()
         report.seconds = time.perf_counter() - started
         log.info(
             "live upsert by %s: %d changed, %d unchanged, %d rejected (generation %d)",
@@ -163,7 +163,7 @@ class LiveWriter:
                     continue
                 session.delete(shop, offer_id)
                 report.deleted += 1
-            report.generation = session.last_seq or self._last_seq()
+            report.generation = session.generation()
         report.seconds = time.perf_counter() - started
         log.info(
             "live delete by %s: %d deleted, %d unknown", actor, report.deleted, report.rejected
@@ -187,10 +187,3 @@ class LiveWriter:
             found.vectors[found.missing] = embedder.encode_documents(todo)
             report.embedded += len(todo)
         return normalise_rows(found.vectors)
-
-    def _last_seq(self) -> int:
-        feed = self.store.feed()
-        try:
-            return feed.last_seq()
-        finally:
-            feed.close()
