@@ -21,8 +21,8 @@ from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_build import build_index
 from app.recall.live_update import LiveWriter
 from app.runtime import Runtime
-from app.tools._search_result import ItemSearchResult
 from app.tools.base import ToolContext, invoke_tool
+from app.tools.item_search import ItemSearchResult
 
 __all__ = ["bench_live"]
 

@@ -19,7 +19,8 @@ def live_catalog(var: Path, data_dir: Path) -> Settings:
     """Import the Shopify sample into `var` and build its index."""
     files = sorted((data_dir / "shopify-sample").glob("*.csv"))
     report = import_files(files, OfferStore.of(var), shop=SHOP, currency="EUR")
-    assert report.rejected == 0 and report.imported > 50
+    assert report.rejected == 0
+    assert report.imported > 50
     settings = Settings(var_dir=var, data_dir=data_dir, redis_url=LIVE_REDIS_URL)
     build_index(settings, show_progress=False)
     return settings

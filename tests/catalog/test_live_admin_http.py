@@ -62,7 +62,8 @@ def test_put_applies_the_valid_rows_and_reports_the_bad_ones(settings: Settings,
         assert (report["upserted"], report["rejected"]) == (1, 3)
         assert [e["row"] for e in report["errors"]] == [2, 3, 4]
         card = _card(client, url, f"{SHOP}:brown-throw-pillows")
-        assert card is not None and card["price"] == 9.5
+        assert card is not None
+        assert card["price"] == 9.5
         changes = client.get(f"{url}/v1/admin/catalog/changes", headers=ALICE).json()
         assert changes["entries"][0]["actor"] == "alice"
         assert changes["entries"][0]["item_id"] == f"{SHOP}:brown-throw-pillows"
