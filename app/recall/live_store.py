@@ -16,7 +16,13 @@ import numpy as np
 from app.catalog.item import Item
 from app.errors import NotFound
 from app.recall.filters import SearchFilters
-from app.recall.vector_store import VectorHit, VectorPoint, VectorStore, item_payload
+from app.recall.vector_store import (
+    VectorHit,
+    VectorPoint,
+    VectorStore,
+    anchor_values,
+    item_payload,
+)
 
 __all__ = ["LiveVectorStore"]
 
@@ -101,16 +107,37 @@ class LiveVectorStore:
         return [found[i] for i in item_ids if i in found]
 
     async def similar(
-        self, collection: str, item_id: str, filters: SearchFilters, *, limit: int
+        self,
+        collection: str,
+        item_id: str,
+        filters: SearchFilters,
+        *,
+        limit: int,
+        exclude: Sequence[str] = (),
+        same: Sequence[str] = (),
     ) -> list[VectorHit]:
-        """Items nearest to a stored item, itself excluded; NotFound when it is not served."""
-        if not self._state.touched:
-            return await self.base.similar(collection, item_id, filters, limit=limit)
+        """Items nearest to a stored item, itself and `exclude` left out, sharing its `same`
+        payload values, live changes included; NotFound when it is not served."""
+        touched = self._state.touched
+        if not touched:
+            return await self.base.similar(
+                collection, item_id, filters, limit=limit, exclude=exclude, same=same
+            )
         found = await self.retrieve(collection, [item_id])
         if not found:
             raise NotFound(f"item {item_id!r} is not in vector collection {collection!r}")
-        hits = await self.search(collection, found[0].vector, filters, limit=limit + 1)
-        return [h for h in hits if h.item_id != item_id][:limit]
+        equal = anchor_values(found[0].payload, same)
+        skip = {item_id, *exclude}
+        # Neighbours from the merged (built + live) view, narrowed here: a wider net covers
+        # what the skipped ids and the payload match take out.
+        wide = limit + len(skip) + len(touched) + (4 * limit if equal else 0)
+        hits = await self.search(collection, found[0].vector, filters, limit=wide)
+        kept = [
+            h
+            for h in hits
+            if h.item_id not in skip and all(h.payload.get(k) == v for k, v in equal.items())
+        ]
+        return kept[:limit]
 
     async def collection_exists(self, collection: str) -> bool:
         return await self.base.collection_exists(collection)

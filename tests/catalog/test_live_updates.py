@@ -193,3 +193,28 @@ def _no_filters() -> Any:
     from app.recall.filters import SearchFilters
 
     return SearchFilters()
+
+
+async def test_similar_items_follow_live_changes(live: Settings) -> None:
+    async with Runtime(live) as runtime:
+        writer = LiveWriter.open(live, runtime.index.embedder)
+        anchor = stored(live, "antique-drawers")
+        twin = anchor.model_copy(update={"id": "antique-drawers-twin", "price": 99.0})
+        writer.upsert([(twin, "", 1)], actor="test")
+        assert runtime.index.live is not None
+        runtime.index.live.refresh()
+        store, collection = runtime.index.store, runtime.index.collection
+        anchor_id, twin_id = f"{SHOP}:antique-drawers", f"{SHOP}:antique-drawers-twin"
+        near = await store.similar(collection, anchor_id, _no_filters(), limit=5)
+        assert near[0].item_id == twin_id, "the new item with the same text is the nearest"
+        assert anchor_id not in [h.item_id for h in near]
+        left_out = await store.similar(
+            collection, anchor_id, _no_filters(), limit=5, exclude=[twin_id]
+        )
+        assert twin_id not in [h.item_id for h in left_out]
+        assert len(left_out) == 5
+        writer.delete([(SHOP, "antique-drawers-twin")], actor="test")
+        runtime.index.live.refresh()
+        after = await store.similar(collection, anchor_id, _no_filters(), limit=5)
+        assert twin_id not in [h.item_id for h in after]
+        assert [h.item_id for h in after] == [h.item_id for h in left_out]
