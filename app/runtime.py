@@ -98,7 +98,9 @@ class Runtime:
         self._index, self._cache = index, cache
         self._dense = DenseRetriever.from_index(index, cache)
         self._bm25 = MemoRetriever(
-            Bm25Retriever(index.bm25), index_version=index.version, variant=bm25_query_variant
+            Bm25Retriever(index.bm25),
+            index_version=lambda: index.cache_version,
+            variant=bm25_query_variant,
         )
         self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
         self._sessions = open_session_store(

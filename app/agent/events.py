@@ -69,6 +69,11 @@ class TurnSummary(BaseModel):
         description='What the turn noted, e.g. "planner: llm timed out, rules used".',
     )
 
+    def document(self) -> dict[str, Any]:
+        """The turn as one JSON document, as `?stream=false` and `ask --json` answer it (the
+        turn id travels in a header or not at all)."""
+        return self.model_dump(mode="json", exclude={"turn_id"})
+
 
 class ChatAgent(Protocol):
     """Runs one chat turn of a session and yields its events as they happen."""

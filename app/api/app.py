@@ -15,6 +15,7 @@ from app.agent.session import SessionStore
 from app.api import (
     metrics,
     routes_admin,
+    routes_admin_catalog,
     routes_cards,
     routes_catalog,
     routes_chat,
@@ -84,6 +85,7 @@ def create_app(
     app.include_router(routes_catalog.router)
     routes_page.install(app)
     routes_admin.install(app, settings)
+    routes_admin_catalog.install(app, settings)
     metrics.install(app)
     install_openapi(app)
     return app

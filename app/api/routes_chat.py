@@ -69,23 +69,9 @@ class ChatResponse(BaseModel):
     )
 
 
-_FROM_SUMMARY = (
-    "session_id",
-    "answer",
-    "picks",
-    "plan",
-    "trace",
-    "readings",
-    "planner",
-    "policy",
-    "notes",
-)
-
-
 def chat_document(summary: TurnSummary, done: TurnEvent) -> dict[str, Any]:
     """A `ChatResponse` but `saved` and `session_token`, which the reply adds."""
-    doc = summary.model_dump(mode="json")
-    return {key: doc[key] for key in _FROM_SUMMARY}
+    return summary.document()
 
 
 @router.post(

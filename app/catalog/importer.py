@@ -21,7 +21,15 @@ from app.catalog.schema import Offer, normalise_shop
 from app.config.params.catalog import IMPORT_DEFAULT_CURRENCY, IMPORT_ERRORS_LISTED
 from app.errors import InvalidRequest
 
-__all__ = ["FORMATS", "ImportFormat", "ImportReport", "RowIssue", "import_files"]
+__all__ = [
+    "FORMATS",
+    "ImportFormat",
+    "ImportReport",
+    "RowIssue",
+    "import_files",
+    "offer_reason",
+    "offer_rows",
+]
 
 log = logging.getLogger(__name__)
 
@@ -89,34 +97,18 @@ def import_files(
     """Import every row of `paths` into `store` in one transaction; bad rows are reported
     and skipped. InvalidRequest for a problem with the request itself (unknown format,
     unreadable file, a mapped column a file lacks, a bad shop or currency)."""
-    if fmt not in FORMATS:
-        raise InvalidRequest(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
-    mapping = mapping or ColumnMapping()
-    shop = _shop(shop)
-    default_currency = _currency(currency or IMPORT_DEFAULT_CURRENCY.get())
-    plans = [(path, *_plan(path, fmt, mapping)) for path in paths]
     report = ImportReport()
+    rows = offer_rows(paths, report, fmt=fmt, mapping=mapping, shop=shop, currency=currency)
     started = time.perf_counter()
     with store.importing() as session:
-        for path, rows, resolved in plans:
-            name = str(path)
-            for raw in rows:
-                if isinstance(raw, RowProblem):
-                    report.rejected += 1
-                    report._issue(report.errors, RowIssue(name, raw.row, raw.reason))
-                    continue
-                outcome = _validate(raw, resolved, shop, default_currency, name, report)
-                if outcome is None:
-                    continue
-                result = session.put(outcome, name, raw.row)
-                if isinstance(result, Duplicate):
-                    report.rejected += 1
-                    reason = (
-                        f"duplicate id {outcome.id!r} (first at {result.file} row {result.row})"
-                    )
-                    report._issue(report.errors, RowIssue(name, raw.row, reason))
-                else:
-                    setattr(report, result, getattr(report, result) + 1)
+        for offer, name, row in rows:
+            result = session.put(offer, name, row)
+            if isinstance(result, Duplicate):
+                report.rejected += 1
+                reason = f"duplicate id {offer.id!r} (first at {result.file} row {result.row})"
+                report._issue(report.errors, RowIssue(name, row, reason))
+            else:
+                setattr(report, result, getattr(report, result) + 1)
     report.seconds = time.perf_counter() - started
     log.info(
         "catalog import: %d new, %d updated, %d unchanged, %d rejected in %.1f s",
@@ -127,6 +119,50 @@ def import_files(
         report.seconds,
     )
     return report
+
+
+def offer_rows(
+    paths: Sequence[Path],
+    report: ImportReport,
+    *,
+    fmt: ImportFormat = "auto",
+    mapping: ColumnMapping | None = None,
+    shop: str | None = None,
+    currency: str | None = None,
+) -> Iterator[tuple[Offer, str, int]]:
+    """Every valid row of `paths` as (offer, file, row), streamed; bad rows are counted and
+    listed in `report`. The request itself (format, files, mapped columns, shop, currency)
+    is checked before the first row: InvalidRequest."""
+    if fmt not in FORMATS:
+        raise InvalidRequest(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    mapping = mapping or ColumnMapping()
+    shop = _shop(shop)
+    default_currency = _currency(currency or IMPORT_DEFAULT_CURRENCY.get())
+    plans = [(path, *_plan(path, fmt, mapping)) for path in paths]
+    return _valid_rows(plans, report, shop, default_currency)
+
+
+def _valid_rows(
+    plans: list[tuple[Path, Iterator[RawRow | RowProblem], ColumnMapping]],
+    report: ImportReport,
+    shop: str | None,
+    currency: str,
+) -> Iterator[tuple[Offer, str, int]]:
+    for path, rows, resolved in plans:
+        name = str(path)
+        for raw in rows:
+            if isinstance(raw, RowProblem):
+                report.rejected += 1
+                report._issue(report.errors, RowIssue(name, raw.row, raw.reason))
+                continue
+            offer = _validate(raw, resolved, shop, currency, name, report)
+            if offer is not None:
+                yield offer, name, raw.row
+
+
+def offer_reason(exc: ValidationError) -> str:
+    """A validation failure of an offer as one line (field: message; ...)."""
+    return _reason(exc)
 
 
 def _validate(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from app.catalog.offer_changes import CHANGES_SCHEMA, ChangeFeed, LiveSession
 from app.catalog.schema import Offer
 from app.errors import ConfigError
 
@@ -112,6 +113,37 @@ class OfferStore:
                 db.execute("UPDATE meta SET value = value + 1 WHERE key = 'version'")
             db.execute("COMMIT")
 
+    @contextmanager
+    def live_update(self, actor: str) -> Iterator[LiveSession]:
+        """One live change (see `offer_changes`): offers and journal commit together."""
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            session = LiveSession(db, actor)
+            try:
+                yield session
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def digests(self, keys: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """The stored digest of each (shop, id) that has an offer."""
+        found: dict[tuple[str, str], str] = {}
+        with self._connect() as db:
+            for shop, offer_id in keys:
+                row = db.execute(
+                    "SELECT digest FROM offers WHERE shop = ? AND id = ?", (shop, offer_id)
+                ).fetchone()
+                if row is not None:
+                    found[(shop, offer_id)] = str(row[0])
+        return found
+
+    def feed(self) -> ChangeFeed:
+        """A reader of the live-change journal (close it when done)."""
+        with self._connect():
+            pass
+        return ChangeFeed(self.path)
+
     def offers(self, shops: tuple[str, ...] = ()) -> Iterator[Offer]:
         """Every stored offer in (shop, id) order, streamed; only `shops` when given."""
         with self._connect() as db:
@@ -146,5 +178,5 @@ class OfferStore:
         with closing(db):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
-            db.executescript(_SCHEMA)
+            db.executescript(_SCHEMA + CHANGES_SCHEMA)
             yield db

@@ -22,6 +22,7 @@ from app.catalog.spec_categories import (
 )
 from app.cli._output import emit_json
 from app.cli.catalog_import_cmd import register_import
+from app.cli.catalog_live_cmd import register_live
 from app.config import get_settings
 from app.config.params.api import FACETS_TOP
 from app.errors import ConfigError
@@ -39,6 +40,7 @@ __all__ = [
 
 app = typer.Typer(help="Import and inspect the product catalog.", no_args_is_help=True)
 register_import(app)
+register_live(app)
 
 
 @app.callback()

@@ -84,24 +84,10 @@ async def run_ask(
     return await collect(_replay(events)), _saved(events)
 
 
-_ASK_KEYS = (
-    "session_id",
-    "answer",
-    "picks",
-    "plan",
-    "trace",
-    "readings",
-    "planner",
-    "policy",
-    "notes",
-)
-
-
 def ask_payload(summary: TurnSummary, *, saved: bool = True) -> dict[str, Any]:
     """The JSON document of `pickwise ask --json`: that of `/v1/chat?stream=false` but the
     `session_token` (a local caller needs none)."""
-    doc = summary.model_dump(mode="json")
-    return {**{key: doc[key] for key in _ASK_KEYS}, "saved": saved}
+    return {**summary.document(), "saved": saved}
 
 
 def _saved(events: list[TurnEvent]) -> bool:

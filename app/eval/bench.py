@@ -20,6 +20,7 @@ from app.config.settings import Settings
 from app.errors import ConfigError
 from app.eval.bench_catalog import bench_import
 from app.eval.bench_index import bench_build, last_build
+from app.eval.bench_live import bench_live
 from app.eval.bench_picker import GateCase, gate_cases, gate_latency
 from app.eval.bench_search import COLD_WARM_QUERIES, cold_vs_warm, concurrent_identical
 from app.eval.bench_stats import (
@@ -78,7 +79,7 @@ def run_bench(
     report = {
         "index": build,
         **summarise(runs),
-        "catalog": {**bench_import(settings)},
+        "catalog": {**bench_import(settings), **bench_live(settings)},
         **({"load": load} if load is not None else {}),
         "repeats": options.repeats,
         "load_avg": {"start": load_start, "end": load_averages()},

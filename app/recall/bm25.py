@@ -23,7 +23,9 @@ from app.catalog.specs import as_spec_words, spec_words_fingerprint, with_spec_w
 from app.catalog.standards import standard_words, standards_fingerprint, with_standard_words
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
 from app.config.params.recall import BM25_STANDARD_WEIGHT
+from app.recall._bm25_overlay import SideDoc, SideScorer
 from app.recall.filters import SearchFilters, brand_key
+from app.recall.vector_store import item_payload
 
 __all__ = ["Bm25Index", "LexicalHit", "bm25_recipe", "bm25_text", "query_variant"]
 
@@ -115,10 +117,17 @@ class _FilterColumns:
             data["brands"].astype(object),
         )
 
-    def mask(self, f: SearchFilters) -> np.ndarray | None:
+    def set_row(self, doc: int, item: Item) -> None:
+        """Take a live change of a built document's filter fields."""
+        self.platforms[doc] = item.platform
+        self.prices[doc] = float("nan") if item.price_usd is None else item.price_usd
+        self.ratings[doc] = float("nan") if item.rating is None else item.rating
+        self.brands[doc] = brand_key(item.brand) or ""
+
+    def mask(self, f: SearchFilters, dead: np.ndarray | None = None) -> np.ndarray | None:
         if f.is_empty():
-            return None
-        keep = np.ones(len(self.prices), dtype=bool)
+            return None if dead is None else ~dead
+        keep = np.ones(len(self.prices), dtype=bool) if dead is None else ~dead
         if f.platforms:
             keep &= np.isin(self.platforms, f.platforms)
         keep &= _range_mask(self.prices, f.price_min, f.price_max)
@@ -151,9 +160,59 @@ class Bm25Index:
         self._columns = columns
         self._stemmer = Stemmer.Stemmer("english")
         self._lock = threading.Lock()
+        self._positions: dict[str, int] | None = None
+        self._dead: np.ndarray | None = None
+        self._side: dict[str, SideDoc] = {}
+        self._scorer: SideScorer | None = None
 
     def __len__(self) -> int:
         return len(self._item_ids)
+
+    def put_live(self, item: Item, *, same_text: bool) -> None:
+        """A live upsert: a built document whose text is unchanged keeps its exact score and
+        takes the new filter fields; a new or re-worded item becomes a side document."""
+        with self._lock:
+            doc = self._position(item.item_id)
+            side = dict(self._side)
+            if doc is not None and same_text:
+                self._columns.set_row(doc, item)
+                self._set_dead(doc, False)
+                side.pop(item.item_id, None)
+            else:
+                if doc is not None:
+                    self._set_dead(doc, True)
+                if self._scorer is None:
+                    self._scorer = SideScorer(self._retriever)
+                tokens = self._tokens(bm25_text(item))
+                side[item.item_id] = self._scorer.document(item.item_id, tokens, item_payload(item))
+            self._side = side
+
+    def delete_live(self, item_id: str) -> None:
+        """A live delete: the item is never a hit again."""
+        with self._lock:
+            doc = self._position(item_id)
+            if doc is not None:
+                self._set_dead(doc, True)
+            if item_id in self._side:
+                self._side = {k: v for k, v in self._side.items() if k != item_id}
+
+    def _position(self, item_id: str) -> int | None:
+        if self._positions is None:
+            self._positions = {item: doc for doc, item in enumerate(self._item_ids)}
+        return self._positions.get(item_id)
+
+    def _set_dead(self, doc: int, dead: bool) -> None:
+        if self._dead is None:
+            if not dead:
+                return
+            self._dead = np.zeros(len(self._item_ids), dtype=bool)
+        self._dead[doc] = dead
+
+    def _tokens(self, text: str) -> list[str]:
+        found = bm25s.tokenize(
+            [text], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
+        )
+        return list(found[0]) if found else []
 
     @classmethod
     def build(cls, items: Sequence[Item]) -> Bm25Index:
@@ -182,16 +241,26 @@ class Bm25Index:
 
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""
-        tokens = bm25s.tokenize(
-            [_query_text(query)],
-            stopwords="en",
-            stemmer=self._stemmer,
-            return_ids=False,
-            show_progress=False,
-        )
-        if not tokens or not tokens[0] or not self._item_ids:
+        tokens = self._tokens(_query_text(query))
+        if not tokens:
             return []
-        mask = self._columns.mask(filters)
+        side = [
+            LexicalHit(d.item_id, score)
+            for d in self._side.values()
+            if filters.matches(d.payload) and (score := self._side_score(tokens, d)) > 0
+        ]
+        return self._built_hits([tokens], filters, top_k) + side
+
+    def _side_score(self, tokens: list[str], doc: SideDoc) -> float:
+        return self._scorer.score(tokens, doc) if self._scorer is not None else 0.0
+
+    def _built_hits(
+        self, tokens: list[list[str]], filters: SearchFilters, top_k: int
+    ) -> list[LexicalHit]:
+        if not self._item_ids:
+            return []
+        with self._lock:
+            mask = self._columns.mask(filters, None if self._dead is None else self._dead.copy())
         if mask is not None and not mask.any():
             return []
         k = min(top_k, len(self._item_ids))

@@ -3,6 +3,7 @@ search cache, with a memoised query vector and a breaker around remote engines."
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,20 +44,27 @@ class DenseRetriever:
         embedder: Embedder,
         store: VectorStore,
         collection: str,
-        index_version: str,
+        index_version: str | Callable[[], str],
         cache: SearchCache | None = None,
     ) -> None:
         self.store = guard_store(store)
         self.collection = collection
-        self.index_version = index_version
+        self._version = index_version
         self.cache = cache if cache is not None else SearchCache()
         self._vectors = QueryVectorMemo(embedder)
         self._vector_queries = 0
 
     @classmethod
     def from_index(cls, index: SearchIndex, cache: SearchCache | None = None) -> DenseRetriever:
-        """The dense source of an opened index."""
-        return cls(index.embedder, index.store, index.collection, index.version, cache)
+        """The dense source of an opened index, keyed on its live catalog generation."""
+        return cls(
+            index.embedder, index.store, index.collection, lambda: index.cache_version, cache
+        )
+
+    @property
+    def index_version(self) -> str:
+        """What cache keys name as the index: the version, with the catalog generation."""
+        return self._version() if callable(self._version) else self._version
 
     @property
     def counters(self) -> DenseCounters:

@@ -25,6 +25,7 @@ from app.catalog.imported import load_index_catalog
 from app.catalog.item import item_fields_fingerprint
 from app.catalog.item_table import write_items
 from app.catalog.loader import Catalog
+from app.catalog.offer_store import OfferStore
 from app.catalog.profile import PROFILE_RECIPE, build_profile
 from app.catalog.spec_categories import SpecRecipe
 from app.catalog.spec_features import features_fingerprint
@@ -88,6 +89,7 @@ def build_index(
     else the demo's) and model unless that version exists; texts
     embedded by an earlier build with the same model come from the embedding cache unless
     `reuse_embeddings` is False."""
+    live_seq = _journal_seq(settings)
     catalog = catalog or load_index_catalog(settings)
     embedder = embedder or build_embedder(settings)
     desc_chars = INDEX_DESCRIPTION_CHARS.get()
@@ -156,6 +158,7 @@ def build_index(
         reused_vectors=reused,
         vectors_version=compute_version(catalog.source_files, embedder.model_id, recipes[:1]),
         items_per_s=round(len(catalog.items) / build_s, 1),
+        live_seq=live_seq,
     )
     staged.manifest.write_text(manifest.model_dump_json(indent=2))
     shutil.rmtree(paths.folder, ignore_errors=True)
@@ -169,6 +172,19 @@ def build_index(
         f"built index {version}: {manifest.items} items in {build_s:.1f} s "
         f"({manifest.items_per_s:.0f} items/s{reuse})",
     )
+
+
+def _journal_seq(settings: Settings) -> int:
+    """The newest live change of the imported catalog, read before the catalog is (a change
+    in between is replayed over the new index, which is harmless: replays are idempotent)."""
+    store = OfferStore.of(settings.var_dir)
+    if not store.path.is_file():
+        return 0
+    feed = store.feed()
+    try:
+        return feed.last_seq()
+    finally:
+        feed.close()
 
 
 def _embed(

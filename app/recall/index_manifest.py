@@ -87,6 +87,9 @@ class IndexManifest(BaseModel):
     vectors_version: str = ""
     """Hash of what the items and their vectors come from (source files, model, dense
     recipe) without the lexical recipe: what models trained on items and vectors key on."""
+    live_seq: int = 0
+    """The newest catalog journal entry (live change) the build's catalog already held;
+    serving processes replay only later ones."""
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,12 @@ class MemoRetriever:
         self,
         inner: Retriever,
         *,
-        index_version: str = "",
+        index_version: str | Callable[[], str] = "",
         variant: Callable[[], str] | None = None,
     ) -> None:
         self.inner = inner
         self.source = inner.source
-        self.index_version = index_version
+        self._version = index_version
         self.variant = variant
         self.hits = 0
         self.misses = 0
@@ -45,7 +45,8 @@ class MemoRetriever:
         """The inner source's hits for these arguments, from memory when recent."""
         if not SEARCH_CACHE_ENABLED.get():
             return await self.inner.recall(query, filters, top_k=top_k)
-        key = search_cache_key(self.index_version, query, filters, top_k, source=self.source).text
+        version = self._version() if callable(self._version) else self._version
+        key = search_cache_key(version, query, filters, top_k, source=self.source).text
         if self.variant is not None:
             key = f"{key}|{self.variant()}"
         found = self._memo.get(key)

@@ -8,17 +8,21 @@ from functools import cached_property
 from pathlib import Path
 
 from app.catalog.facets import CatalogFacets, build_facets, load_facets
+from app.catalog.imported import DIGEST_FILE
 from app.catalog.item import Item
 from app.catalog.item_table import read_items
+from app.catalog.offer_store import OfferStore
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.bm25 import Bm25Index
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
+from app.recall.live_index import LiveCatalog
+from app.recall.live_store import LiveVectorStore
 from app.recall.vector_store import VectorStore, open_vector_store
 
-__all__ = ["SearchIndex"]
+__all__ = ["SearchIndex", "imported"]
 
 
 @dataclass
@@ -32,10 +36,24 @@ class SearchIndex:
     embedder: Embedder
     folder: Path | None = None
     """The index version's folder (its profile and facets live there)."""
+    live: LiveCatalog | None = None
+    """Follows the catalog journal when the index was built from an imported catalog."""
 
     @property
     def version(self) -> str:
         return self.manifest.version
+
+    @property
+    def cache_version(self) -> str:
+        """The version plus the catalog generation: what every search cache keys on."""
+        if self.live is None or self.live.generation == self.manifest.live_seq:
+            return self.manifest.version
+        return f"{self.manifest.version}+{self.live.generation}"
+
+    async def refresh_live(self) -> None:
+        """Take live catalog changes other processes made (a cheap, throttled check)."""
+        if self.live is not None:
+            await self.live.refresh_if_due()
 
     @property
     def collection(self) -> str:
@@ -56,14 +74,15 @@ class SearchIndex:
         store = open_vector_store(
             qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key
         )
-        return cls(
-            manifest=manifest,
-            items=read_items(paths.items),
-            bm25=Bm25Index.load(paths.bm25),
-            store=store,
-            embedder=embedder,
-            folder=paths.folder,
-        )
+        items = read_items(paths.items)
+        bm25 = Bm25Index.load(paths.bm25)
+        live_store = LiveVectorStore(store)
+        catalog = OfferStore.of(settings.var_dir)
+        live = None
+        if imported(manifest) and catalog.path.is_file():
+            live = LiveCatalog(catalog.feed(), manifest, items, bm25, live_store)
+            live.refresh()
+        return cls(manifest, items, bm25, live_store, embedder, paths.folder, live)
 
     @cached_property
     def speller(self) -> Speller:
@@ -82,5 +101,12 @@ class SearchIndex:
         return self.items.get(item_id)
 
     async def close(self) -> None:
-        """Release the vector store."""
+        """Release the vector store and the journal reader."""
+        if self.live is not None:
+            self.live.close()
         await self.store.close()
+
+
+def imported(manifest: IndexManifest) -> bool:
+    """Whether the index was built from an imported catalog (the only kind that changes live)."""
+    return [Path(f).name for f in manifest.source_files] == [DIGEST_FILE]

@@ -4,7 +4,7 @@ parameters in force and the index version; and how a search's hits become candid
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from app.config.params.cache import (
@@ -36,8 +36,8 @@ class SearchMemo:
     """Finished searches of one opened index version; only complete ones are kept (no
     source failed, no widening step skipped), so a repeat never freezes a degraded answer."""
 
-    def __init__(self, index_version: str) -> None:
-        self.index_version = index_version
+    def __init__(self, index_version: str | Callable[[], str]) -> None:
+        self._version = index_version
         self._lru: TtlLru[Finished] = TtlLru()
 
     def key(
@@ -52,6 +52,11 @@ class SearchMemo:
             f"{self.index_version}|{REGISTRY.version}|{overrides!r}|{scope!r}|"
             f"{tuple(musts)!r}|{planned_category!r}"
         )
+
+    @property
+    def index_version(self) -> str:
+        """The index version and catalog generation the memo keys on now."""
+        return self._version() if callable(self._version) else self._version
 
     def get(self, key: str | None) -> Finished | None:
         """The finished search under `key`, if kept and not expired."""

@@ -78,6 +78,8 @@ class SheetLookup:
                 for i in ids
             }
             listed.update(on_sheet | self._title_stating(term))
+        for gone in [i for i in listed if i not in self._items]:
+            del listed[gone]  # deleted by a live update since this lookup was built
         asked = set(tokens(request))
 
         def order(entry: tuple[str, int]) -> tuple[int, int, str]:
@@ -103,7 +105,8 @@ class SheetLookup:
         return {
             i
             for i in titled
-            if all(spec_said(s, find_specs(self._items[i].title)) for s in amounts)
+            if i in self._items
+            and all(spec_said(s, find_specs(self._items[i].title)) for s in amounts)
         }
 
     def _title_saying(self, term: Term) -> set[str]:
@@ -115,7 +118,9 @@ class SheetLookup:
             return set()
         else:
             found = set.intersection(*(self._by_word.get(w, set()) for w in term.words))
-        return {i for i in found if where_stated(self._items[i], term) == "title"}
+        return {
+            i for i in found if i in self._items and where_stated(self._items[i], term) == "title"
+        }
 
 
 def sheet_price_verdict(

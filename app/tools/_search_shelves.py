@@ -33,7 +33,7 @@ class ShelfLookup:
         """The items filed as the product (under its name, its catalog name or a type of its
         kind, saying the sort asked) that pass the filters, in item-id order."""
         ids = sorted({i for key in shelf_keys(product) for i in self._by_shelf.get(key, ())})
-        items = (self._items[i] for i in ids)
+        items = (item for i in ids if (item := self._items.get(i)) is not None)
         return [
             item
             for item in items

@@ -102,12 +102,13 @@ class ItemSearchTool:
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
         self.sheets = SheetLookup(index.items)
         self.shelves = ShelfLookup(index.items)
-        self.memo = SearchMemo(index.version)
+        self.memo = SearchMemo(lambda: index.cache_version)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
         """Search, filter, widen when thin, register the candidates of the slot, report; a
         repeat of a complete search is answered from the memo."""
         started = time.perf_counter()
+        await self.index.refresh_live()
         scope = resolve_scope(
             args, ctx.plan, default_top_k=DEFAULT_TOP_K.get(), max_top_k=MAX_TOP_K.get()
         )

@@ -21,24 +21,13 @@ from tests.api.conftest import serving
 from tests.api.live_server import free_port
 from tests.api.owner import SessionTokens
 from tests.api.sse import SseMessage, parse_sse
+from tests.turn_document import PICK_KEYS, TURN_KEYS
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.timeout(600),
     pytest.mark.asyncio(loop_scope="module"),
 ]
-
-PICK_KEYS = {
-    "item_id",
-    "title",
-    "platform",
-    "brand",
-    "price",
-    "currency",
-    "price_usd",
-    "attributes",
-    "reason",
-}
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -71,19 +60,7 @@ async def whole_turn(
     response = await client.post("/v1/chat?stream=false", json=body)
     assert response.status_code == 200, response.text
     doc: dict[str, Any] = response.json()
-    expected = {
-        "session_id",
-        "answer",
-        "picks",
-        "plan",
-        "trace",
-        "readings",
-        "planner",
-        "policy",
-        "notes",
-        "saved",
-    }
-    assert set(doc) == expected | ({"session_token"} if session_id is None else set())
+    assert set(doc) == TURN_KEYS | ({"session_token"} if session_id is None else set())
     assert (doc["planner"], doc["policy"]) == ("rules", "offline")
     assert doc["saved"] is True
     assert doc["readings"] >= 1

@@ -18,6 +18,7 @@ from app.runtime import Runtime
 from tests.api import scripted_agent as script
 from tests.api.conftest import serving
 from tests.api.sse import SseMessage, parse_sse
+from tests.turn_document import TURN_KEYS
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 
@@ -71,19 +72,7 @@ async def test_stream_false_answers_one_document(client: httpx.AsyncClient) -> N
     response = await client.post("/v1/chat?stream=false", json={"message": "usb hub"})
     assert response.status_code == 200, response.text
     doc = response.json()
-    assert set(doc) == {
-        "session_id",
-        "answer",
-        "picks",
-        "plan",
-        "trace",
-        "readings",
-        "planner",
-        "policy",
-        "notes",
-        "saved",
-        "session_token",
-    }
+    assert set(doc) == TURN_KEYS | {"session_token"}
     assert doc["saved"] is True
     assert response.headers["x-session-token"] == doc["session_token"]
     assert doc["answer"] == "Here is usb hub."

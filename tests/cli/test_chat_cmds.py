@@ -31,6 +31,7 @@ from app.runtime import Runtime
 from tests.api.conftest import without_redis
 from tests.api.live_server import free_port
 from tests.api.sse import parse_sse
+from tests.turn_document import PICK_KEYS, TURN_KEYS
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 SESSION_KEYS = "pickwise:session:*"
@@ -78,35 +79,14 @@ def ask_json(*args: str) -> dict[str, Any]:
 
 def test_ask_json_document() -> None:
     doc = ask_json("a gaming keyboard, not logitech")
-    assert set(doc) == {
-        "session_id",
-        "answer",
-        "picks",
-        "plan",
-        "trace",
-        "readings",
-        "planner",
-        "policy",
-        "notes",
-        "saved",
-    }
+    assert set(doc) == TURN_KEYS
     assert (doc["planner"], doc["policy"]) == ("rules", "offline")
     assert doc["saved"] is True
     assert doc["readings"] >= 1
     assert doc["answer"].strip()
     assert doc["picks"]
     for pick in doc["picks"]:
-        assert set(pick) == {
-            "item_id",
-            "title",
-            "platform",
-            "brand",
-            "price",
-            "currency",
-            "price_usd",
-            "attributes",
-            "reason",
-        }
+        assert set(pick) == PICK_KEYS
         assert "logitech" not in pick["title"].lower()
         assert pick["reason"]
     assert doc["plan"]["category"] == "gaming keyboard"

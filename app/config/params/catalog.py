@@ -2,7 +2,12 @@
 
 from app.config.registry import REGISTRY
 
-__all__ = ["IMPORT_DEFAULT_CURRENCY", "IMPORT_ERRORS_LISTED"]
+__all__ = [
+    "IMPORT_DEFAULT_CURRENCY",
+    "IMPORT_ERRORS_LISTED",
+    "LIVE_CHECK_INTERVAL_MS",
+    "LIVE_MAX_ITEMS",
+]
 
 IMPORT_ERRORS_LISTED = REGISTRY.declare(
     "IMPORT_ERRORS_LISTED",
@@ -21,4 +26,25 @@ IMPORT_DEFAULT_CURRENCY = REGISTRY.declare(
     group="catalog",
     description="ISO 4217 currency of imported prices that state none (no currency column, "
     "no code in the price, no --currency).",
+)
+LIVE_CHECK_INTERVAL_MS = REGISTRY.declare(
+    "LIVE_CHECK_INTERVAL_MS",
+    int,
+    200,
+    group="catalog",
+    minimum=0,
+    maximum=1_000,
+    description="How often a serving process looks for live catalog changes another process "
+    "made (one indexed SQLite read); a change is visible everywhere within this plus the time "
+    "to apply it, so it stays under the 1 s promise.",
+)
+LIVE_MAX_ITEMS = REGISTRY.declare(
+    "LIVE_MAX_ITEMS",
+    int,
+    10_000,
+    group="catalog",
+    minimum=1,
+    maximum=1_000_000,
+    description="Most offers one live upsert or delete may carry; a bigger change is an "
+    "import followed by an index build.",
 )
