@@ -33,6 +33,7 @@ _DESCRIPTIONS = {
     403: "Admin token wrong.",
     404: "No such session (or not the caller's: a wrong or missing `X-Session-Token`), "
     "item, parameter or route.",
+    409: "The index cannot change live (built from the demo sources, not an imported catalog).",
     422: "The request does not match its schema, or holds text that is not valid Unicode.",
     429: "This worker is at capacity; retry after `Retry-After` seconds.",
     503: "A dependency needed for this request is down.",
@@ -40,6 +41,7 @@ _DESCRIPTIONS = {
 _FAMILIES: tuple[tuple[str, frozenset[int]], ...] = (
     ("/v1/chat", frozenset({400, 404, 422, 429, 503})),
     ("/v1/sessions", frozenset({400, 404, 422, 429, 503})),
+    ("/v1/admin/catalog", frozenset({400, 401, 403, 404, 409, 422, 503})),
     ("/v1/admin", frozenset({400, 401, 403, 404, 422, 503})),
     ("/v1/items", frozenset({400, 404, 422, 503})),
     ("/v1/catalog", frozenset({400, 422})),
