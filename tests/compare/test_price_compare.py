@@ -5,42 +5,26 @@ cheapest; one product's listings are grouped; slots, plan scope and bad argument
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
 from app.config.params.compare import COMPARE_DEFAULT_ITEMS
-from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
 from app.tools._compare_result import ComparedItem, PriceCompareResult
 from app.tools.base import ToolContext, ToolError, invoke_tool
 from app.tools.candidates import Candidate
 from app.tools.price_compare import PriceCompareTool
 from app.tools.shopping_plan import ShoppingPlan
+from tests.compare.conftest import listing
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def index(built_index: Settings) -> Iterator[SearchIndex]:
-    opened = SearchIndex.open(built_index)
-    yield opened
-    asyncio.run(opened.close())
-
-
-@pytest.fixture(scope="module")
 def tool(index: SearchIndex, matcher: ProductMatcher) -> PriceCompareTool:
     return PriceCompareTool(index, matcher)
-
-
-def listing(index: SearchIndex, platform: str, title: str) -> Item:
-    """The one indexed item of `platform` with exactly this title."""
-    found = [i for i in index.items.values() if i.platform == platform and i.title == title]
-    assert len(found) == 1, (platform, title, found)
-    return found[0]
 
 
 def compare(

@@ -6,40 +6,25 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from app.catalog.currency import usd_rates
-from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
-from app.config.settings import Settings
 from app.recall.filters import SearchFilters
 from app.recall.search_index import SearchIndex
 from app.tools.base import ToolContext, ToolError, invoke_tool
 from app.tools.shopping_plan import Constraint, ShoppingPlan
 from app.tools.similar_items import SimilarItemsResult, SimilarItemsTool, limits_of
+from tests.compare.conftest import listing
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def index(built_index: Settings) -> Iterator[SearchIndex]:
-    opened = SearchIndex.open(built_index)
-    yield opened
-    asyncio.run(opened.close())
-
-
-@pytest.fixture(scope="module")
 def tool(index: SearchIndex, matcher: ProductMatcher) -> SimilarItemsTool:
     return SimilarItemsTool(index, matcher)
-
-
-def listing(index: SearchIndex, platform: str, title: str) -> Item:
-    found = [i for i in index.items.values() if i.platform == platform and i.title == title]
-    assert len(found) == 1, (platform, title, found)
-    return found[0]
 
 
 def similar(tool: SimilarItemsTool, args: Any, plan: ShoppingPlan | None = None) -> Any:
