@@ -44,7 +44,7 @@ from app.tools.planner import PlannerResult
 from app.tools.readings import count_readings_on, counting_readings
 from app.tools.shopping_plan import ShoppingPlan
 
-__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks"]
+__all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks", "summarize"]
 
 log = logging.getLogger(__name__)
 
@@ -313,16 +313,19 @@ class ShoppingAgent:
 
 
 async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
+    """Fold a turn's events, as they come, into its summary (see `summarize`)."""
+    return summarize([event async for event in events])
+
+
+def summarize(events: Sequence[TurnEvent]) -> TurnSummary:
     """Fold a turn's events into its summary; an `error` event raises the matching error."""
     done: TurnEvent | None = None
-    first: TurnEvent | None = None
-    async for event in events:
-        first = first or event
+    for event in events:
         if event.type == "error":
             raise _error_of(event.data)
         if event.type == "done":
             done = event
-    if done is None or first is None:
+    if done is None:
         raise PickwiseError("the turn ended without a done event")
     data = done.data
     return TurnSummary(
@@ -336,6 +339,7 @@ async def collect(events: AsyncIterator[TurnEvent]) -> TurnSummary:
         planner=data.get("planner", "rules"),
         policy=data.get("policy", "offline"),
         notes=[str(n) for n in data.get("notes", [])],
+        saved=data.get("saved", True) is not False,
     )
 
 

@@ -68,6 +68,7 @@ class TurnSummary(BaseModel):
         default_factory=list,
         description='What the turn noted, e.g. "planner: llm timed out, rules used".',
     )
+    saved: bool = Field(True, description="False when the session could not be stored.")
 
     def document(self) -> dict[str, Any]:
         """The turn as one JSON document, as `?stream=false` and `ask --json` answer it (the

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import Response
 from fastapi.responses import JSONResponse
 
-from app.agent.chat import collect
+from app.agent.chat import summarize
 from app.agent.events import ChatAgent, TurnEvent, TurnSummary
 from app.agent.session_access import SessionAccess, SessionOwner
 from app.api._sse import EventStreamResponse
@@ -87,9 +87,9 @@ async def reply_with_turn(
         status = status_for_code(str(last.data.get("code", "error")))
         headers |= retry_headers(last.data)
         return JSONResponse({"error": last.data}, status_code=status, headers=headers)
-    doc = shape(await collect(_replay(events)), last)
+    summary = summarize(events)
+    doc = shape(summary, last) | {"saved": summary.saved}
     token = first.data.get("session_token")
-    doc |= {"saved": last.data.get("saved", True) is not False}
     if token:
         doc["session_token"] = token
     return JSONResponse(doc, headers=headers)
@@ -101,8 +101,3 @@ def _headers(first: TurnEvent) -> dict[str, str]:
     if isinstance(token, str) and token:
         headers[TOKEN_HEADER] = token
     return headers
-
-
-async def _replay(events: list[TurnEvent]) -> AsyncIterator[TurnEvent]:
-    for event in events:
-        yield event

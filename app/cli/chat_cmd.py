@@ -56,49 +56,37 @@ def ask(
     """Run one chat turn and print the picks and the answer."""
     shops = tuple(dict.fromkeys(p.strip().lower() for p in platform if p.strip()))
     try:
-        summary, saved = asyncio.run(run_ask(get_settings(), message, session, shops=shops))
+        summary = asyncio.run(run_ask(get_settings(), message, session, shops=shops))
     except PickwiseError as exc:
         if json_out:
             emit_json({"error": {"code": exc.code, "message": str(exc)}})
         typer.echo(f"error ({exc.code}): {exc}", err=True)
         raise typer.Exit(code=2) from None
     if json_out:
-        emit_json(ask_payload(summary, saved=saved))
+        emit_json(ask_payload(summary))
         return
     _print_picks(summary.picks)
     typer.echo(summary.answer)
     typer.echo(f"(session {summary.session_id})")
-    if not saved:
+    if not summary.saved:
         typer.echo("(this turn could not be saved: the session will not remember it)", err=True)
 
 
 async def run_ask(
     settings: Settings, message: str, session_id: str | None, *, shops: tuple[str, ...] = ()
-) -> tuple[TurnSummary, bool]:
-    """One turn on a fresh runtime, folded into its summary, and whether the session was
-    saved after it; an `error` event raises."""
+) -> TurnSummary:
+    """One turn on a fresh runtime, folded into its summary (which says whether the session
+    was saved after it); an `error` event raises."""
     async with open_runtime(settings) as runtime:
         agent = build_agent(runtime)
         agent.shops = shops
-        events = [e async for e in agent.run_turn(SessionAccess.local(session_id), message)]
-    return await collect(_replay(events)), _saved(events)
+        return await collect(agent.run_turn(SessionAccess.local(session_id), message))
 
 
-def ask_payload(summary: TurnSummary, *, saved: bool = True) -> dict[str, Any]:
+def ask_payload(summary: TurnSummary) -> dict[str, Any]:
     """The JSON document of `pickwise ask --json`: that of `/v1/chat?stream=false` but the
     `session_token` (a local caller needs none)."""
-    return {**summary.document(), "saved": saved}
-
-
-def _saved(events: list[TurnEvent]) -> bool:
-    """What the `done` event says of saving (True when it does not say)."""
-    done = [e for e in events if e.type == "done"]
-    return not done or done[-1].data.get("saved", True) is not False
-
-
-async def _replay(events: list[TurnEvent]) -> AsyncIterator[TurnEvent]:
-    for event in events:
-        yield event
+    return summary.document()
 
 
 def chat(
