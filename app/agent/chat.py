@@ -29,6 +29,7 @@ from app.config import REGISTRY
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.config.params.llm import LLM_TURN_DEADLINE_S
 from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, PickwiseError
+from app.language.text import is_unicode_text
 from app.logging_setup import bind_turn
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import (
@@ -372,7 +373,7 @@ def _check_message(message: str) -> str:
     text = message.strip() if isinstance(message, str) else ""
     if not text:
         raise InvalidRequest("the message is empty")
-    if not text.isascii() and not _encodable(text):
+    if not is_unicode_text(text):
         raise InvalidRequest("the message holds characters that are not valid Unicode text")
     cap = AGENT_MESSAGE_MAX_CHARS.get()
     if len(text) > cap:
@@ -388,15 +389,6 @@ def _planner_failure(code: str, details: Mapping[str, Any]) -> PickwiseError:
     if code in ("invalid_arguments", InvalidRequest.code):
         return InvalidRequest("the planner could not read this message")
     return PickwiseError("the planner failed; see the server log")
-
-
-def _encodable(text: str) -> bool:
-    """False for text with lone surrogates (e.g. undecodable command-line bytes)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _error_of(data: Mapping[str, Any]) -> PickwiseError:

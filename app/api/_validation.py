@@ -16,6 +16,7 @@ from app.agent.session import check_session_id
 from app.config.params.agent import AGENT_MESSAGE_MAX_CHARS
 from app.config.params.api import SESSION_ID_MAX_CHARS
 from app.errors import InvalidRequest
+from app.language.text import is_unicode_text
 
 
 def session_id_problem(value: str) -> str | None:
@@ -72,10 +73,10 @@ def unencodable_problem(body: bytes) -> tuple[list[str], str] | None:
 
 def _unencodable_at(value: Any, loc: list[str]) -> list[str] | None:
     if isinstance(value, str):
-        return None if _encodable(value) else loc
+        return None if is_unicode_text(value) else loc
     if isinstance(value, dict):
         for key, item in value.items():
-            if not _encodable(key):
+            if not is_unicode_text(key):
                 return loc
             found = _unencodable_at(item, [*loc, key])
             if found is not None:
@@ -86,14 +87,6 @@ def _unencodable_at(value: Any, loc: list[str]) -> list[str] | None:
             if found is not None:
                 return found
     return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class TextGuard:
