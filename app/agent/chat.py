@@ -88,12 +88,9 @@ class ShoppingAgent:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @functools.cached_property
-    def _shop_names(self) -> frozenset[str]:
-        return frozenset(item_id.split(":", 1)[0] for item_id in self.items)
-
-    def _catalog_shops(self) -> frozenset[str]:
+    def catalog_shops(self) -> frozenset[str]:
         """The shops of the catalog's items, read once (the item map is fixed per index)."""
-        return self._shop_names
+        return frozenset(item_id.split(":", 1)[0] for item_id in self.items)
 
     owns_sessions = True
     """Turns take a `SessionAccess` and check it (the API's ownership rule, `SessionOwner`)."""
@@ -210,7 +207,7 @@ class ShoppingAgent:
             shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
-        turn.shops = self._catalog_shops()
+        turn.shops = self.catalog_shops
         turn.catalog = self.catalog_brief
         turn.readings = readings
         turn.notes += [follow_up.note] if follow_up.note else []

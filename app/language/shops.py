@@ -4,6 +4,7 @@ are data (data/lexicon/shop_names.tsv), so an imported shop is scoped like a dem
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -65,10 +66,10 @@ class ShopNames:
                         bare.add(name)
         return cls(ordered, names, frozenset(bare))
 
-    @property
+    @functools.cached_property
     def words(self) -> frozenset[str]:
         """Every word of every shop name: never a product keyword once the scope is read."""
-        return frozenset(w for name in self.names for w in re.split(r"[\s]+", name) if w)
+        return frozenset(word for name in self.names for word in name.split())
 
     def scope(self, messages: Sequence[str], previous: Sequence[str] = ()) -> tuple[str, ...]:
         """The shops the messages limit the search to, in catalog order; a later message
