@@ -9,10 +9,12 @@ texts alone (a BM25 recipe, say) takes its vectors from the embedding cache.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +53,8 @@ from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open
 __all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
 
 log = logging.getLogger(__name__)
+BUILD_LOCK = ".build.lock"
+"""Held by the process building a version of this index folder."""
 StoreFactory = Callable[[Path], VectorStore]
 
 
@@ -103,17 +107,55 @@ def build_index(
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         return open_vector_store(qdrant_url=settings.qdrant_url, edge_root=folder, api_key=key)
 
-    if not force and paths.is_complete():
+    def up_to_date() -> BuildReport | None:
+        if force or not paths.is_complete():
+            return None
         manifest = paths.read_manifest()
-        if asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
-            if read_current(root) != version:
-                write_current(root, version)
-            return BuildReport(
-                False,
-                manifest,
-                f"index {version} is up to date ({manifest.items} items); nothing to do",
-            )
+        if not asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
+            return None
+        if read_current(root) != version:
+            write_current(root, version)
+        return BuildReport(
+            False,
+            manifest,
+            f"index {version} is up to date ({manifest.items} items); nothing to do",
+        )
 
+    if (done := up_to_date()) is not None:
+        return done
+    with _build_lock(root):
+        if (done := up_to_date()) is not None:  # another process built it while we waited
+            return done
+        return _build_version(
+            catalog, embedder, paths, store_for, live_seq, reuse_embeddings, show_progress
+        )
+
+
+@contextmanager
+def _build_lock(root: Path) -> Iterator[None]:
+    """One build at a time per index folder: a second builder (another process, a test
+    fixture) waits, then finds the version built instead of clearing its staging folder."""
+    with (root / BUILD_LOCK).open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _build_version(
+    catalog: Catalog,
+    embedder: Embedder,
+    paths: IndexPaths,
+    store_for: Callable[[Path], VectorStore],
+    live_seq: int,
+    reuse_embeddings: bool,
+    show_progress: bool,
+) -> BuildReport:
+    """Embed, write and publish one index version (the caller holds the build lock)."""
+    root, version = paths.root, paths.version
+    desc_chars = INDEX_DESCRIPTION_CHARS.get()
+    recipes = index_recipes(desc_chars)
     started = time.perf_counter()
     tmp = root / f"{STAGING_PREFIX}{version}"
     shutil.rmtree(tmp, ignore_errors=True)

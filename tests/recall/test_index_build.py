@@ -52,7 +52,7 @@ def test_build_then_nothing_to_do_then_force(
     assert manifest.vector_backend == "qdrant-edge"
     assert read_current(scratch.index_dir) == manifest.version
     names = {p.name for p in scratch.index_dir.iterdir()}
-    assert names == {"CURRENT", ".embeddings", manifest.version}
+    assert names == {"CURRENT", ".embeddings", ".build.lock", manifest.version}
 
     again = build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
     assert not again.built
@@ -66,6 +66,25 @@ def test_build_then_nothing_to_do_then_force(
     assert forced.built
     assert forced.manifest.version == manifest.version
     assert forced.manifest.built_at >= manifest.built_at
+
+
+def test_two_builders_at_once_build_the_version_once(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    def build() -> bool:
+        return build_index(
+            scratch, show_progress=False, catalog=small_catalog, embedder=embedder
+        ).built
+
+    async def both() -> list[bool]:
+        return list(await asyncio.gather(asyncio.to_thread(build), asyncio.to_thread(build)))
+
+    assert sorted(asyncio.run(both())) == [False, True]
+    index = SearchIndex.open(scratch, embedder=embedder)
+    try:
+        assert len(index.items) == len(small_catalog.items)
+    finally:
+        asyncio.run(index.close())
 
 
 def test_a_recipe_change_is_a_new_version(
