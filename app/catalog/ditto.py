@@ -30,6 +30,7 @@ __all__ = [
     "ditto_item",
     "ditto_item_id",
     "ditto_price_usd",
+    "has_list_label",
     "load_ditto",
     "load_ditto_dataset",
     "parse_ditto_record",
@@ -98,6 +99,16 @@ DITTO_DATASETS: tuple[DittoDataset, ...] = (
         description="description",
     ),
 )
+
+
+LIST_LABEL_SOURCES = frozenset(d.source for d in DITTO_DATASETS if d.category)
+"""Sources whose category labels are flattened lists ("Cases & Bags" became "cases bags")."""
+
+
+def has_list_label(item: Item) -> bool:
+    """Whether the item's category is a flattened list label, where word order means nothing
+    (unlike a noun phrase: "label printer" is not "printer label")."""
+    return item.source in LIST_LABEL_SOURCES
 
 
 class DittoLoad(NamedTuple):

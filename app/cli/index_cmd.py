@@ -11,6 +11,7 @@ from app.cli._output import emit_json
 from app.config import get_settings
 from app.recall.index_build import build_index
 from app.recall.index_prune import prune_index_versions
+from app.recall.reranker_training import gate_model_note
 
 __all__ = ["app", "build", "prune"]
 
@@ -29,18 +30,21 @@ def build(
 ) -> None:
     """Embed every catalog item (texts an earlier build with the same model embedded come from
     the embedding cache), write vectors, BM25 and the item table; idempotent."""
+    settings = get_settings()
     report = build_index(
-        get_settings(),
+        settings,
         force=force,
         show_progress=not json_out,
         reuse_embeddings=not no_embedding_cache,
     )
+    gate = gate_model_note(settings)
     if json_out:
-        emit_json(
-            {"built": report.built, "message": report.message, **report.manifest.model_dump()}
-        )
+        manifest = report.manifest.model_dump()
+        emit_json({"built": report.built, "message": report.message, "gate": gate, **manifest})
     else:
         typer.echo(report.message)
+        if gate:
+            typer.echo(gate)
 
 
 @app.command("prune")

@@ -1,5 +1,5 @@
 """Builds category cards from catalog items: merges labels that differ only in case,
-separators or plural (Walmart/Amazon list labels also in word order), summarises each
+separators or plural (flattened list labels also in word order), summarises each
 category, and drops categories with too few items."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from app.catalog.ditto import has_list_label
 from app.catalog.item import Item
 from app.recall._kb_model import CardSummary, CategoryCard, PriceStats
 from app.recall._kb_text import (
@@ -25,7 +26,6 @@ from app.recall._kb_text import (
 )
 from app.recall.filters import brand_key
 
-LIST_LABEL_PLATFORMS = frozenset({"walmart", "amazon"})
 TOP_BRANDS = 5
 TOP_TERMS = 8
 TOP_SPECS = 5
@@ -45,7 +45,7 @@ class _Group:
 
     @property
     def list_labels_only(self) -> bool:
-        return all(i.platform in LIST_LABEL_PLATFORMS for i in self.items)
+        return all(has_list_label(i) for i in self.items)
 
 
 def build_cards(items: Iterable[Item], *, min_items: int) -> list[CategoryCard]:
@@ -74,9 +74,9 @@ def _group_by_key(items: Sequence[Item], vocabulary: Vocabulary) -> list[_Group]
 
 
 def _merge_list_labels(groups: list[_Group]) -> list[_Group]:
-    """Merge Walmart/Amazon-only groups whose words are equal as sets: ditto labels are
-    flattened lists ('cases bags' is 'Cases & Bags'), while Icecat labels are noun phrases
-    where order matters ('label printer' is not 'printer label')."""
+    """Merge groups of list labels only whose words are equal as sets: list labels are
+    flattened ('cases bags' is 'Cases & Bags'), while other labels are noun phrases where
+    order matters ('label printer' is not 'printer label')."""
     by_words: dict[frozenset[str], _Group] = {}
     out: list[_Group] = []
     for group in groups:

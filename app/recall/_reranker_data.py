@@ -1,8 +1,8 @@
 """Builds the reranker's (query, title, label) pairs from real data and splits them by group.
 
-Sources: category names against titles (Icecat title-derived, ditto Walmart/Amazon) with
-dense-mined hard negatives from unrelated categories, "<term> <category>" queries, accessory
-titles against the product they fit, and ESCI labels. The held-out slice is whole groups.
+Sources: the catalog's category names against titles, with dense-mined hard negatives from
+unrelated categories, "<term> <category>" queries, accessory titles against the product they
+fit, and any labelled examples the catalog brings. The held-out slice is whole groups.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from app.catalog.item import Item, MatchLabel
+from app.catalog.labels import EvaluationSet, LabelledExample
 from app.catalog.product_nouns import (
     accessory_targets,
     category_key,
@@ -26,7 +27,7 @@ from app.catalog.product_nouns import (
     tokens,
 )
 from app.recall._reranker_mining import VectorTable, heldout_groups, similar_text_groups
-from app.recall._reranker_sources import EsciExample, EvaluationSet, TypedItem, typed_items
+from app.recall._reranker_sources import CategoryOf, TypedItem, typed_items
 from app.recall.reranker_config import RerankerTrainConfig
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -65,15 +66,17 @@ class PairSet:
 
 @dataclass(frozen=True)
 class DataInputs:
-    """Everything pair building reads: catalog items, same-product labels, index vectors,
-    the embedder for category names and queries, the evaluation set and ESCI examples."""
+    """Everything pair building reads: catalog items and how to read their category,
+    same-product labels, index vectors, the embedder for category names and queries, the
+    evaluation set to keep out and the labelled examples the catalog brings."""
 
     items: Mapping[str, Item]
+    category_of: CategoryOf
     matches: Sequence[MatchLabel]
     vectors: VectorTable
     embed: Embed
     evaluation: EvaluationSet
-    esci: Sequence[EsciExample]
+    examples: Sequence[LabelledExample]
 
 
 class _Builder:
@@ -85,7 +88,10 @@ class _Builder:
         self.rng = random.Random(config.seed)
         self.pairs: list[Pair] = []
         typed = typed_items(
-            inputs.items.values(), inputs.evaluation, min_items=config.min_category_items
+            inputs.items.values(),
+            inputs.evaluation,
+            min_items=config.min_category_items,
+            category_of=inputs.category_of,
         )
         self.typed = sorted(
             (t for t in typed if t.item_id in inputs.vectors), key=lambda t: t.item_id
@@ -94,7 +100,9 @@ class _Builder:
         for item in self.typed:
             self.by_category[item.category].append(item)
         self.categories = sorted(self.by_category)
-        names = sorted(set(self.categories) | _listed_categories(inputs.items.values()))
+        names = sorted(
+            set(self.categories) | _listed_categories(inputs.items.values(), inputs.category_of)
+        )
         groups = similar_text_groups(
             names,
             inputs.embed(names),
@@ -156,19 +164,13 @@ class _Builder:
         return out
 
 
-def _listed_categories(items: Iterable[Item]) -> set[str]:
+def _listed_categories(items: Iterable[Item], category_of: CategoryOf) -> set[str]:
     """Every narrow category name in the catalog, typed or not: they all inform the groups."""
     return {
         name
         for item in items
-        if item.platform in ("icecat", "walmart", "amazon")
-        and (name := (item.category or "").strip().lower())
-        and not is_broad(name)
+        if (name := (category_of(item) or "").strip().lower()) and not is_broad(name)
     }
-
-
-def _source_of(item_id: str, kind: str) -> str:
-    return f"{'icecat' if item_id.startswith('icecat:') else 'ditto'}-{kind}"
 
 
 def _category_pairs(b: _Builder) -> None:
@@ -186,7 +188,7 @@ def _category_pairs(b: _Builder) -> None:
             query = b.allowed_query(wanted)
             if query is None:
                 continue
-            source = _source_of(anchor.item_id, "category")
+            source = f"{anchor.source}-category"
             b.add(query, anchor.item_id, anchor.title, 1.0, source, group)
             easy = [b.rng.choice(pool) for _ in range(config.easy_negatives)]
             for other in [*negatives, *easy]:
@@ -248,7 +250,7 @@ def _modifier_pairs(b: _Builder) -> None:
                     item.item_id,
                     item.title,
                     1.0,
-                    _source_of(item.item_id, "modifier"),
+                    f"{item.source}-modifier",
                     group,
                 )
             for item in negatives:
@@ -257,7 +259,7 @@ def _modifier_pairs(b: _Builder) -> None:
                     item.item_id,
                     item.title,
                     0.0,
-                    _source_of(positives[0].item_id, "modifier"),
+                    f"{positives[0].source}-modifier",
                     group,
                 )
 
@@ -296,10 +298,11 @@ def _accessory_pairs(b: _Builder) -> None:
         b.add(query, product.item_id, product.title, 1.0, "accessory", group)
 
 
-def _esci_pairs(b: _Builder) -> None:
-    """E is yes; C and I are no; S (a substitute, not the thing asked for) is left out.
-    Each exact product also gets hard negatives: ESCI products of unrelated queries."""
-    examples = b.inputs.esci
+def _labelled_pairs(b: _Builder) -> None:
+    """Labelled examples (ESCI's scheme): E is yes; C and I are no; S (a substitute, not the
+    thing asked for) is left out. Each exact product also gets hard negatives: labelled
+    products of unrelated queries."""
+    examples = b.inputs.examples
     queries = sorted({e.query for e in examples})
     if not queries:
         return
@@ -358,7 +361,7 @@ def build_pairs(inputs: DataInputs, config: RerankerTrainConfig) -> PairSet:
     _category_pairs(builder)
     _modifier_pairs(builder)
     _accessory_pairs(builder)
-    _esci_pairs(builder)
+    _labelled_pairs(builder)
     pairs = _deduplicated(builder.pairs)
     held = heldout_groups((p.group for p in pairs), config.heldout_fraction, config.seed)
     train = [p for p in pairs if p.group not in held]

@@ -11,6 +11,7 @@ import logging
 import os
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,16 +19,19 @@ from typing import Any
 
 import numpy as np
 
+from app.catalog.demo_labels import DEMO_LABEL_FILES, demo_training_labels
+from app.catalog.imported import load_index_catalog
 from app.catalog.item import Item
-from app.catalog.loader import load_catalog
+from app.catalog.labels import TrainingLabels
+from app.catalog.offer_store import OfferStore
 from app.config.settings import Settings
 from app.recall._reranker_data import DataInputs, Pair, PairSet, build_pairs
 from app.recall._reranker_fit import TRAIN_THREADS, fit, new_cross_encoder, predict, reproducible
 from app.recall._reranker_mining import VectorTable, binary_auc
-from app.recall._reranker_sources import SOURCE_FILES, esci_examples, load_evaluation_set
+from app.recall._reranker_sources import category_reader
 from app.recall._torch_device import resolve_device
 from app.recall.index_manifest import current_paths
-from app.recall.reranker import MODEL_PREFIX, TRAINING_FILE
+from app.recall.reranker import MODEL_PREFIX, TRAINING_FILE, trained_models
 from app.recall.reranker_config import RerankerTrainConfig
 from app.recall.search_index import SearchIndex
 
@@ -36,6 +40,7 @@ __all__ = [
     "TrainReport",
     "binary_auc",
     "build_training_pairs",
+    "gate_model_note",
     "train_reranker",
 ]
 
@@ -101,16 +106,23 @@ class TrainReport:
         )
 
 
+def label_files(settings: Settings) -> tuple[Path, ...]:
+    """The labelled files training reads beyond the catalog: the demo's, none for an import."""
+    if OfferStore.of(settings.var_dir).exists():
+        return ()
+    return tuple(settings.data_dir / name for name in DEMO_LABEL_FILES)
+
+
 def data_fingerprint(settings: Settings) -> str:
     """Hash of what the pairs are built from: the index's items and vectors (catalog files,
-    embedder, dense recipe; a lexical recipe change keeps the model), the extra dataset files
-    read here, and the recipe version."""
+    embedder, dense recipe; a lexical recipe change keeps the model), the labelled files
+    read beside them, and the recipe version."""
     digest = hashlib.sha256(RECIPE_VERSION.encode())
     manifest = current_paths(settings.index_dir).read_manifest()
     digest.update((manifest.vectors_version or manifest.version).encode())
-    for name in SOURCE_FILES:
-        digest.update(name.encode())
-        digest.update(hashlib.sha256((settings.data_dir / name).read_bytes()).digest())
+    for path in label_files(settings):
+        digest.update(path.relative_to(settings.data_dir).as_posix().encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
 
@@ -121,35 +133,57 @@ def model_dir_for(settings: Settings, config: RerankerTrainConfig) -> Path:
     return settings.models_dir / f"{MODEL_PREFIX}{digest.hexdigest()[:16]}"
 
 
+def training_labels(settings: Settings, items: Mapping[str, Item]) -> TrainingLabels:
+    """The demo's labelled examples and evaluation set; an imported catalog brings none."""
+    if label_files(settings):
+        return demo_training_labels(settings.data_dir, items)
+    return TrainingLabels()
+
+
+def gate_model_note(settings: Settings) -> str | None:
+    """What `index build` tells of item_picker's gate model for this index: None when the
+    default recipe's model for this data exists (or another is configured)."""
+    if settings.reranker_backend == "remote" or settings.reranker_model:
+        return None
+    if (model_dir_for(settings, RerankerTrainConfig.default()) / TRAINING_FILE).is_file():
+        return None
+    older = trained_models(settings.models_dir)
+    if older:
+        return (
+            f"the gate model {older[0].name} was trained on other catalog data; "
+            "run `pickwise models train-reranker` to train it on this catalog"
+        )
+    return (
+        "no gate model for this catalog: item_picker runs without its relevance gate until "
+        "`pickwise models train-reranker` trains one from the catalog's own categories"
+    )
+
+
 def load_data_inputs(settings: Settings) -> DataInputs:
-    """Open the built index for items, vectors and the embedder; load match labels and ESCI."""
+    """Open the built index for items, vectors and the embedder; load the catalog's
+    same-product labels and whatever labelled examples it brings."""
     index = SearchIndex.open(settings)
     try:
         items: dict[str, Item] = dict(index.items)
-        evaluation = load_evaluation_set(settings.data_dir)
-        esci = esci_examples(settings.data_dir, items, evaluation)
+        labels = training_labels(settings, items)
+        category_of = category_reader(items.values())
         wanted = sorted(
-            {
-                i.item_id
-                for i in items.values()
-                if i.category and i.platform in ("icecat", "walmart", "amazon")
-            }
-            | {e.item_id for e in esci}
+            {i.item_id for i in items.values() if category_of(i)}
+            | {e.item_id for e in labels.examples}
         )
         found = asyncio.run(index.store.retrieve(index.collection, wanted))
         points = sorted(found, key=lambda p: p.item_id)
         vectors = VectorTable(
             [p.item_id for p in points], np.asarray([p.vector for p in points], dtype=np.float32)
         )
-        matches = load_catalog(settings.data_dir, locale=settings.esci_locale).matches
-        embedder = index.embedder
         return DataInputs(
             items=items,
-            matches=matches,
+            category_of=category_of,
+            matches=load_index_catalog(settings).matches,
             vectors=vectors,
-            embed=embedder.encode_queries,
-            evaluation=evaluation,
-            esci=esci,
+            embed=index.embedder.encode_queries,
+            evaluation=labels.evaluation,
+            examples=labels.examples,
         )
     finally:
         asyncio.run(index.close())

@@ -51,7 +51,7 @@ class PriceCompareArgs(BaseModel):
         None,
         min_length=1,
         max_length=100,
-        description="Item ids from item_search results, e.g. 'walmart:1a2b3c4d5e6f'. "
+        description="Item ids (shop:id) from item_search results. "
         "Default: the top candidates of the slot.",
     )
     slot: str = Field(

@@ -11,40 +11,18 @@ and built when missing, which embeds 12k texts (tens of minutes on two CPU cores
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from app.catalog.offer_store import OfferStore
 from app.config.settings import Settings
-from app.eval.bench_catalog import MYNTRA_FILE, MYNTRA_MAPPING
 from app.eval.catalog_requests import RequestOutcome, load_requests, run_requests, score
-from app.recall.index_build import build_index
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
 
 REPO = Path(__file__).resolve().parents[2]
 REQUESTS = Path(__file__).parent / "data" / "fashion_requests.json"
 FLOORS = {"kind_share": 0.75, "colour_share": 0.9, "gender_share": 0.9}
-
-
-@pytest.fixture(scope="module")
-def myntra_settings(data_dir: Path) -> Settings:
-    """The Myntra var dir, imported through the CLI and indexed (a no-op when done)."""
-    var = Path(os.environ.get("PICKWISE_MYNTRA_VAR", REPO / "var-myntra"))
-    if not OfferStore.of(var).exists():
-        maps = [arg for m in MYNTRA_MAPPING for arg in ("--map", m)]
-        command = [sys.executable, "-m", "app.cli.main", "catalog", "import"]
-        source = str(data_dir / MYNTRA_FILE)
-        args = [*command, source, "--format", "csv", *maps, "--shop", "myntra", "--currency", "INR"]
-        env = {**os.environ, "PICKWISE_VAR_DIR": str(var), "PICKWISE_DATA_DIR": str(data_dir)}
-        subprocess.run([*args, "--json"], check=True, env=env, capture_output=True)
-    settings = Settings(var_dir=var, data_dir=data_dir)
-    build_index(settings, show_progress=False)
-    return settings
 
 
 @pytest.fixture(scope="module")

@@ -93,7 +93,7 @@ def test_category_negatives_are_other_products(pairs: PairSet, inputs: DataInput
 
 
 def test_esci_labels_are_used_as_meant(pairs: PairSet, inputs: DataInputs) -> None:
-    label = {(e.query, e.item_id): e.label for e in inputs.esci}
+    label = {(e.query, e.item_id): e.label for e in inputs.examples}
     assert set(label.values()) >= {"E", "S", "I"}
     for pair in pairs.train + pairs.heldout:
         given = label.get((pair.query, pair.item_id))
