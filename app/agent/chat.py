@@ -114,9 +114,8 @@ class ShoppingAgent:
             opened = access.open(None)
             key = opened.session.session_id
         async with self._lock(key):
-            stored = await self.sessions.get(key)  # an unreachable store refuses the turn now
-            if opened is None:
-                opened = access.open(stored)
+            if opened is None:  # an unreachable store refuses the turn of an existing session
+                opened = access.open(await self.sessions.get(key))
             session = opened.session
             issued = {"session_token": opened.token} if opened.token else {}
             with REGISTRY.pinned(REGISTRY.snapshot()):
@@ -298,7 +297,7 @@ class ShoppingAgent:
                 await self.sessions.save(session)
             except DependencyDown as exc:
                 log.warning("session %s not saved: %s", session.session_id, exc)
-                turn.notes.append(f"the session could not be saved ({exc})")
+                turn.notes.append(_unsaved_note(exc, first_turn=session.turns == 1))
                 return False
         return True
 
@@ -357,6 +356,15 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "turn": turn.session.turns,
         "notes": turn.notes,
     }
+
+
+def _unsaved_note(exc: DependencyDown, *, first_turn: bool) -> str:
+    """What a turn the store could not take says: plainly, what will not be remembered."""
+    if first_turn:
+        lost = "this conversation will not be remembered"
+    else:
+        lost = "this turn will not be remembered (the session keeps its earlier turns)"
+    return f"the session could not be saved ({exc}): {lost}"
 
 
 def _compared_ids(turn: Turn) -> list[str]:
