@@ -22,6 +22,7 @@ from app.config.params.compare import (
 )
 from app.errors import NotFound
 from app.recall.filters import SearchFilters
+from app.recall.offload import offload
 from app.recall.search_index import SearchIndex
 
 __all__ = ["OfferFinder", "OfferMatch"]
@@ -102,7 +103,7 @@ class OfferFinder:
         if top_k == 0:
             return []
         query = " ".join(p for p in (item.brand, item.title) if p)
-        hits = await asyncio.to_thread(self.index.bm25.search, query, filters, top_k=top_k)
+        hits = await offload(self.index.bm25.search, query, filters, top_k=top_k)
         return [hit.item_id for hit in hits]
 
     async def _dense(self, item: Item, filters: SearchFilters) -> list[str]:
