@@ -61,6 +61,10 @@ class OfferFinder:
         itself or another offer of its own platform."""
         limit = COMPARE_MAX_OFFERS.get() if limit is None else limit
         found = await self.candidates(item, platforms=platforms)
+        return await offload(self._matching, item, found, limit)
+
+    def _matching(self, item: Item, found: dict[str, list[str]], limit: int) -> list[OfferMatch]:
+        """The candidates the matcher calls the same product, best first (CPU-bound)."""
         matches: list[OfferMatch] = []
         for item_id, sources in found.items():
             other = self.index.items.get(item_id)
