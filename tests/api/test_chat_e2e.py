@@ -204,7 +204,7 @@ async def test_redis_down_answers_a_new_session_unsaved_and_refuses_an_existing_
             streamed = await down.post("/v1/chat", json={"message": "a usb-c charger"})
             events = parse_sse(streamed.text)
             assert (events[0].event, events[-1].event) == ("session", "done")
-            assert events[-1].data["saved"] is False
+            assert events[-1].data["data"]["saved"] is False
             existing = {"session_id": doc["session_id"], "message": "something cheaper"}
             headers = {"X-Session-Token": doc["session_token"]}
             for stream in ("true", "false"):
