@@ -360,12 +360,13 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
 
 
 def _unsaved_note(exc: DependencyDown, *, first_turn: bool) -> str:
-    """What a turn the store could not take says: plainly, what will not be remembered."""
+    """What a turn the store could not take says: plainly, what will not be remembered; the
+    store's own error (hosts, ports) goes to the log, never into the reply."""
     if first_turn:
         lost = "this conversation will not be remembered"
     else:
         lost = "this turn will not be remembered (the session keeps its earlier turns)"
-    return f"the session could not be saved ({exc}): {lost}"
+    return f"the session could not be saved ({exc.name} unavailable): {lost}"
 
 
 def _compared_ids(turn: Turn) -> list[str]:

@@ -201,6 +201,7 @@ async def test_redis_down_answers_a_new_session_unsaved_and_refuses_an_existing_
             assert doc["answer"]
             assert doc["saved"] is False
             assert any("will not be remembered" in note for note in doc["notes"]), doc["notes"]
+            assert not any("127.0.0.1" in n or "Error" in n for n in doc["notes"]), "no internals"
             streamed = await down.post("/v1/chat", json={"message": "a usb-c charger"})
             events = parse_sse(streamed.text)
             assert (events[0].event, events[-1].event) == ("session", "done")
