@@ -31,6 +31,7 @@ from app.config.params.llm import LLM_TURN_DEADLINE_S
 from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, PickwiseError
 from app.language.text import is_unicode_text
 from app.logging_setup import bind_turn
+from app.recall.offload import offload
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.llm import (
     AGENT,
@@ -114,20 +115,17 @@ class ShoppingAgent:
             opened = access.open(None)
             key = opened.session.session_id
         async with self._lock(key):
-            stored = await self.sessions.get(key)  # an unreachable store refuses the turn now
-            if opened is None:
-                opened = access.open(stored)
+            if opened is None:  # an unreachable store refuses the turn of an existing session
+                opened = access.open(await self.sessions.get(key))
             session = opened.session
             issued = {"session_token": opened.token} if opened.token else {}
+            turn_id = uuid.uuid4().hex[:16]
+            data = {"new": opened.created, "turn": session.turns + 1, **self._intended()}
+            yield TurnEvent(
+                type="session", turn_id=turn_id, session_id=session.session_id, data=data | issued
+            )
             with REGISTRY.pinned(REGISTRY.snapshot()):
-                turn = self._start(session, text)
-                turn.emit(
-                    "session",
-                    new=opened.created,
-                    turn=session.turns,
-                    **self._intended(),
-                    **issued,
-                )
+                turn = await offload(self._start, session, text, turn_id)
                 task = asyncio.create_task(self._run(turn, text))
             async for event in self._follow(turn, task):
                 yield event
@@ -195,13 +193,15 @@ class ShoppingAgent:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
-    def _start(self, session: Session, message: str) -> Turn:
+    def _start(self, session: Session, message: str, turn_id: str) -> Turn:
+        """The turn's state once the message is read against the session (CPU-bound: run
+        off the event loop; the turn's queue is made later, in the loop)."""
         with counting_readings() as readings:
             follow_up = read_follow_up(message, session, self.speller)
         session.begin_turn(follow_up.planned)
         ctx = ToolContext(
             session.session_id,
-            uuid.uuid4().hex[:16],
+            turn_id,
             plan=session.plan or ShoppingPlan(),
             candidates=session.candidates,
             shown_before=follow_up.shown_before,
@@ -298,7 +298,7 @@ class ShoppingAgent:
                 await self.sessions.save(session)
             except DependencyDown as exc:
                 log.warning("session %s not saved: %s", session.session_id, exc)
-                turn.notes.append(f"the session could not be saved ({exc})")
+                turn.notes.append(_unsaved_note(exc, first_turn=session.turns == 1))
                 return False
         return True
 
@@ -357,6 +357,16 @@ def _done_data(turn: Turn, planned: PlannerResult) -> dict[str, Any]:
         "turn": turn.session.turns,
         "notes": turn.notes,
     }
+
+
+def _unsaved_note(exc: DependencyDown, *, first_turn: bool) -> str:
+    """What a turn the store could not take says: plainly, what will not be remembered; the
+    store's own error (hosts, ports) goes to the log, never into the reply."""
+    if first_turn:
+        lost = "this conversation will not be remembered"
+    else:
+        lost = "this turn will not be remembered (the session keeps its earlier turns)"
+    return f"the session could not be saved ({exc.name} unavailable): {lost}"
 
 
 def _compared_ids(turn: Turn) -> list[str]:

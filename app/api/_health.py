@@ -91,17 +91,21 @@ async def cache_report(state: ApiState) -> Report:
 
 
 async def session_report(state: ApiState) -> Report:
-    """The agent's session store: its backend and whether a lookup gets an answer."""
+    """The agent's session store: its backend and whether a lookup gets an answer. An
+    unreachable store is degraded, not down: new sessions are still answered (not saved, and
+    the turn says so); only turns of existing sessions are refused (503)."""
     store = state.sessions
     if store is None:
         return _component("down", True, error="the agent exposes no session store")
     ok, error = await probe(lambda: store.get(_PROBE_SESSION))
+    serving = {} if ok else {"serving": "new sessions only, not saved"}
     return _component(
-        "ok" if ok else "down",
-        True,
+        "ok" if ok else "degraded",
+        False,
         backend=store.name,
         remote=store.remote,
         reachable=ok,
+        **serving,
         **_error(error),
     )
 

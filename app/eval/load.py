@@ -15,7 +15,7 @@ import httpx
 
 from app.errors import ConfigError
 from app.eval.bench_stats import percentile
-from app.eval.load_client import TurnResult, read_session, run_turn
+from app.eval.load_client import TurnResult, bare_turn, read_session, run_turn
 
 __all__ = ["FIRST_MESSAGES", "FOLLOW_UPS", "LoadOptions", "run_burst", "run_load", "run_sessions"]
 
@@ -151,16 +151,20 @@ async def _history(client: httpx.AsyncClient, session: _Session) -> str:
 
 
 async def run_burst(base_url: str, options: LoadOptions) -> dict[str, Any]:
-    """`options.burst` turns sent at once: how many were answered, refused (429) or failed
-    (5xx), how fast the answer or refusal came, and `/healthz` right after."""
+    """`options.burst` turns sent at once, each on its own bare connection (`bare_turn`): how
+    many were answered, refused (429) or failed (5xx), how fast the answer or refusal came,
+    and `/healthz` right after."""
     check_loopback(base_url)
+    where = urlsplit(base_url)
+    host, port = where.hostname or "127.0.0.1", where.port or 80
     async with _client(base_url, options.turn_timeout_s) as client:
         gate = asyncio.Event()
 
         async def one(i: int) -> TurnResult:
             await gate.wait()
             message = FIRST_MESSAGES[i % len(FIRST_MESSAGES)]
-            return await run_turn(client, message, None, None, retries=0)
+            async with asyncio.timeout(options.turn_timeout_s):
+                return await bare_turn(host, port, message)
 
         tasks = [asyncio.create_task(one(i)) for i in range(options.burst)]
         await asyncio.sleep(0.05)

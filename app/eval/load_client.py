@@ -5,6 +5,7 @@ another session; a 429 is retried after its `Retry-After`."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator
@@ -13,7 +14,7 @@ from typing import Any
 
 import httpx
 
-__all__ = ["TOKEN_HEADER", "TurnResult", "read_session", "run_turn"]
+__all__ = ["TOKEN_HEADER", "TurnResult", "bare_turn", "read_session", "run_turn"]
 
 TOKEN_HEADER = "X-Session-Token"
 _UNSAVED_NOTE = "could not be saved"
@@ -91,6 +92,69 @@ async def _attempt(
         result.error_code = type(exc).__name__
     result.total_s = time.perf_counter() - started
     return result
+
+
+async def bare_turn(host: str, port: int, message: str) -> TurnResult:
+    """One new-session SSE turn over a bare HTTP/1.0 connection (the body ends when the
+    server closes it): no client library's own work queues in front of the server's, so in a
+    burst from one process the timings are the server's and the socket's, not the client's."""
+    body = json.dumps({"message": message}).encode()
+    head = (
+        f"POST /v1/chat HTTP/1.0\r\nHost: {host}:{port}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
+    result = TurnResult()
+    started = time.perf_counter()
+    try:
+        reader, writer = await asyncio.open_connection(host, port)
+    except OSError as exc:
+        result.error_code = type(exc).__name__
+        return result
+    try:
+        writer.write(head.encode() + body)
+        status_line = await reader.readline()
+        result.status = int(status_line.split()[1]) if status_line else 0
+        result.status_s = time.perf_counter() - started
+        headers = await _header_lines(reader)
+        if result.status == 200:
+            async for event in _events(_lines(reader)):
+                if result.first_event_s is None:
+                    result.first_event_s = time.perf_counter() - started
+                _take(result, event)
+        else:
+            rest = await reader.read()
+            result.error_code = _code_in(rest)
+            result.total_s = float(headers.get("retry-after", 0.0))
+    except (OSError, ValueError, IndexError) as exc:
+        result.error_code = type(exc).__name__
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    if result.status != 429:
+        result.total_s = time.perf_counter() - started
+    return result
+
+
+async def _header_lines(reader: asyncio.StreamReader) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    while (line := (await reader.readline()).decode("latin-1").strip()) != "":
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return headers
+
+
+async def _lines(reader: asyncio.StreamReader) -> AsyncIterator[str]:
+    while line := await reader.readline():
+        yield line.decode("utf-8").rstrip("\r\n")
+    yield ""
+
+
+def _code_in(body: bytes) -> str | None:
+    try:
+        return str(json.loads(body)["error"]["code"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _take(result: TurnResult, event: dict[str, Any]) -> None:

@@ -3,7 +3,6 @@ so the main, relaxed and probe recalls of one search (same text, other filters) 
 
 from __future__ import annotations
 
-import asyncio
 import math
 
 from app.config.params.cache import QUERY_VECTOR_MEMO_SIZE
@@ -11,6 +10,7 @@ from app.recall._cache_lru import TtlLru
 from app.recall._cache_singleflight import SingleFlight
 from app.recall.breakers import guarded
 from app.recall.embedder import Embedder
+from app.recall.offload import offload
 from app.recall.trace import record_encode, timed_step
 
 Vector = tuple[float, ...]
@@ -47,10 +47,10 @@ class QueryVectorMemo:
         with timed_step("encode"):
             if self.embedder.remote:
                 rows = await guarded(
-                    "embedder", lambda: asyncio.to_thread(self.embedder.encode_queries, [text])
+                    "embedder", lambda: offload(self.embedder.encode_queries, [text])
                 )
             else:
-                rows = await asyncio.to_thread(self.embedder.encode_queries, [text])
+                rows = await offload(self.embedder.encode_queries, [text])
         vector: Vector = tuple(float(x) for x in rows[0])
         self._memo.put(text, vector, ttl_s=math.inf, max_entries=QUERY_VECTOR_MEMO_SIZE.get())
         return vector

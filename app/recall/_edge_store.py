@@ -38,6 +38,7 @@ from qdrant_edge import (
 from app.config.params.index import INDEX_UPSERT_BATCH
 from app.errors import ConfigError, IndexMissing, NotFound, PickwiseError
 from app.recall.filters import SearchFilters
+from app.recall.offload import offload
 from app.recall.vector_store import (
     DENSE_VECTOR,
     PAYLOAD_INDEXES,
@@ -98,17 +99,20 @@ class EdgeVectorStore:
     ) -> list[VectorHit]:
         """Nearest neighbours passing `filters`, best first (brute force when `exact`)."""
         request = _query(_floats(vector), edge_filter(filters), limit=limit, exact=exact)
-        return [_hit(p) for p in self._run(collection, "search", lambda s: s.query(request))]
+        points = await offload(self._run, collection, "search", lambda s: s.query(request))
+        return [_hit(p) for p in points]
 
     async def count(self, collection: str, filters: SearchFilters | None = None) -> int:
         """Exact number of points passing `filters` (all when None)."""
         request = CountRequest(exact=True, filter=edge_filter(filters or SearchFilters()))
-        return self._run(collection, "count", lambda s: s.count(request))
+        return await offload(self._run, collection, "count", lambda s: s.count(request))
 
     async def retrieve(self, collection: str, item_ids: Sequence[str]) -> list[VectorPoint]:
         """Stored points (unit-length vectors) for the ids, in the order asked; unknown skipped."""
         ids: list[Any] = list(dict.fromkeys(point_id(i) for i in item_ids))
-        records = self._run(collection, "retrieve", lambda s: s.retrieve(ids, True, [DENSE_VECTOR]))
+        records = await offload(
+            self._run, collection, "retrieve", lambda s: s.retrieve(ids, True, [DENSE_VECTOR])
+        )
         found: dict[str, VectorPoint] = {}
         for record in records:
             payload = dict(record.payload or {})
@@ -140,7 +144,7 @@ class EdgeVectorStore:
             where = edge_filter(filters, exclude_points=left_out, equal=equal)
             return shard.query(_query(vector, where, limit=limit, exact=False))
 
-        return [_hit(p) for p in self._run(collection, "similar", nearest)]
+        return [_hit(p) for p in await offload(self._run, collection, "similar", nearest)]
 
     async def collection_exists(self, collection: str) -> bool:
         """Whether a shard for the collection exists on disk (or is open here)."""

@@ -3,7 +3,6 @@ or a GPU."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import threading
@@ -17,6 +16,7 @@ from app.config.params.reranker import RERANKER_BATCH_SIZE
 from app.errors import ConfigError
 from app.recall._reranker_fit import predict
 from app.recall._torch_device import resolve_device
+from app.recall.offload import offload
 from app.recall.reranker import TRAINING_FILE, ScoreCache, check_request, merged, missing
 
 _DEFAULT_MAX_LENGTH = 128
@@ -79,7 +79,7 @@ class LocalReranker:
 
     async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
         """`score` in a worker thread, so the event loop keeps serving."""
-        return await asyncio.to_thread(self.score, query, documents)
+        return await offload(self.score, query, documents)
 
 
 def quantized(model: torch.nn.Module) -> torch.nn.Module:

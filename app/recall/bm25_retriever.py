@@ -6,11 +6,10 @@ loop free while the other sources are queried.
 
 from __future__ import annotations
 
-import asyncio
-
 from app.errors import InvalidRequest
 from app.recall.bm25 import Bm25Index, LexicalHit
 from app.recall.filters import SearchFilters
+from app.recall.offload import offload
 from app.recall.retriever import Hit
 
 __all__ = ["Bm25Retriever"]
@@ -34,7 +33,7 @@ class Bm25Retriever:
             raise InvalidRequest(f"top_k must be >= 1, got {top_k}")
         want = top_k
         while True:
-            lexical = await asyncio.to_thread(self._index.search, query, filters, top_k=want)
+            lexical = await offload(self._index.search, query, filters, top_k=want)
             if len(lexical) < want or min(h.score for h in lexical) < _kth_score(lexical, top_k):
                 break
             want *= 2

@@ -6,6 +6,7 @@ Embedded engines get no breaker; their errors are configuration errors."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -186,6 +187,18 @@ class BreakerRegistry:
     def states(self) -> list[BreakerState]:
         """Every known breaker, used or not, in declaration order."""
         return [self.state(name) for name in self._specs]
+
+    def record_failure(self, name: str, failure: DependencyDown) -> bool:
+        """Count `failure` on `name` without a call (a failure seen elsewhere, e.g. a turn
+        deadline spent waiting on that dependency); True when the breaker is open after."""
+        breaker = self.breaker(name)
+        with contextlib.suppress(DependencyDown, pybreaker.CircuitBreakerError), breaker.calling():
+            raise failure
+        return self.state(name).state == "open"
+
+    def trip(self, name: str) -> None:
+        """Open `name` now, until its reset time (a dependency known to hang)."""
+        self.breaker(name).open()
 
     def reset(self) -> None:
         """Close every breaker and clear its counts (admin action, tests)."""

@@ -22,6 +22,7 @@ from app.config.params.compare import (
 )
 from app.errors import NotFound
 from app.recall.filters import SearchFilters
+from app.recall.offload import offload
 from app.recall.search_index import SearchIndex
 
 __all__ = ["OfferFinder", "OfferMatch"]
@@ -60,6 +61,10 @@ class OfferFinder:
         itself or another offer of its own platform."""
         limit = COMPARE_MAX_OFFERS.get() if limit is None else limit
         found = await self.candidates(item, platforms=platforms)
+        return await offload(self._matching, item, found, limit)
+
+    def _matching(self, item: Item, found: dict[str, list[str]], limit: int) -> list[OfferMatch]:
+        """The candidates the matcher calls the same product, best first (CPU-bound)."""
         matches: list[OfferMatch] = []
         for item_id, sources in found.items():
             other = self.index.items.get(item_id)
@@ -102,7 +107,7 @@ class OfferFinder:
         if top_k == 0:
             return []
         query = " ".join(p for p in (item.brand, item.title) if p)
-        hits = await asyncio.to_thread(self.index.bm25.search, query, filters, top_k=top_k)
+        hits = await offload(self.index.bm25.search, query, filters, top_k=top_k)
         return [hit.item_id for hit in hits]
 
     async def _dense(self, item: Item, filters: SearchFilters) -> list[str]:

@@ -24,11 +24,11 @@ from app.config.params.llm import (
     LLM_PLANNER_MODEL,
     LLM_PLANNER_TEMPERATURE,
     LLM_TEMPERATURE,
-    LLM_TIMEOUT_S,
 )
 from app.errors import BadReply, DependencyDown, PickwiseError
 from app.recall.breakers import guarded
 from app.telemetry import observe_llm_call, observe_llm_error, observe_llm_failure
+from app.tools._llm_deadline import budget_of, cut_by_deadline, deadline_reason
 from app.tools.llm import (
     AGENT,
     PLANNER,
@@ -54,8 +54,6 @@ PROMPT_SCHEMA_INTRO = (
     "Reply with one JSON object, and nothing else, that validates against this JSON schema:"
 )
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
-_MIN_CALL_S = 0.05
-"""A call with less than this left before the turn's deadline is not started."""
 
 
 class _FormRefused(PickwiseError):
@@ -196,7 +194,7 @@ class OpenAIChatModel:
         """One request through the breaker of `role`, within the turn's deadline; the body is
         parsed and `check`ed inside the breaker, so a bad one counts as a failure."""
         breaker = breaker_of(role)
-        budget, clamped = _budget(role)
+        budget, clamped = budget_of(role)
         client = self._client()
         refusable = "response_format" in extra
 
@@ -223,6 +221,8 @@ class OpenAIChatModel:
             completion, checked = await guarded(breaker, call)
         except DependencyDown as exc:
             failure = _failure(breaker, exc, clamped)
+            if failure.kind == "deadline":
+                failure = cut_by_deadline(role, failure, time.perf_counter() - started)
             observe_llm_failure(role, failure.kind)
             observe_llm_error(model, exc)
             raise failure from exc
@@ -238,24 +238,6 @@ class OpenAIChatModel:
         return client
 
 
-def _budget(role: Role) -> tuple[float, bool]:
-    """The timeout of the next call of `role` and whether the turn's deadline cut it; a
-    deadline already spent fails the call without sending it (no breaker count)."""
-    own = LLM_TIMEOUT_S.get()
-    deadline = current_deadline()
-    if deadline is None:
-        return own, False
-    left = deadline.left()
-    if left < _MIN_CALL_S:
-        observe_llm_failure(role, "deadline")
-        raise DependencyDown(breaker_of(role), _deadline_reason(deadline.seconds), kind="deadline")
-    return min(own, left), left < own
-
-
-def _deadline_reason(seconds: float) -> str:
-    return f"hit the turn deadline (LLM_TURN_DEADLINE_S={seconds:g}s)"
-
-
 def _failure(breaker: str, exc: DependencyDown, clamped: bool) -> DependencyDown:
     """The failure as the caller sees it: a short reason and a stable `kind`."""
     opened = "; circuit opened" if exc.reason.endswith("circuit opened") else ""
@@ -268,7 +250,7 @@ def _failure(breaker: str, exc: DependencyDown, clamped: bool) -> DependencyDown
     elif isinstance(cause, TimeoutError | openai.APITimeoutError):
         deadline = current_deadline()
         if clamped and deadline is not None:
-            kind, reason = "deadline", _deadline_reason(deadline.seconds)
+            kind, reason = "deadline", deadline_reason(deadline.seconds)
         else:
             kind, reason = "timeout", "timed out"
     elif isinstance(cause, openai.APIConnectionError):

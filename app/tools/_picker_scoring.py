@@ -3,7 +3,6 @@ meaning, numeric specs), and the weighted score that ranks the candidates."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -30,6 +29,7 @@ from app.config.params.picker import (
     PICK_W_UNNAMED,
 )
 from app.recall.embedder import Embedder
+from app.recall.offload import offload
 from app.tools._picker_contrary import is_checked, same_family
 from app.tools._picker_filter import of_asked_brand
 from app.tools._picker_model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
@@ -235,7 +235,7 @@ class TextVectors:
         todo = [t for t in dict.fromkeys(texts) if t not in found]
         if todo:
             encode = self.embedder.encode_queries if query else self.embedder.encode_documents
-            for text, row in zip(todo, await asyncio.to_thread(encode, todo), strict=True):
+            for text, row in zip(todo, await offload(encode, todo), strict=True):
                 self._memo[(query, text)] = found[text] = row
             while len(self._memo) > self.size:
                 self._memo.popitem(last=False)

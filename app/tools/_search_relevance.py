@@ -4,7 +4,6 @@ the query and item vectors, with a lower bar for hits the lexical source also ma
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -25,6 +24,7 @@ from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
 from app.recall.fusion import FusedHit
 from app.recall.guarded_store import guard_store
+from app.recall.offload import offload
 from app.recall.search_cache import normalise_query
 from app.recall.vector_store import VectorStore
 
@@ -49,7 +49,7 @@ class EmbedderQueryVectors:
         self._embedder = embedder
 
     async def query_vector(self, query: str) -> Sequence[float]:
-        rows = await asyncio.to_thread(self._embedder.encode_queries, [normalise_query(query)])
+        rows = await offload(self._embedder.encode_queries, [normalise_query(query)])
         return [float(x) for x in rows[0]]
 
 

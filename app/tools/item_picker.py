@@ -24,6 +24,7 @@ from app.config.params.picker import (
 )
 from app.errors import InvalidRequest
 from app.recall.embedder import Embedder
+from app.recall.offload import offload
 from app.recall.reranker import Reranker
 from app.recall.search_index import SearchIndex
 from app.tools._picker_bundle import bundle_share
@@ -149,7 +150,8 @@ class ItemPickerTool:
             share = bundle_share(
                 ctx.plan, slot, ctx.candidates.by_slot, _first_prices(ctx, done), self.index.items
             )
-            inputs = prepare(
+            inputs = await offload(
+                prepare,
                 ctx.plan,
                 slot,
                 candidates,
@@ -163,7 +165,7 @@ class ItemPickerTool:
             )
             out.append(len(inputs.entries))
         with _stage(stats, "hard_filter", len(inputs.entries)) as out:
-            filtered = hard_filter(inputs, dup_threshold=PICK_DUP_JACCARD.get())
+            filtered = await offload(hard_filter, inputs, dup_threshold=PICK_DUP_JACCARD.get())
             out.append(len(filtered.pool))
         pool = filtered.pool
         with _stage(stats, "relevance_gate", len(pool)) as out:
@@ -184,10 +186,11 @@ class ItemPickerTool:
             with _stage(stats, "weigh", len(pool)) as out:
                 penalty = PICK_GATE_PENALTY.get()
                 weights = current_weights(cheap=ctx.plan.cheap)
-                ranked = weigh(filtered, gate, scores, weights, penalty=penalty)
+                ranked = await offload(weigh, filtered, gate, scores, weights, penalty=penalty)
                 out.append(len(ranked))
             with _stage(stats, "select", len(ranked)) as out:
-                selection = select(
+                selection = await offload(
+                    select,
                     ranked,
                     max_picks=inputs.max_picks,
                     show_ratio=PICK_REL_SHOW_RATIO.get(),
@@ -205,7 +208,7 @@ class ItemPickerTool:
         if ctx.plan.cheapest:
             selection = cheapest_first(selection)
         with _stage(stats, "report", len(selection.picks)) as out:
-            part = slot_report(inputs, filtered, gate, selection, offers)
+            part = await offload(slot_report, inputs, filtered, gate, selection, offers)
             out.append(len(part.picks))
         return part
 

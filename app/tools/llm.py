@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from app.config.settings import Settings
@@ -150,15 +150,26 @@ def role_available(role: Role) -> bool:
     return BREAKERS.state(breaker_of(role)).state != "open"
 
 
-@dataclass(frozen=True)
+@dataclass
 class TurnDeadline:
-    """When the model calls of the current turn must be over (`time.monotonic()` clock)."""
+    """When the model calls of the current turn must be over (`time.monotonic()` clock), and
+    which roles this turn already charged with spending it (one failure per role and turn)."""
 
     at: float
     seconds: float
+    hung: bool = False
+    """A model call was cut by this deadline: the turn's time went to waiting on the model."""
+    charged: set[Role] = field(default_factory=set)
 
     def left(self) -> float:
         return self.at - time.monotonic()
+
+    def charge(self, role: Role) -> bool:
+        """Whether `role` is still to be charged for this turn's spent deadline (now it is)."""
+        if role in self.charged:
+            return False
+        self.charged.add(role)
+        return True
 
 
 _DEADLINE: ContextVar[TurnDeadline | None] = ContextVar("pickwise_llm_deadline", default=None)

@@ -18,6 +18,7 @@ from app.config.params.agent import PLANNER_LLM_REPAIRS
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS
 from app.errors import DependencyDown
 from app.language.shops import ShopNames
+from app.recall.offload import offload
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
 from app.tools.planner_rules import read_plan
@@ -106,11 +107,7 @@ class PlannerTool:
 
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
-        read, respelled = self._read(args.messages)
-        reading = read_plan(read, previous=previous)
-        platforms = self.shops.scope(args.messages, previous.platforms if previous else ())
-        rules = _with_platforms(reading.plan, platforms, self.shops.words)
-        turn_is_shopping = reading.latest_is_shopping
+        rules, turn_is_shopping, respelled = await offload(self._rules, args.messages, previous)
         notes = [f"read {r.written!r} as {r.read_as!r}" for r in respelled]
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
@@ -124,6 +121,17 @@ class PlannerTool:
             notes=notes,
             respelled=list(respelled),
         )
+
+    def _rules(
+        self, messages: Sequence[str], previous: ShoppingPlan | None
+    ) -> tuple[ShoppingPlan, bool, tuple[Respelling, ...]]:
+        """The rules' plan, whether the latest message shops, and its respelt words (CPU-bound:
+        run off the event loop)."""
+        read, respelled = self._read(messages)
+        reading = read_plan(read, previous=previous)
+        platforms = self.shops.scope(messages, previous.platforms if previous else ())
+        rules = _with_platforms(reading.plan, platforms, self.shops.words)
+        return rules, reading.latest_is_shopping, respelled
 
     def _read(self, messages: Sequence[str]) -> tuple[list[str], tuple[Respelling, ...]]:
         """The messages as the rules read them (the first PLANNER_MAX_MESSAGE_CHARS of each),

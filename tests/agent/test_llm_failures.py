@@ -1,10 +1,12 @@
 """Every way the LLM can fail, against the scripted OpenAI server (or a closed port): each is a
 `DependencyDown` of the role's breaker (`llm_planner` or `llm_agent`, never both), counted
 there and in `pickwise_llm_failures_total{role,reason}`, and the planner falls back to the
-rules with a short note. The turn's deadline cuts a hanging call and skips later ones."""
+rules with a short note. The turn's deadline cuts a hanging call and skips later ones; a
+hang it cut opens the breakers of the roles the turn was waiting on."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -140,7 +142,7 @@ async def test_an_unusable_agent_reply_counts_on_the_agent_breaker(
     assert BREAKERS.state("llm_planner").failures == 0
 
 
-async def test_the_turn_deadline_cuts_a_hanging_call_and_skips_the_next(
+async def test_a_hang_cut_by_the_turn_deadline_opens_both_roles_at_once(
     scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
 ) -> None:
     scripted_openai.script("plan", hang(60))
@@ -151,14 +153,51 @@ async def test_the_turn_deadline_cuts_a_hanging_call_and_skips_the_next(
             await model.chat([{"role": "user", "content": "hi"}])
     assert result.source == "rules"
     assert result.notes == [
-        "planner: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s), rules used"
+        "planner: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s); circuit opened, rules used"
     ]
     assert raised.value.kind == "deadline"
+    assert raised.value.reason.endswith("; circuit opened")
     assert counted("planner", "deadline") == cut + 1
     assert counted("agent", "deadline") == skipped + 1
-    assert BREAKERS.state("llm_planner").failures == 1
-    assert BREAKERS.state("llm_agent").failures == 0
+    assert BREAKERS.state("llm_planner").state == "open"
+    assert BREAKERS.state("llm_agent").state == "open", "the agent was waiting too"
     assert scripted_openai.requests("text") == []
+
+
+async def test_without_opening_at_once_each_hung_turn_counts_once_per_waiting_role(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    with REGISTRY.overridden(LLM_HANG_OPENS_BREAKERS=False):
+        for n in range(1, 4):
+            scripted_openai.script("plan", hang(60))
+            with turn_deadline(0.4):
+                await plan(model)
+                for _ in range(2):  # the loop's call and the summary writer's, both unsent
+                    with pytest.raises(DependencyDown):
+                        await model.chat([{"role": "user", "content": "hi"}])
+            states = BREAKERS.state("llm_planner"), BREAKERS.state("llm_agent")
+            if n < 3:
+                assert [b.failures for b in states] == [n, n]
+    assert [b.state for b in states] == ["open", "open"], "fail_max (3) hung turns open both"
+    assert scripted_openai.requests("text") == []
+
+
+async def test_a_call_cut_after_a_short_wait_is_no_hang_and_charges_no_other_role(
+    scripted_openai: ScriptedOpenAI, model: OpenAIChatModel
+) -> None:
+    scripted_openai.script("plan", hang(60))
+    with turn_deadline(1.0):
+        await asyncio.sleep(0.7)  # the turn's own work spent most of the deadline
+        result = await plan(model)
+        with pytest.raises(DependencyDown) as raised:
+            await model.chat([{"role": "user", "content": "hi"}])
+    assert result.notes == [
+        "planner: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s), rules used"
+    ]
+    assert not raised.value.reason.endswith("circuit opened")
+    assert BREAKERS.state("llm_planner").failures == 1
+    assert BREAKERS.state("llm_planner").state == "closed"
+    assert BREAKERS.state("llm_agent").failures == 0
 
 
 async def test_without_a_deadline_a_hang_is_the_calls_own_timeout(

@@ -127,19 +127,18 @@ async def test_a_hanging_planner_call_is_cut_by_the_turn_deadline(
     with REGISTRY.overridden(LLM_TURN_DEADLINE_S=1.0):
         events = await turn(agent)
     data = assert_answered_offline(events)
-    assert (
-        "planner: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s), rules used" in (data["notes"])
-    )
-    assert (
-        "policy: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s), offline policy used"
-        in (data["notes"])
-    )
+    hit = "llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s); circuit opened"
+    assert f"planner: {hit}, rules used" in data["notes"]
+    assert f"policy: {hit}, offline policy used" in data["notes"]
     assert counted("planner", "deadline") == cut + 1
     assert counted("agent", "deadline") == skipped + 2  # neither agent call was sent
     assert scripted_openai.requests("tools") == []
     assert scripted_openai.requests("text") == []
-    assert BREAKERS.state("llm_planner").failures == 1
-    assert BREAKERS.state("llm_agent").failures == 0
+    assert BREAKERS.state("llm_planner").state == "open"
+    assert BREAKERS.state("llm_agent").state == "open", "the hang spent the agent's time too"
+    data = (await turn(agent))[-1].data
+    assert (data["planner"], data["policy"]) == ("rules", "offline")
+    assert len(scripted_openai.requests("plan")) == 1, "the next turn does not wait"
 
 
 async def test_one_deadline_covers_every_model_call_of_the_turn(
@@ -153,12 +152,14 @@ async def test_one_deadline_covers_every_model_call_of_the_turn(
     data = events[-1].data
     assert (data["planner"], data["policy"]) == ("llm", "offline")
     assert (
-        "policy: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s), offline policy used"
-        in (data["notes"])
+        "policy: llm hit the turn deadline (LLM_TURN_DEADLINE_S=1s); circuit opened, "
+        "offline policy used" in data["notes"]
     )
     assert counted("agent", "deadline") == skipped + 2  # the hung call, the summary not sent
     assert scripted_openai.requests("text") == []
     assert data["picks"]
+    assert BREAKERS.state("llm_agent").state == "open"
+    assert BREAKERS.state("llm_planner").state == "closed", "the planner had answered"
 
 
 async def test_a_server_refusing_json_schema_keeps_tool_calling_on(

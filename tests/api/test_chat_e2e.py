@@ -189,7 +189,7 @@ async def test_delete_forgets_the_session(client: httpx.AsyncClient) -> None:
     assert (await client.get(f"/v1/sessions/{sid}")).status_code == 404
 
 
-async def test_redis_down_refuses_the_turn_before_any_event(
+async def test_redis_down_answers_a_new_session_unsaved_and_refuses_an_existing_one(
     built_index: Settings, shared_index: SearchIndex
 ) -> None:
     settings = built_index.model_copy(update={"redis_url": f"redis://127.0.0.1:{free_port()}/13"})
@@ -197,13 +197,27 @@ async def test_redis_down_refuses_the_turn_before_any_event(
     app = create_app(settings, runtime=Runtime(settings, index=shared_index))
     try:
         async with serving(app) as down:
+            doc = (await down.post("/v1/chat?stream=false", json={"message": "a mouse"})).json()
+            assert doc["answer"]
+            assert doc["saved"] is False
+            assert any("will not be remembered" in note for note in doc["notes"]), doc["notes"]
+            assert not any("127.0.0.1" in n or "Error" in n for n in doc["notes"]), "no internals"
+            streamed = await down.post("/v1/chat", json={"message": "a usb-c charger"})
+            events = parse_sse(streamed.text)
+            assert (events[0].event, events[-1].event) == ("session", "done")
+            assert events[-1].data["data"]["saved"] is False
+            existing = {"session_id": doc["session_id"], "message": "something cheaper"}
+            headers = {"X-Session-Token": doc["session_token"]}
             for stream in ("true", "false"):
-                response = await down.post(f"/v1/chat?stream={stream}", json={"message": "a mouse"})
+                response = await down.post(
+                    f"/v1/chat?stream={stream}", json=existing, headers=headers
+                )
                 assert response.status_code == 503
                 error = response.json()["error"]
                 assert (error["code"], error["dependency"]) == ("dependency_down", "redis_sessions")
             health = await down.get("/healthz")
-            assert health.status_code == 503
-            assert health.json()["components"]["session_store"]["status"] == "down"
+            assert health.status_code == 200
+            store = health.json()["components"]["session_store"]
+            assert (store["status"], store["reachable"]) == ("degraded", False)
     finally:
         BREAKERS.reset()

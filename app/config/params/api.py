@@ -57,8 +57,9 @@ API_MAX_TURNS_IN_FLIGHT = REGISTRY.declare(
     minimum=1,
     maximum=10_000,
     description="Chat turns one worker runs at once; more are refused at once with 429. "
-    "A turn is CPU-bound in one event loop: about 4 per core the worker may use. "
-    "The Redis pools are sized from it at start-up.",
+    "A turn is CPU-bound (in a thread pool of this many threads, off the event loop): about "
+    "4 per core the worker may use. The Redis pools and that pool are sized from it at "
+    "start-up.",
 )
 API_RETRY_AFTER_S = REGISTRY.declare(
     "API_RETRY_AFTER_S",

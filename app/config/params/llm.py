@@ -6,6 +6,7 @@ from app.config.registry import REGISTRY
 
 __all__ = [
     "LLM_API_KEY",
+    "LLM_HANG_OPENS_BREAKERS",
     "LLM_MAX_TOKENS",
     "LLM_MODEL",
     "LLM_PLANNER_MODEL",
@@ -66,6 +67,15 @@ LLM_TURN_DEADLINE_S = REGISTRY.declare(
     maximum=600.0,
     description="Seconds all model calls of one turn may take together; each call's timeout "
     "is clamped to what is left, and after it the turn completes with the rules.",
+)
+LLM_HANG_OPENS_BREAKERS = REGISTRY.declare(
+    "LLM_HANG_OPENS_BREAKERS",
+    bool,
+    True,
+    group="llm",
+    description="A model call that waited at least half of LLM_TURN_DEADLINE_S and was cut "
+    "by it opens the breakers of its role and of the roles the turn still needed at once "
+    "(until their half-open trial); false: each such turn counts one failure per role.",
 )
 LLM_MAX_TOKENS = REGISTRY.declare(
     "LLM_MAX_TOKENS",
