@@ -52,7 +52,7 @@ def bm25_text(item: Item) -> str:
     """The lexical text of an item: the title (repeated, as a field boost) with one-word
     names of the standards it names ("usbc"), short names of products it spells out ("ssd")
     and one-word quantities ("1 TB" -> 1000gb), brand, the category a spec sheet gives an
-    untitled Icecat item ("internal solid state drive ssd") and the whole description. The
+    untitled spec-sheet item ("internal solid state drive ssd") and the whole description. The
     category read off a title is left out: it only repeats title words and measured worse."""
     title = with_spec_words(with_short_names(with_standard_words(item.title)))
     titles = [title] * BM25_TITLE_REPEAT.get()

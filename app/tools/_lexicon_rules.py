@@ -173,7 +173,7 @@ CONNECTORS = word_set(
 cable" asks for another product, not an HDMI cable with USB-C."""
 
 CATALOG_ALIASES = {"laptop": "notebook"}
-"""Another name catalogs give a product, searched beside the shopper's: Icecat titles call
+"""Another name catalogs give a product, searched beside the shopper's: spec-sheet titles call
 every laptop a notebook, which BM25 alone cannot know."""
 
 MINIMUM_CUE = "at least "

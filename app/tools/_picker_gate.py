@@ -111,7 +111,7 @@ def _names_a_product(title: str) -> bool:
 
 
 def _with_category(title: str, model: str | None, category: str) -> str:
-    """The category where Icecat's own titles put it, right after the model code (the
+    """The category where spec-sheet titles put it, right after the model code (the
     cross-encoder reads only the first few dozen tokens), else at the end."""
     if model:
         placed = add_once_after(re.compile(re.escape(model.lower())), title, lambda _: category)

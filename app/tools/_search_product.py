@@ -179,7 +179,7 @@ def on_rival_shelf(item: Item, product: str) -> bool:
 
 
 def on_shelf(item: Item, product: str) -> bool:
-    """Whether the catalog files the item as the product: its product type (Icecat's, from
+    """Whether the catalog files the item as the product: its product type (from
     the title or the spec sheet) is the product's name ("Mini PC" for a mini pc), the
     catalogs' name for it, or a type of its kind ("PC" for a desktop) when its title says the
     sort asked ("gaming desktop": ROG, Legion)."""

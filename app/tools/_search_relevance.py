@@ -1,6 +1,6 @@
 """Whether a recalled hit is about the query, on one scale for every source: the cosine of
 the query and item vectors, with a lower bar for hits the lexical source also matched
-(thresholds tuned on the Icecat dev judgments; see `RELEVANCE_FLOOR`)."""
+(thresholds tuned on the dev judgments; see `RELEVANCE_FLOOR`)."""
 
 from __future__ import annotations
 
