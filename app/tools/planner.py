@@ -20,6 +20,7 @@ from app.errors import DependencyDown
 from app.language.shops import ShopNames
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
+from app.tools.plan_change import PlanChange
 from app.tools.planner_rules import read_plan
 from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
@@ -62,6 +63,11 @@ class PlannerArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     messages: list[UserMessage] = Field(min_length=1, max_length=50)
+    changes: list[PlanChange | None] = Field(
+        default_factory=list,
+        max_length=50,
+        description="The typed change each message's follow-up made, by position.",
+    )
 
 
 class PlannerResult(ToolResult):
@@ -73,6 +79,8 @@ class PlannerResult(ToolResult):
     notes: list[str] = Field(default_factory=list)
     respelled: list[Respelling] = Field(default_factory=list)
     """Words of the latest message read as other words ("hedphones" as "headphones")."""
+    latest: ShoppingPlan = Field(default_factory=ShoppingPlan)
+    """What the latest message says alone (the rules' reading of it): what a follow-up asks."""
 
     def render(self) -> str:
         return f"plan ({self.source}): " + self.plan.model_dump_json(exclude_defaults=True)
@@ -107,7 +115,7 @@ class PlannerTool:
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
         read, respelled = self._read(args.messages)
-        reading = read_plan(read, previous=previous)
+        reading = read_plan(read, previous=previous, changes=args.changes)
         platforms = self.shops.scope(args.messages, previous.platforms if previous else ())
         rules = _with_platforms(reading.plan, platforms, self.shops.words)
         turn_is_shopping = reading.latest_is_shopping
@@ -123,6 +131,7 @@ class PlannerTool:
             turn_is_shopping=turn_is_shopping,
             notes=notes,
             respelled=list(respelled),
+            latest=reading.latest,
         )
 
     def _read(self, messages: Sequence[str]) -> tuple[list[str], tuple[Respelling, ...]]:
