@@ -48,7 +48,9 @@ async def plan_turn(
         if follow_up.planned != cues.text:  # a reference-like phrase that is none
             planned = await _read(turn, planner, follow_up.planned)
         session.keep_message(follow_up.planned, follow_up.change)
-        planned = planned.model_copy(update={"plan": apply_change(planned.plan, follow_up.change)})
+        if follow_up.change is not None:  # "something bigger" asks to shop for the change
+            changed = apply_change(planned.plan, follow_up.change)
+            planned = planned.model_copy(update={"plan": changed, "turn_is_shopping": True})
     plan, session.plan_edit = apply_held_edit(session.plan_edit, planned.plan, said)
     if shops and not plan.platforms:
         plan = plan.model_copy(update={"platforms": shops})
