@@ -1,23 +1,26 @@
-"""Follow-ups read against what the shopper saw last turn. "Something cheaper": the planner
-replays the recent messages and reads stated amounts only, so the message is kept for
-planning with the amount it means ("something cheaper (under $23.09)"), read once against
-the first pick; the conversation keeps the words as written ("something bigger" or "smaller"
-likewise, against its screen size; "more ram" against its memory). "Other options": the
-picks shown are left out of this turn's picking. "Is the second one cheaper elsewhere?": a
-question about one pick's offers; "is it wireless?": one about what the picks' listings say;
-"make it 2": how many of the picks to buy."""
+"""Follow-ups read against what the shopper saw last turn, in two steps around the turn's one
+reading: the cues first (a count, a trait question, a reference to a pick, taken out of the
+words the planner reads), then, with the planner's reading of the message, what it asks.
+"Something cheaper" is a typed change to the plan: a ceiling below the first pick's price,
+in its shop's currency ("bigger" or "smaller" likewise, against its screen size; "more
+ram" against its memory), kept beside the message so a replay makes it again. "Other
+options": the picks shown are left out of this turn's picking. "Is the second one cheaper
+elsewhere?": a question about one pick's offers; "is it wireless?": one about what the
+picks' listings say; "make it 2": how many of the picks to buy."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.spelling import Speller
 from app.language.lexicon import number_words, ordinals
 from app.tools.picker_terms import find_specs
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan_change import PlanChange
 from app.tools.shopping_plan import ShoppingPlan
 
 _CHEAPER = re.compile(
@@ -96,8 +99,9 @@ class FollowUp:
     """How one message follows up on the last turn's picks."""
 
     planned: str | None
-    """The text the planner reads; None for a message that changes no plan (a question about
-    a pick)."""
+    """The words the plan is read from: without the reference to a pick when the message
+    follows up on the picks, else as written; None for a message that changes no plan (a
+    question about a pick)."""
     note: str | None = None
     asked_about: PickView | None = None
     shown_before: frozenset[str] = frozenset()
@@ -111,54 +115,89 @@ class FollowUp:
     """The picks the trait question is about: the one named, else every pick shown."""
     question_picks: int | None = None
     """How many of the first picks the question is about ("the first two"); None: all."""
+    change: PlanChange | None = None
+    """The typed change the message makes to the plan against the picks shown."""
 
 
-def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
-    """Read the message against the last turn's picks: a price question or a choice about one
-    pick, a bundle's too ("is the second one cheaper elsewhere?", "i'll take the first one",
-    "the second one please": a reference asking nothing else); and when it follows up on
-    them (there are picks, no bundle, and it names no other product) a relative
-    price ("cheaper": under the first pick, "more expensive": over it, unless an amount is
-    stated or another shop asked about), planned as that amount; a request for other options
-    ("any others?"), which leaves out every pick shown for the request; and a reference to a
-    pick is no keyword ("i want the second one in black" plans "i want in black"); a count
-    alone ("make it 2") changes no plan and asks what that many cost, as "which one is best?"
-    and "compare the first two" ask about the picks shown, and "is it wireless?" asks a trait
-    of them. With a
-    speller the cues are read through slips ("too expensiv"); the planner gets the
-    shopper's words, which it respells itself."""
+@dataclass(frozen=True)
+class FollowUpCues:
+    """What a message says before the planner reads it: `text`, the words it reads (a
+    reference to a pick taken out), and `settled`, the follow-up when the cues alone
+    decide it (a count, a trait question: no reading needed)."""
+
+    message: str
+    low: str
+    text: str
+    settled: FollowUp | None = None
+    reference: re.Match[str] | None = None
+
+
+def follow_up_cues(message: str, session: Session, speller: Speller | None = None) -> FollowUpCues:
+    """The cues of a message against the last turn's picks (see `read_follow_up`); with a
+    speller they are read through slips ("too expensiv"); the planner gets the shopper's
+    words, which it respells itself."""
     read = speller.text(message)[0] if speller is not None else message
     low = read.lower()
+    reference = _PICK_REFERENCE.search(low)
+    written = _PICK_REFERENCE.search(message.lower())
+    text = message if written is None else _without(message, written) or message
+    cues = FollowUpCues(message, low, text, reference=reference)
     counted = _COUNT_ONLY.fullmatch(low)
     if counted is not None and session.picks:
         word = " ".join(counted.group("count").split())
-        return FollowUp(None, count=_COUNTS.get(word) or int(word))
-    compared = _COMPARE.search(low)
-    question = "best" if _BEST.search(low) else "compare" if compared else None
-    if question is not None and len(session.picks) > 1 and plan_from_text([read]).category is None:
+        return dataclasses.replace(
+            cues, settled=FollowUp(None, count=_COUNTS.get(word) or int(word))
+        )
+    if _question(low) is not None and len(session.picks) > 1:
+        return cues
+    return dataclasses.replace(cues, settled=_trait_question(low, session))
+
+
+def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -> FollowUp:
+    """What the message asks, given `latest`, the planner's reading of its words alone: a
+    price question or a choice about one pick, a bundle's too ("is the second one cheaper
+    elsewhere?", "i'll take the first one", "the second one please": a reference asking
+    nothing else); and when it follows up on them (there are picks, no bundle, and it names
+    no other product) a relative price ("cheaper": under the first pick, "more expensive":
+    over it, unless an amount is stated or another shop asked about) as a typed change; a
+    request for other options ("any others?"), which leaves out every pick shown for the
+    request; a reference to a pick is no keyword ("i want the second one in black" plans
+    "i want in black"); "which one is best?" and "compare the first two" ask about the
+    picks shown, and "is it wireless?" asks a trait of them."""
+    if cues.settled is not None:
+        return cues.settled
+    low, reference = cues.low, cues.reference
+    question = _question(low)
+    if question is not None and len(session.picks) > 1 and latest.category is None:
+        compared = _COMPARE.search(low)
         two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
         return FollowUp(None, question=question, question_picks=2 if two else None)
     asked_trait = _trait_question(low, session)
     if asked_trait is not None:
         return asked_trait
-    reference = _PICK_REFERENCE.search(low)
-    written = _PICK_REFERENCE.search(message.lower())
-    rest = message if written is None else _without(message, written)
-    asks = plan_from_text([read if reference is None else _without(read, reference)])
-    if reference is not None and (_OFFER_QUESTION.search(low) or not asks.is_shopping):
-        asked = _pick_at(reference, session.picks) if _about_picks(asks, session.plan) else None
+    if reference is not None and (_OFFER_QUESTION.search(low) or not latest.is_shopping):
+        asked = _pick_at(reference, session.picks) if _about_picks(latest, session.plan) else None
         if asked is not None:
             return FollowUp(None, asked_about=asked)
-    if not _follows(asks, session.plan, session.picks) and not _more_of_picks(low, asks, session):
-        return FollowUp(message)
+    if not _follows(latest, session.plan, session.picks) and not _more_of_picks(
+        low, latest, session
+    ):
+        return FollowUp(cues.message)
     shown: frozenset[str] = frozenset()
     if _OTHER_OPTIONS.search(low):
         shown = frozenset(session.shown) | {p.item_id for p in session.picks}
-    planned, note = _with_relative_price(rest, low, session.picks[0].price_usd)
-    planned, sized = _with_relative_size(planned, low, session.picks[0].title)
-    planned, grown = _with_more_of_part(planned, session.picks[0].title)
+    first = session.picks[0]
+    price, note = _relative_price(low, first)
+    size, sized = _relative_size(low, first.title)
+    part, grown = _more_of_part(low, first.title) if not (price or size) else ({}, None)
+    change = PlanChange.model_validate({**price, **size, **part}) if price or size or part else None
     notes = [n for n in (note, sized, grown) if n]
-    return FollowUp(planned, "; ".join(notes) or None, shown_before=shown)
+    return FollowUp(cues.text, "; ".join(notes) or None, shown_before=shown, change=change)
+
+
+def _question(low: str) -> str | None:
+    """ "best" or "compare" when the message asks it of the picks shown."""
+    return "best" if _BEST.search(low) else "compare" if _COMPARE.search(low) else None
 
 
 def _trait_question(low: str, session: Session) -> FollowUp | None:
@@ -182,31 +221,42 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
     return FollowUp(None, trait=trait, trait_picks=picks)
 
 
-def _with_relative_price(text: str, low: str, price: float | None) -> tuple[str, str | None]:
-    """`text` with the amount a relative price in `low` means, and a note saying so."""
+def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
+    """The ceiling ("cheaper") or floor ("more expensive") a relative price means beside the
+    first pick, in its shop's currency, and a note saying so; none when an amount is
+    stated, both are asked, another shop is asked about or the pick has no price."""
     cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
+    price = pick.price_usd
     if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low) or price is None:
-        return text, None
+        return {}, None
+    step = -0.01 if cheaper else 0.01
+    amount, currency = price + step, "USD"
+    if pick.price is not None and pick.currency is not None and pick.currency != "USD":
+        amount, currency = pick.price + step, pick.currency
+    said = f"${amount:,.2f}" if currency == "USD" else f"{amount:,.2f} {currency}"
     if cheaper:
-        limit = f"under ${price - 0.01:,.2f}"
-        return f"{text} ({limit})", f"read 'cheaper' as {limit}, below the last first pick"
-    limit = f"over ${price + 0.01:,.2f}"
-    return f"{text} ({limit})", f"read 'more expensive' as {limit}, above the last first pick"
+        change = {"budget_usd": round(price + step, 2), "budget_amount": round(amount, 2)}
+        return change | {"currency": currency}, (
+            f"read 'cheaper' as under {said}, below the last first pick"
+        )
+    return {"floor_usd": round(price + step, 2)}, (
+        f"read 'more expensive' as over {said}, above the last first pick"
+    )
 
 
-def _with_relative_size(text: str, low: str, title: str) -> tuple[str, str | None]:
-    """`text` with the size a "bigger" or "smaller" in `low` means beside the first pick's
-    screen size (the next whole inch above or below its size class), and a note saying so;
-    as it is when an amount is stated, both are asked or the title has none."""
+def _relative_size(low: str, title: str) -> tuple[dict[str, Any], str | None]:
+    """The size a "bigger" or "smaller" means beside the first pick's screen size (the next
+    whole inch above or below its size class), and a note saying so; none when an amount
+    is stated, both are asked or the title has none."""
     inches = [s.value for s in find_specs(title) if s.unit == "inch"]
     bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
     if bigger == smaller or _AMOUNT.search(low) or not inches or (smaller and min(inches) < 2):
-        return text, None
+        return {}, None
     if bigger:
         least = f"at least {int(max(inches)) + 1} inch"
-        return f"{text} ({least})", f"read 'bigger' as {least}, above the last first pick"
+        return {"size": least}, f"read 'bigger' as {least}, above the last first pick"
     most = f"at most {int(min(inches)) - 1} inch"
-    return f"{text} ({most})", f"read 'smaller' as {most}, below the last first pick"
+    return {"size": most}, f"read 'smaller' as {most}, below the last first pick"
 
 
 def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:
@@ -218,21 +268,22 @@ def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:
     return _follows(asks.model_copy(update={"category": None}), session.plan, session.picks)
 
 
-def _with_more_of_part(text: str, title: str) -> tuple[str, str | None]:
-    """`text` with "more ram" (memory, storage, space) read as more than the first pick's
-    amount of that part ("more than 4gb ram"), and a note saying so; as it is when an amount
-    is stated or the title states none."""
-    asked = _MORE_OF.search(text)
-    if asked is None or _AMOUNT.search(text):
-        return text, None
+def _more_of_part(low: str, title: str) -> tuple[dict[str, Any], str | None]:
+    """ "More ram" (memory, storage, space) as more than the first pick's amount of that part
+    ("over 4gb ram"), in place of the words read for it, and a note saying so; none when
+    an amount is stated or the title states none."""
+    asked = _MORE_OF.search(low)
+    if asked is None or _AMOUNT.search(low):
+        return {}, None
     word = asked.group("part").lower()
     parts = _PARTS_OF.get(word, _PARTS_OF["storage"])
     sizes = [s.value for s in find_specs(title) if s.unit == "gb" and s.part in parts]
     if not sizes:
-        return text, None
-    amount = f"more than {max(sizes):g}gb {'storage' if word == 'space' else word}"
-    note = f"read 'more {word}' as {amount}, above the last first pick"
-    return f"{text[: asked.start()]}{amount}{text[asked.end() :]}", note
+        return {}, None
+    unit = "storage" if word == "space" else word
+    note = f"read 'more {word}' as more than {max(sizes):g}gb {unit}, above the last first pick"
+    term = f"over {max(sizes):g}gb {unit}"
+    return {"part": term, "vague": ("more", word)}, note
 
 
 def _without(message: str, reference: re.Match[str]) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from app.agent.events import EventType, PickView, StageTiming, TurnEvent
+from app.agent.follow_ups import FollowUpCues
 from app.agent.hooks import HarnessHint, TurnHook
 from app.agent.session import Session
 from app.catalog.item import Item
@@ -58,6 +59,9 @@ class Turn:
     """The picks that question is about, with their catalog items (None when unknown)."""
     readings: Readings = field(default_factory=Readings)
     """How many times this turn read shopper text into a plan."""
+    cues: FollowUpCues | None = None
+    """The new message's follow-up cues, settled on the planner's reading (None: no new
+    message, a plan edit)."""
     catalog: str = ""
     """The catalog's brief for the model's system prompt (shops, kinds, what is listed)."""
     shops: frozenset[str] = frozenset()

@@ -14,13 +14,14 @@ import weakref
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from typing import Any
 
-from app.agent._follow_ups import read_follow_up
 from app.agent._turn import Mode, Turn
+from app.agent._turn_plan import plan_turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
+from app.agent.follow_ups import follow_up_cues
 from app.agent.hooks import TurnHook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
-from app.agent.plan_edit import PlanEdit, apply_held_edit, hold_edit
+from app.agent.plan_edit import PlanEdit, hold_edit
 from app.agent.session import Session, SessionStore
 from app.agent.session_access import OpenedSession, SessionAccess, as_access
 from app.catalog.item import Item
@@ -32,7 +33,7 @@ from app.errors import DependencyDown, InvalidRequest, NotFound, Overloaded, Pic
 from app.language.text import is_unicode_text
 from app.logging_setup import bind_turn
 from app.recall.offload import offload
-from app.tools.base import Tool, ToolContext, invoke_tool
+from app.tools.base import Tool, ToolContext
 from app.tools.llm import (
     AGENT,
     PLANNER,
@@ -43,7 +44,7 @@ from app.tools.llm import (
     turn_deadline,
 )
 from app.tools.planner import PlannerResult
-from app.tools.readings import count_readings_on, counting_readings
+from app.tools.readings import count_readings_on
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks", "summarize"]
@@ -194,29 +195,20 @@ class ShoppingAgent:
                     await task
 
     def _start(self, session: Session, message: str, turn_id: str) -> Turn:
-        """The turn's state once the message is read against the session (CPU-bound: run
-        off the event loop; the turn's queue is made later, in the loop)."""
-        with counting_readings() as readings:
-            follow_up = read_follow_up(message, session, self.speller)
-        session.begin_turn(follow_up.planned)
+        """The turn of a new message, with its follow-up cues (read by no planner yet; run
+        off the event loop, the turn's queue is made later, in the loop)."""
+        cues = follow_up_cues(message, session, self.speller)
+        session.begin_turn(None)
         ctx = ToolContext(
             session.session_id,
             turn_id,
             plan=session.plan or ShoppingPlan(),
             candidates=session.candidates,
-            shown_before=follow_up.shown_before,
         )
         turn = Turn(session, ctx.turn_id, message, ctx, tuple(self.hooks()), self.mode)
         turn.shops = self.catalog_shops
         turn.catalog = self.catalog_brief
-        turn.readings = readings
-        turn.notes += [follow_up.note] if follow_up.note else []
-        turn.asked_about = follow_up.asked_about
-        turn.asked_count = follow_up.count
-        turn.asked_question = follow_up.question
-        turn.asked_picks = follow_up.question_picks
-        turn.asked_trait = follow_up.trait
-        turn.trait_items = [(p, self.items.get(p.item_id)) for p in follow_up.trait_picks]
+        turn.cues = cues
         return turn
 
     async def _run(self, turn: Turn, said: str | None) -> None:
@@ -228,7 +220,9 @@ class ShoppingAgent:
             for hook in turn.hooks:
                 hook.start_turn(turn.ctx)
             with turn_deadline(LLM_TURN_DEADLINE_S.get()):
-                planned = await self._plan(turn, said)
+                planned = await plan_turn(
+                    turn, self.tools["planner"], said, shops=self.shops, items=self.items
+                )
                 answered = await self._answer(turn, planned)
             if not answered or not turn.answer.strip():
                 turn.answer = UNANSWERED
@@ -246,29 +240,6 @@ class ShoppingAgent:
             turn.emit("error", **data)
         finally:
             turn.queue.put_nowait(None)
-
-    async def _plan(self, turn: Turn, said: str | None) -> PlannerResult:
-        """Rebuild P_t from the recent user messages, with the shopper's plan edit while it
-        holds; a new product clears old candidates."""
-        args = {"messages": turn.session.user_messages}
-        with turn.stage("planner"):
-            outcome = await invoke_tool(self.tools["planner"], args, turn.ctx)
-        if not isinstance(outcome.output, PlannerResult):
-            log.warning("turn %s: the planner failed: %s", turn.turn_id, outcome.output.render())
-            failed = outcome.output
-            raise _planner_failure(getattr(failed, "code", ""), getattr(failed, "details", {}))
-        planned = outcome.output
-        plan, turn.session.plan_edit = apply_held_edit(turn.session.plan_edit, planned.plan, said)
-        if self.shops and not plan.platforms:
-            plan = plan.model_copy(update={"platforms": self.shops})
-        previous = turn.session.plan
-        if previous is not None and previous.category != plan.category:
-            turn.ctx.candidates.clear()
-        turn.ctx.plan = turn.session.plan = plan
-        turn.notes += planned.notes
-        turn.planner = "rules" if planned.source == "rules" else "llm"
-        turn.emit("plan", plan=plan.model_dump(mode="json"), source=planned.source)
-        return planned
 
     async def _answer(self, turn: Turn, planned: PlannerResult) -> bool:
         shopping = planned.turn_is_shopping or bool(turn.ctx.shown_before)
@@ -386,16 +357,6 @@ def _check_message(message: str) -> str:
     if len(text) > cap:
         raise InvalidRequest(f"the message has {len(text)} characters; at most {cap} are read")
     return text
-
-
-def _planner_failure(code: str, details: Mapping[str, Any]) -> PickwiseError:
-    """What a failed planner call tells the shopper: the kind of failure, never the tool's
-    own error text (logged instead)."""
-    if code == DependencyDown.code:
-        return DependencyDown(str(details.get("dependency", "planner")), "needed by the planner")
-    if code in ("invalid_arguments", InvalidRequest.code):
-        return InvalidRequest("the planner could not read this message")
-    return PickwiseError("the planner failed; see the server log")
 
 
 def _error_of(data: Mapping[str, Any]) -> PickwiseError:

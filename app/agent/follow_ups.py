@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from app.agent._follow_ups import FollowUp, read_follow_up
+from app.agent._follow_ups import FollowUp, FollowUpCues, follow_up_cues, read_follow_up
 
-__all__ = ["FollowUp", "read_follow_up"]
+__all__ = ["FollowUp", "FollowUpCues", "follow_up_cues", "read_follow_up"]

@@ -28,12 +28,17 @@ __all__ = ["BY", "run_offline_turn", "search_calls"]
 BY = "policy"
 
 
-def search_calls(plan: ShoppingPlan) -> list[tuple[str, str]]:
-    """(slot, query) per search: one per bundle slot, else one for the whole plan."""
+def search_calls(plan: ShoppingPlan) -> list[dict[str, str]]:
+    """item_search arguments per search: one per bundle slot, else one for the whole plan;
+    each names its product as the plan does, so item_search never reads the query again."""
     if plan.bundle:
-        return [(slot.slot, slot.query_text()) for slot in plan.bundle]
+        return [_search(slot.slot, slot.query_text(), slot.category) for slot in plan.bundle]
     query = plan.query_text()
-    return [(DEFAULT_SLOT, query)] if query else []
+    return [_search(DEFAULT_SLOT, query, plan.category)] if query else []
+
+
+def _search(slot: str, query: str, product: str | None) -> dict[str, str]:
+    return {"query": query, "slot": slot} | ({"product": product} if product else {})
 
 
 async def run_offline_turn(
@@ -61,9 +66,9 @@ async def run_offline_turn(
         return True
     done = turn.ctx.slot_results.get("item_search", {})
     calls = [
-        PlannedCall(f"{BY}-search-{slot}", "item_search", {"query": query, "slot": slot}, BY)
-        for slot, query in searches
-        if slot not in done
+        PlannedCall(f"{BY}-search-{args['slot']}", "item_search", args, BY)
+        for args in searches
+        if args["slot"] not in done
     ]
     if calls:
         await run_calls(turn, tools, calls)

@@ -17,6 +17,7 @@ from app.agent.plan_edit import HeldPlanEdit
 from app.config.params.agent import SESSION_MAX_MESSAGES, SESSION_PLANNER_MESSAGES
 from app.errors import InvalidRequest
 from app.tools.candidates import CandidateRegistry
+from app.tools.plan_change import PlanChange
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = [
@@ -47,6 +48,11 @@ class Session(BaseModel):
     turns: int = 0
     plan: ShoppingPlan | None = None
     user_messages: list[str] = Field(default_factory=list)
+    changes: list[PlanChange | None] = Field(
+        default_factory=list,
+        description="The typed change each kept message's follow-up made to the plan (by "
+        "position in `user_messages`; None: none), made again when the plan is replayed.",
+    )
     conversation: list[ChatLine] = Field(default_factory=list)
     candidates: CandidateRegistry = Field(default_factory=CandidateRegistry)
     picks: list[PickView] = Field(default_factory=list)
@@ -69,13 +75,28 @@ class Session(BaseModel):
     created_at: float = Field(default_factory=time.time)
     updated_at: float = Field(default_factory=time.time)
 
-    def begin_turn(self, message: str | None) -> None:
+    def begin_turn(self, message: str | None, change: PlanChange | None = None) -> None:
         """Count the turn and keep `message` among the recent user messages the plan is
         rebuilt from (None: a message that changes no plan, a question about a pick)."""
         self.turns += 1
         if message is not None:
-            self.user_messages.append(message)
-        del self.user_messages[: -SESSION_PLANNER_MESSAGES.get()]
+            self.keep_message(message, change)
+
+    def keep_message(self, message: str, change: PlanChange | None = None) -> None:
+        """Keep `message`, with its follow-up's typed change, among the recent messages."""
+        self.user_messages, self.changes = self.planner_messages(message, change)
+
+    def planner_messages(
+        self, message: str | None = None, change: PlanChange | None = None
+    ) -> tuple[list[str], list[PlanChange | None]]:
+        """The recent messages the plan is rebuilt from, with `message` if given, and their
+        changes by position (older sessions kept none)."""
+        messages = [*self.user_messages, *([message] if message is not None else [])]
+        changes = [*self.changes, *([None] * (len(self.user_messages) - len(self.changes)))]
+        changes = changes[: len(self.user_messages)]
+        changes += [change] if message is not None else []
+        keep = SESSION_PLANNER_MESSAGES.get()
+        return messages[-keep:], changes[-keep:]
 
     def end_turn(self, message: str, answer: str) -> None:
         """Append the exchange to the conversation, dropping the oldest past the bound."""

@@ -9,6 +9,7 @@ from typing import Any, NoReturn, cast
 
 import typer
 
+from app.agent.offline_policy import search_calls
 from app.cli._output import emit_json
 from app.cli._runtime import open_runtime
 from app.config import get_settings
@@ -75,12 +76,11 @@ def plan_with_options(
     return plan.model_copy(update=update) if update else plan
 
 
-def searches(plan: ShoppingPlan, query: str) -> list[tuple[str, str]]:
-    """(slot, search query) per slot: one per bundle slot, else the plan's query (or the
-    shopper's words when the planner found no product words)."""
-    if plan.bundle:
-        return [(slot.slot, slot.query_text()) for slot in plan.bundle]
-    return [(DEFAULT_SLOT, plan.query_text() or query)]
+def searches(plan: ShoppingPlan, query: str) -> list[dict[str, str]]:
+    """item_search arguments per slot, as the offline policy builds them (one per bundle
+    slot, else the plan's query and product), or the shopper's words when the planner
+    found no product words."""
+    return search_calls(plan) or [{"query": query, "slot": DEFAULT_SLOT}]
 
 
 async def run_pick(
@@ -92,8 +92,9 @@ async def run_pick(
     async with open_runtime(settings) as runtime:
         ctx = ToolContext(session_id="cli", turn_id="pick", plan=plan)
         slots = []
-        for slot, text in searches(plan, query):
-            args: dict[str, Any] = {"query": text, "slot": slot, "top_k": top_k}
+        for search in searches(plan, query):
+            slot = search["slot"]
+            args: dict[str, Any] = {**search, "top_k": top_k}
             if brand_exclude:
                 args["brand_exclude"] = brand_exclude
             found = await invoke_tool(runtime.tool("item_search"), args, ctx)

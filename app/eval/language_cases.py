@@ -13,11 +13,11 @@ from typing import Any, Literal
 import yaml
 
 from app.agent.events import PickView
-from app.agent.follow_ups import FollowUp, read_follow_up
+from app.agent.follow_ups import FollowUp, follow_up_cues, read_follow_up
 from app.agent.session import Session
 from app.errors import ConfigError
 from app.tools.planner import platform_scope
-from app.tools.planner_rules import plan_from_text
+from app.tools.planner_rules import apply_change, plan_from_text, read_plan
 from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = [
@@ -60,6 +60,7 @@ _FOLLOW_UP_FIELDS = frozenset(
         "question_picks",
         "trait",
         "trait_picks",
+        "change",
     ]
 )
 
@@ -197,13 +198,17 @@ def _judge_follow_up(case: Case, previous: ShoppingPlan | None) -> list[FieldVer
         for p in case.picks
     ]
     session = Session(session_id="corpus", plan=previous, picks=picks, shown=list(case.shown))
-    follow_up = read_follow_up(case.messages[-1], session)
+    cues = follow_up_cues(case.messages[-1], session)
+    reading = read_plan([cues.text], previous=previous)
+    follow_up = read_follow_up(cues, session, reading.latest)
     verdicts = [
         _verdict(name, expected, _follow_up_field(follow_up, name))
         for name, expected in (case.follow_up or {}).items()
     ]
     if case.then and follow_up.planned is not None:
-        after = plan_from_text([follow_up.planned], previous=previous)
+        if follow_up.planned != cues.text:
+            reading = read_plan([follow_up.planned], previous=previous)
+        after = apply_change(reading.plan, follow_up.change)
         verdicts += _judge_plan(after, case.then, prefix="then.")
     elif case.then:
         verdicts += [_verdict(f"then.{n}", v, None) for n, v in case.then.items()]
@@ -218,6 +223,8 @@ def _follow_up_field(follow_up: FollowUp, name: str) -> Any:
         return [p.item_id for p in value]
     if name == "shown_before":
         return sorted(value)
+    if name == "change":
+        return value.model_dump(mode="json", exclude_defaults=True) if value is not None else None
     return value
 
 

@@ -60,6 +60,7 @@ def prepare(
     budget, source = _budget(plan, part, budget_usd, share_usd)
     entries = _entries(candidates, items)
     request = entries[0].candidate.query if entries else plan.query_text()
+    searched = entries[0].candidate.product if entries else None
     picks = min(max_picks, cap) if max_picks is not None else (1 if bundle else cap)
     return PickInputs(
         slot=slot,
@@ -82,6 +83,7 @@ def prepare(
         entries=entries,
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
         brands=_asked_brands(prefer, entries, category),
+        searched=normalise(searched) if searched else None,
     )
 
 

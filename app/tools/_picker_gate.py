@@ -124,11 +124,10 @@ def contradiction(inputs: PickInputs) -> str | None:
     """Why the category cannot anchor the gate for this request, or None when it can.
 
     The category's noun must be a word of the request the slot was searched with, and
-    the request must not be for an accessory that merely names it ("laptop sleeve" when the
-    category is "laptop", unless the laptop must have a stylus and the request is "laptop
-    stylus"): the rule planner's reading of the request decides that. A request built from
-    the plan may read as another product ("monitor macbook" for "a monitor for my
-    macbook"), which is no contradiction.
+    the search must not have been for another product that merely names it ("laptop
+    sleeve" when the category is "laptop"): the product item_search typed for the slot
+    decides that; only candidates that carry none (older sessions) have the rule planner
+    read the request ("laptop stylus" is a stylus unless the laptop must have one).
     """
     if not inputs.category or not inputs.request:
         return None
@@ -137,7 +136,10 @@ def contradiction(inputs: PickInputs) -> str | None:
         return None
     if not names_noun(inputs.request, inputs.category):
         return f"the request {inputs.request!r} does not mention {noun!r}"
-    read = accessory_asked(inputs.category, inputs.request, (t.text for t in inputs.must))
+    if inputs.searched is not None:
+        read: str | None = inputs.searched if head(inputs.searched) != noun else None
+    else:
+        read = accessory_asked(inputs.category, inputs.request, (t.text for t in inputs.must))
     if read:
         noun = tokens(read)[-1]
         return f"the request {inputs.request!r} is for a {noun}, not a {inputs.category}"

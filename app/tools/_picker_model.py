@@ -60,6 +60,8 @@ class PickInputs:
     brands: tuple[str, ...] = ()
     """The asked words that are the brand of a candidate ("dell" in "a dell laptop"), as
     brand keys."""
+    searched: str | None = None
+    """The product the slot was searched for, as item_search typed it (None: unknown)."""
 
     @property
     def brand_wording(self) -> str | None:

@@ -64,6 +64,13 @@ class ItemSearchArgs(BaseModel):
         max_length=64,
         description="A model or part number the item must carry, e.g. 'WH-1000XM4'.",
     )
+    product: str | None = Field(
+        None,
+        min_length=1,
+        max_length=80,
+        description="The product this search is for, as the plan names it (e.g. 'laptop "
+        "sleeve'). Default: the plan's product for the slot when the query names it.",
+    )
     slot: str = Field(
         DEFAULT_SLOT,
         min_length=1,
@@ -119,6 +126,8 @@ class SearchScope:
     model_number: str | None = None
     floor_set_aside: float | None = None
     """The price floor asked or planned, when the ceiling in force sits below it (not applied)."""
+    product: str | None = None
+    """The product the search asks for, typed (given, or the plan's): never read off the query."""
 
     @property
     def top_k_capped(self) -> bool:

@@ -101,6 +101,7 @@ def register(ctx: ToolContext, scope: SearchScope, hits: list[ScoredHit]) -> Non
                 item_id=h.item_id,
                 slot=scope.slot,
                 query=scope.query,
+                product=scope.product,
                 recall_score=h.hit.score,
                 rank=rank,
                 source_scores=dict(h.hit.source_scores),

@@ -32,18 +32,36 @@ from app.catalog.shelves import (
 from app.catalog.short_names import to_short_names, with_short_names
 from app.tools._lexicon_rules import is_product_noun
 from app.tools.planner_rules import plan_from_text
+from app.tools.shopping_plan import ShoppingPlan
 
 
-def asked_product(
-    query: str, planned: str | None = None, features: Sequence[str] = ()
+def asked_product(query: str, planned: str | None = None, given: str | None = None) -> str | None:
+    """The product a search asks for, from typed values only (the query is never read as a
+    plan): the product the caller named (`given`: the slot's category, or what the model
+    said it searches for, "laptop sleeve"), else the plan's category for the slot when the
+    query names its noun, else None."""
+    named = " ".join((given or "").lower().split())
+    if named:
+        return named
+    if planned and names_noun(query, planned):
+        return planned
+    return None
+
+
+def searched_product(
+    query: str, plan: ShoppingPlan, planned: str | None, given: str | None
 ) -> str | None:
-    """The product the query asks for: the plan's category for the slot when the query
-    names its noun and is no request for an accessory of it (`accessory_asked`; "monitor
-    macbook" for "a monitor for my macbook"), else the rule planner's reading of the query
-    ("power bank"), or None."""
-    if not planned or not names_noun(query, planned):
-        return plan_from_text([query]).category or None
-    return accessory_asked(planned, query, features) or planned
+    """The product a search asks for (`asked_product`); a search outside any plan (the plan
+    names no product words: the CLI, an evaluation) has its query read once instead."""
+    if given is None and not (plan.category or plan.bundle or plan.keywords or plan.must_have):
+        return read_product(query)
+    return asked_product(query, planned, given)
+
+
+def read_product(query: str) -> str | None:
+    """The product a search made outside any plan asks for ("pickwise search power bank":
+    "power bank"): its query is the shopper's text, read here once by the rule planner."""
+    return plan_from_text([query]).category or None
 
 
 def names_noun(request: str, product: str) -> bool:

@@ -24,6 +24,8 @@ class Candidate(BaseModel):
     item_id: str
     slot: str = DEFAULT_SLOT
     query: str
+    product: str | None = None
+    """The product the search asked for, typed (None: the search named none)."""
     recall_score: float
     rank: int = Field(ge=1)
     source_scores: Mapping[str, float | None] = Field(default_factory=dict)

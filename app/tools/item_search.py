@@ -40,7 +40,7 @@ from app.tools._search_codes import codes_first
 from app.tools._search_memo import Finished, SearchMemo, register, replay
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools._search_probe import ProbeFindings, explain_blocks
-from app.tools._search_product import asked_product, names_product, none_named
+from app.tools._search_product import names_product, none_named, searched_product
 from app.tools._search_relevance import (
     EmbedderQueryVectors,
     QueryVectors,
@@ -120,6 +120,8 @@ class ItemSearchTool:
             )
         musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
         category = _planned_category(ctx.plan, scope.slot)
+        product = searched_product(scope.query, ctx.plan, category, args.product)
+        scope = replace(scope, product=product)
         key = self.memo.key(scope, [t.text for t in musts], category)
         finished = self.memo.get(key)
         if finished is not None:
@@ -135,7 +137,6 @@ class ItemSearchTool:
             kept = chosen.kept
             if len(kept) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
-            product = asked_product(scope.query, category, [t.text for t in musts])
             if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             if product:

@@ -21,7 +21,8 @@ from app.language.shops import ShopNames
 from app.recall.offload import offload
 from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
-from app.tools.planner_rules import read_plan
+from app.tools.plan_change import PlanChange
+from app.tools.planner_rules import RulesReading, read_plan
 from app.tools.readings import note_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
@@ -63,6 +64,11 @@ class PlannerArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     messages: list[UserMessage] = Field(min_length=1, max_length=50)
+    changes: list[PlanChange | None] = Field(
+        default_factory=list,
+        max_length=50,
+        description="The typed change each message's follow-up made, by position.",
+    )
 
 
 class PlannerResult(ToolResult):
@@ -74,6 +80,8 @@ class PlannerResult(ToolResult):
     notes: list[str] = Field(default_factory=list)
     respelled: list[Respelling] = Field(default_factory=list)
     """Words of the latest message read as other words ("hedphones" as "headphones")."""
+    latest: ShoppingPlan = Field(default_factory=ShoppingPlan)
+    """What the latest message says alone (the rules' reading of it): what a follow-up asks."""
 
     def render(self) -> str:
         return f"plan ({self.source}): " + self.plan.model_dump_json(exclude_defaults=True)
@@ -107,7 +115,10 @@ class PlannerTool:
 
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
-        rules, turn_is_shopping, respelled = await offload(self._rules, args.messages, previous)
+        reading, rules, respelled = await offload(
+            self._rules, args.messages, previous, args.changes
+        )
+        turn_is_shopping = reading.latest_is_shopping
         notes = [f"read {r.written!r} as {r.read_as!r}" for r in respelled]
         drafted: ShoppingPlan | None = None
         source: PlanSource = "rules"
@@ -120,18 +131,21 @@ class PlannerTool:
             turn_is_shopping=turn_is_shopping,
             notes=notes,
             respelled=list(respelled),
+            latest=reading.latest,
         )
 
     def _rules(
-        self, messages: Sequence[str], previous: ShoppingPlan | None
-    ) -> tuple[ShoppingPlan, bool, tuple[Respelling, ...]]:
-        """The rules' plan, whether the latest message shops, and its respelt words (CPU-bound:
-        run off the event loop)."""
+        self,
+        messages: Sequence[str],
+        previous: ShoppingPlan | None,
+        changes: Sequence[PlanChange | None],
+    ) -> tuple[RulesReading, ShoppingPlan, tuple[Respelling, ...]]:
+        """The rules' one reading, its plan scoped to the shops named, and the latest
+        message's respelt words (CPU-bound: run off the event loop)."""
         read, respelled = self._read(messages)
-        reading = read_plan(read, previous=previous)
+        reading = read_plan(read, previous=previous, changes=changes)
         platforms = self.shops.scope(messages, previous.platforms if previous else ())
-        rules = _with_platforms(reading.plan, platforms, self.shops.words)
-        return rules, reading.latest_is_shopping, respelled
+        return reading, _with_platforms(reading.plan, platforms, self.shops.words), respelled
 
     def _read(self, messages: Sequence[str]) -> tuple[list[str], tuple[Respelling, ...]]:
         """The messages as the rules read them (the first PLANNER_MAX_MESSAGE_CHARS of each),

@@ -1,17 +1,20 @@
-"""'Something cheaper' is read against the first pick the shopper saw, once, as an amount."""
+"""'Something cheaper' is read against the first pick the shopper saw, once, as a typed change
+to the plan (never amounts written back into the message)."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.agent._follow_ups import read_follow_up
 from app.agent._offer_answer import best_answer, compare_answer, offers_answer, trait_answer
 from app.agent.events import PickView
+from app.agent.follow_ups import FollowUp, follow_up_cues
+from app.agent.follow_ups import read_follow_up as settle_follow_up
 from app.agent.session import Session
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult, ProductGroup
-from app.tools.planner_rules import plan_from_text
+from app.tools.planner_rules import apply_change, plan_from_text, read_plan
+from app.tools.readings import counting_readings
 from app.tools.shopping_plan import ShoppingPlan
 
 PLAN = plan_from_text(["wireless earbuds under $50"])
@@ -25,20 +28,53 @@ def _session(picks: list[PickView], plan: ShoppingPlan | None = PLAN) -> Session
     return Session(session_id="s", plan=plan, picks=picks)
 
 
+def read_follow_up(message: str, session: Session, speller: Speller | None = None) -> FollowUp:
+    """The follow-up as a turn settles it: the cues, then the planner's one reading of the
+    words they leave (respelt, as the planner tool reads them)."""
+    cues = follow_up_cues(message, session, speller)
+    text = speller.text(cues.text)[0] if speller is not None else cues.text
+    return settle_follow_up(cues, session, read_plan([text]).latest)
+
+
 @pytest.mark.parametrize(
-    ("message", "planned"),
+    ("message", "change"),
     [
-        ("something cheaper", "something cheaper (under $23.09)"),
-        ("those are too expensive", "those are too expensive (under $23.09)"),
-        ("cheaper earbuds please", "cheaper earbuds please (under $23.09)"),
-        ("something more expensive", "something more expensive (over $23.11)"),
-        ("cheaper than $20", "cheaper than $20"),
-        ("a cheaper keyboard", "a cheaper keyboard"),
-        ("no skullcandy", "no skullcandy"),
+        ("something cheaper", {"budget_usd": 23.09, "budget_amount": 23.09}),
+        ("those are too expensive", {"budget_usd": 23.09, "budget_amount": 23.09}),
+        ("cheaper earbuds please", {"budget_usd": 23.09, "budget_amount": 23.09}),
+        ("something more expensive", {"floor_usd": 23.11}),
+        ("cheaper than $20", None),
+        ("a cheaper keyboard", None),
+        ("no skullcandy", None),
     ],
 )
-def test_a_relative_price_is_read_against_the_first_pick(message: str, planned: str) -> None:
-    assert read_follow_up(message, _session(PICKS)).planned == planned
+def test_a_relative_price_is_read_against_the_first_pick(
+    message: str, change: dict[str, float] | None
+) -> None:
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert follow_up.planned == message
+    got = follow_up.change.model_dump(exclude_defaults=True) if follow_up.change else None
+    assert got == change
+
+
+def test_a_cheaper_pick_listed_in_another_currency_is_asked_in_it() -> None:
+    euros = PICKS[0].model_copy(update={"price": 21.5, "currency": "EUR"})
+    change = read_follow_up("something cheaper", _session([euros])).change
+    assert change is not None
+    assert (change.budget_usd, change.budget_amount, change.currency) == (23.09, 21.49, "EUR")
+    plan = apply_change(PLAN, change)
+    assert (plan.budget_usd, plan.budget_amount, plan.currency) == (23.09, 21.49, "EUR")
+
+
+def test_the_change_is_made_again_when_the_messages_are_replayed() -> None:
+    """A replay of the kept words with their typed change gives the state the turn left."""
+    messages = ["wireless earbuds under $50", "something cheaper"]
+    change = read_follow_up(messages[-1], _session(PICKS)).change
+    turn = apply_change(plan_from_text(messages[-1:], previous=PLAN), change)
+    with counting_readings() as readings:
+        replayed = read_plan(messages, previous=turn, changes=[None, change]).plan
+    assert replayed == turn == read_plan(messages, changes=[None, change]).plan
+    assert (turn.budget_usd, readings.count) == (23.09, 1)
 
 
 def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> None:
@@ -164,8 +200,10 @@ def test_a_follow_up_is_read_through_slips_and_planned_as_written() -> None:
     speller = Speller.from_items(items, english=english)
     without = read_follow_up("those are too expensiv", _session(PICKS))
     follow_up = read_follow_up("those are too expensiv", _session(PICKS), speller)
-    assert (without.planned, without.note) == ("those are too expensiv", None)
-    assert follow_up.planned == "those are too expensiv (under $23.09)"
+    assert (without.planned, without.note, without.change) == ("those are too expensiv", None, None)
+    assert follow_up.planned == "those are too expensiv"
+    assert follow_up.change is not None
+    assert follow_up.change.budget_usd == 23.09
     assert follow_up.note is not None
 
 
@@ -178,11 +216,10 @@ def test_bigger_is_read_against_the_first_picks_screen_size() -> None:
                  price_usd=409.95, reason=""),
     ]  # fmt: skip
     follow_up = read_follow_up("something bigger", _session(tvs, plan))
-    assert follow_up.planned == "something bigger (at least 56 inch)"
+    assert follow_up.planned == "something bigger"
     assert follow_up.note == "read 'bigger' as at least 56 inch, above the last first pick"
-    assert plan_from_text(["a 4k tv under $500", follow_up.planned]).keywords[-1] == (
-        "at least 56 inch"
-    )
+    replanned = plan_from_text(["a 4k tv under $500", follow_up.planned])
+    assert apply_change(replanned, follow_up.change).keywords[-1] == "at least 56 inch"
     assert read_follow_up("bigger than 60 inch", _session(tvs, plan)).planned == (
         "bigger than 60 inch"
     )
@@ -197,9 +234,11 @@ def test_smaller_is_read_against_the_first_picks_screen_size() -> None:
                  price_usd=699.0, reason=""),
     ]  # fmt: skip
     follow_up = read_follow_up("something smaller", _session(laptops, plan))
-    assert follow_up.planned == "something smaller (at most 14 inch)"
+    assert follow_up.planned == "something smaller"
     assert follow_up.note == "read 'smaller' as at most 14 inch, below the last first pick"
-    replanned = plan_from_text(["a laptop under $900", follow_up.planned])
+    replanned = apply_change(
+        plan_from_text(["a laptop under $900", follow_up.planned]), follow_up.change
+    )
     assert (replanned.keywords, replanned.budget_usd) == (("at most 14 inch",), 900)
     both = read_follow_up("smaller or bigger?", _session(laptops, plan))
     assert (both.planned, both.note) == ("smaller or bigger?", None)
@@ -330,20 +369,27 @@ NOTEBOOK = 'Acer TravelMate Notebook 29.5 cm (11.6") Intel Celeron 4 GB DDR4-SDR
 
 
 @pytest.mark.parametrize(
-    ("message", "planned"),
+    ("message", "part", "musts"),
     [
-        ("something with more ram", "something with more than 4gb ram"),
-        ("one with more memory please", "one with more than 4gb memory please"),
-        ("i need more storage", "i need more than 128gb storage"),
-        ("something with more ram, at least 16gb", "something with more ram, at least 16gb"),
+        ("something with more ram", "over 4gb ram", ("over 4gb ram",)),
+        ("one with more memory please", "over 4gb memory", ("over 4gb memory",)),
+        ("i need more storage", "over 128gb storage", ()),
+        ("something with more ram, at least 16gb", None, None),
     ],
 )
-def test_more_memory_or_storage_is_read_against_the_first_pick(message: str, planned: str) -> None:
+def test_more_memory_or_storage_is_read_against_the_first_pick(
+    message: str, part: str | None, musts: tuple[str, ...] | None
+) -> None:
     laptop = plan_from_text(["a laptop under $700"])
     pick = PICKS[0].model_copy(update={"title": NOTEBOOK})
     follow_up = read_follow_up(message, _session([pick], laptop))
-    assert follow_up.planned == planned
-    assert (follow_up.note is None) == (planned == message)
+    assert follow_up.planned == message
+    assert (follow_up.change.part if follow_up.change else None) == part
+    assert (follow_up.note is None) == (part is None)
+    if musts is not None:
+        replanned = apply_change(plan_from_text([message], previous=laptop), follow_up.change)
+        assert replanned.must_have == musts
+        assert part in (*replanned.must_have, *replanned.keywords)
 
 
 def test_more_ram_beside_a_title_without_an_amount_is_planned_as_written() -> None:

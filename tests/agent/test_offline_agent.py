@@ -19,7 +19,7 @@ from app.runtime import Runtime
 from app.tools._summary_facts import cited_ids
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
-from app.tools.planner_rules import plan_from_text
+from app.tools.planner_rules import plan_from_text, read_plan
 from app.tools.price_compare import PriceCompareTool
 from tests.agent.conftest import open_agent
 from tests.agent.events_check import gather_events, of_type, tool_calls
@@ -439,3 +439,23 @@ async def test_bad_input_is_refused_before_any_event(
 ) -> None:
     with pytest.raises(InvalidRequest, match=problem):
         await anext(agent.run_turn(session_id, message))
+
+
+async def test_each_turn_reads_the_words_once_and_a_replay_gives_the_sessions_plan(
+    agent: ShoppingAgent,
+) -> None:
+    """One reading of the shopper's words per turn (the trace counter), a follow-up's amount
+    kept as a typed change beside the words, and the session's words with their changes
+    replayed from nothing give the plan the session holds."""
+    first = await collect(agent.run_turn(None, "wireless earbuds under $50"))
+    sid = first.session_id
+    cheaper = await collect(agent.run_turn(sid, "something cheaper"))
+    best = await collect(agent.run_turn(sid, "which one is best?"))
+    assert [first.readings, cheaper.readings, best.readings] == [1, 1, 1]
+    session = await agent.get_session(sid)
+    assert session.user_messages == ["wireless earbuds under $50", "something cheaper"]
+    price = first.picks[0].price_usd
+    assert price is not None
+    assert session.plan is not None
+    assert session.plan.budget_usd == round(price - 0.01, 2)
+    assert read_plan(session.user_messages, changes=session.changes).plan == session.plan

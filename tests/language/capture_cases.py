@@ -57,6 +57,7 @@ FOLLOW_FIELDS = [
     "question_picks",
     "trait",
     "trait_picks",
+    "change",
 ]
 THEN_FIELDS = ["budget_usd", "budget_min_usd", "keywords", "must_have"]
 EXTRACTORS = {
@@ -153,9 +154,10 @@ def _wrap_plan(original: Callable[..., ShoppingPlan]) -> Callable[..., ShoppingP
 
 
 def _wrap_follow_up(original: Callable[..., Any]) -> Callable[..., Any]:
-    def read_follow_up(message: str, session: Any, speller: Any = None) -> Any:
-        result = original(message, session, speller)
-        if _from_test() and speller is None:
+    def read_follow_up(cues: Any, session: Any, latest: ShoppingPlan) -> Any:
+        result = original(cues, session, latest)
+        message = cues.message
+        if _from_test() and "speller" not in _current["source"]:
             fields = _fields(_current["source"], FOLLOW_FIELDS) or ["planned"]
             expect: dict[str, Any] = {}
             for name in fields:
@@ -166,10 +168,13 @@ def _wrap_follow_up(original: Callable[..., Any]) -> Callable[..., Any]:
                     value = [p.item_id for p in value]
                 elif name == "shown_before":
                     value = sorted(value)
+                elif name == "change" and value is not None:
+                    value = value.model_dump(mode="json", exclude_defaults=True)
                 expect[name] = value
             then = None
-            if result.planned is not None and result.planned != message:
-                after = planner_rules.plan_from_text([result.planned], previous=session.plan)
+            if result.planned is not None and (result.planned != message or result.change):
+                read = planner_rules.plan_from_text([result.planned], previous=session.plan)
+                after = planner_rules.apply_change(read, result.change)
                 then = _plan_expect(
                     after, ["budget_usd", "budget_min_usd", "keywords", "must_have"]
                 )

@@ -13,8 +13,10 @@ from app.tools._search_product import (
     names_only_as_feature,
     names_product,
     none_named,
+    read_product,
     target_codes,
 )
+from app.tools.readings import counting_readings
 
 
 def item(title: str, category: str | None = None, description: str = "") -> Item:
@@ -29,23 +31,24 @@ def item(title: str, category: str | None = None, description: str = "") -> Item
 
 
 @pytest.mark.parametrize(
-    ("query", "planned", "product"),
+    ("query", "planned", "given", "product"),
     [
-        ("monitor macbook", "monitor", "monitor"),
-        ("laptop sleeve", "laptop", "laptop sleeve"),
-        ("mouse", "laptop", "mouse"),
-        ("laptop cheap", "laptop", "laptop"),
+        ("monitor macbook", "monitor", None, "monitor"),
+        ("laptop sleeve", "laptop", "laptop sleeve", "laptop sleeve"),
+        ("laptop sleeve", "laptop", None, "laptop"),
+        ("mouse", "laptop", "Mouse", "mouse"),
+        ("mouse", "laptop", None, None),
+        ("laptop cheap", "laptop", None, "laptop"),
+        ("laptop notebook stylus", "laptop", None, "laptop"),
     ],
 )
-def test_the_plans_category_wins_unless_the_query_asks_for_an_accessory_of_it(
-    query: str, planned: str, product: str
+def test_the_product_named_by_the_caller_wins_else_the_plans_when_the_query_names_it(
+    query: str, planned: str, given: str | None, product: str | None
 ) -> None:
-    assert asked_product(query, planned) == product
-
-
-def test_a_must_have_part_in_the_query_is_no_accessory_request() -> None:
-    assert asked_product("laptop notebook stylus", "laptop") == "laptop notebook stylus"
-    assert asked_product("laptop notebook stylus", "laptop", ["stylus"]) == "laptop"
+    """Typed values only: the query is never read as a plan."""
+    with counting_readings() as readings:
+        assert asked_product(query, planned, given) == product
+    assert readings.count == 0
 
 
 @pytest.mark.parametrize(
@@ -72,8 +75,10 @@ def test_an_accessory_request_names_the_product_only_as_its_target(
     ("query", "product"),
     [("power bank", "power bank"), ("a gaming keyboard", "gaming keyboard"), ("hello", None)],
 )
-def test_the_asked_product_is_the_planners_category(query: str, product: str | None) -> None:
-    assert asked_product(query) == product
+def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str | None) -> None:
+    with counting_readings() as readings:
+        assert read_product(query) == product
+    assert readings.count == 1
 
 
 @pytest.mark.parametrize(
