@@ -221,7 +221,9 @@ class EdgeVectorStore:
                 ) from exc
         else:
             path.mkdir(parents=True, exist_ok=True)
-            hnsw = HnswIndexConfig(m=INDEX_HNSW_M.get(), ef_construct=100, full_scan_threshold=10_000)
+            hnsw = HnswIndexConfig(
+                m=INDEX_HNSW_M.get(), ef_construct=100, full_scan_threshold=10_000
+            )
             shard = EdgeShard.create(
                 str(path), EdgeConfig(vectors=vectors, wal_enabled=False, hnsw_config=hnsw)
             )
