@@ -41,7 +41,7 @@ INDEX_HNSW_M = REGISTRY.declare(
     maximum=64,
     description="Links per node of the HNSW graph a build gives an embedded (Qdrant Edge) "
     "collection; 0 builds none and every search is an exact scan (best recall, a few ms at "
-    "30k items). Set 16 past ~300k items: see docs/scale.md.",
+    "30k items). Set 16 for large catalogs: see docs/benchmarks.md (scale).",
 )
 BM25_TITLE_REPEAT = REGISTRY.declare(
     "BM25_TITLE_REPEAT",
