@@ -14,6 +14,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,7 +33,7 @@ from app.recall.bm25 import Bm25Index
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import VectorPoint, item_payload
 
-__all__ = ["HNSW_M", "SIZES", "bench_scale", "synthetic_items"]
+__all__ = ["HNSW_M", "SIZES", "bench_scale", "growth", "synthetic_items"]
 
 SIZES = (30_000, 100_000, 300_000, 1_000_000)
 DIM = 384
@@ -44,11 +45,16 @@ _WRITE_CHUNK = 8_192
 
 
 def bench_scale(
-    settings: Settings, sizes: Sequence[int] = SIZES, *, queries: int = 200, hnsw_m: int = HNSW_M
+    settings: Settings,
+    sizes: Sequence[int] = SIZES,
+    *,
+    queries: int = 200,
+    hnsw_m: int = HNSW_M,
+    titles: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The curve over `sizes`: one build child and one search child per size (scratch folders
-    under the system temp dir, removed afterwards)."""
-    titles = _real_titles(settings)
+    under the system temp dir, removed afterwards); `titles` default to the demo catalog's."""
+    titles = list(titles) if titles is not None else _real_titles(settings)
     rows = []
     with tempfile.TemporaryDirectory(prefix="pickwise-scale-") as tmp:
         source = Path(tmp) / _TITLES_FILE
@@ -58,10 +64,10 @@ def bench_scale(
             built = _child("build", folder, size, source, queries, hnsw_m)
             searched = _child("search", folder, size, source, queries, hnsw_m)
             rows.append({"items": size, **built, **searched})
-            subprocess.run(["rm", "-rf", str(folder)], check=False)
+            shutil.rmtree(folder, ignore_errors=True)
     return {
         "sizes": rows,
-        "growth": _growth(rows),
+        "growth": growth(rows),
         "dimension": DIM,
         "hnsw_m": hnsw_m,
         "source_titles": len(titles),
@@ -180,7 +186,10 @@ def _search(folder: Path, size: int, titles: list[str], queries: int) -> dict[st
     filters = [_filters(rng) for _ in range(queries)]
     store = EdgeVectorStore(folder / "vectors")
     lexical = Bm25Index.load(folder / "bm25")
-    texts = [_two_words(rng, title) for title in rng.sample(titles, queries)]
+    picked = (
+        rng.sample(titles, queries) if len(titles) >= queries else rng.choices(titles, k=queries)
+    )
+    texts = [_two_words(rng, title) for title in picked]
 
     async def measure() -> dict[str, Any]:
         await store.search(COLLECTION, vectors[0], filters[0], limit=20)  # open the shard
@@ -231,7 +240,7 @@ def _exact_queries(size: int) -> int:
     return 50 if size <= 300_000 else 20
 
 
-def _growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """How cost grows: the p50 ratio per 10x items (log-log slope) between the ends."""
     usable = [r for r in rows if "vector_filtered" in r]
     if len(usable) < 2:
