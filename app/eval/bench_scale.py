@@ -31,7 +31,7 @@ from app.config.settings import Settings
 from app.eval.bench_stats import load_averages, summary_ms
 from app.recall.bm25 import Bm25Index
 from app.recall.filters import SearchFilters
-from app.recall.vector_store import VectorPoint, item_payload
+from app.recall.vector_store import VectorPoint, item_payload, open_vector_store
 
 __all__ = ["HNSW_M", "SIZES", "bench_scale", "growth", "synthetic_items"]
 
@@ -142,13 +142,11 @@ def _child(
 def _build(folder: Path, size: int, titles: list[str], hnsw_m: int) -> dict[str, Any]:
     """Write the vector shard (an HNSW graph of `hnsw_m` links, 0 = none) and the BM25
     index of `size` items."""
-    from app.recall._edge_store import EdgeVectorStore
-
     started = time.perf_counter()
     items = list(synthetic_items(titles, size))
     made_s = time.perf_counter() - started
     rng = np.random.default_rng(5)
-    store = EdgeVectorStore(folder / "vectors")
+    store = open_vector_store(qdrant_url=None, edge_root=folder / "vectors")
 
     async def write() -> None:
         await store.ensure_collection(COLLECTION, DIM)
@@ -179,12 +177,10 @@ def _build(folder: Path, size: int, titles: list[str], hnsw_m: int) -> dict[str,
 
 def _search(folder: Path, size: int, titles: list[str], queries: int) -> dict[str, Any]:
     """Open both stores as a serving process would and time filtered searches."""
-    from app.recall._edge_store import EdgeVectorStore
-
     rng = random.Random(23)
     vectors = _unit_rows(np.random.default_rng(29), queries)
     filters = [_filters(rng) for _ in range(queries)]
-    store = EdgeVectorStore(folder / "vectors")
+    store = open_vector_store(qdrant_url=None, edge_root=folder / "vectors")
     lexical = Bm25Index.load(folder / "bm25")
     picked = (
         rng.sample(titles, queries) if len(titles) >= queries else rng.choices(titles, k=queries)
