@@ -36,6 +36,8 @@ TEXT_FIELD = "tokens"
 CLIENT_TIMEOUT_S = 30.0
 BUILD_TIMEOUT_S = 300.0
 _ANALYZER = "pickwise_tokens"
+MAX_SIZE = 10_000
+"""OpenSearch's default `index.max_result_window`: no request asks for more hits."""
 
 
 def _settings() -> dict[str, Any]:
@@ -104,7 +106,12 @@ def query_body(query: str, filters: SearchFilters, top_k: int) -> dict[str, Any]
     boolean: dict[str, Any] = {"should": should, "minimum_should_match": 1, "filter": where}
     if filters.brands_out:
         boolean["must_not"] = [{"terms": {"brand_key": list(filters.brands_out)}}]
-    return {"size": top_k, "_source": False, "track_total_hits": False, "query": {"bool": boolean}}
+    return {
+        "size": min(top_k, MAX_SIZE),
+        "_source": False,
+        "track_total_hits": False,
+        "query": {"bool": boolean},
+    }
 
 
 class OpenSearchLexicalStore:
