@@ -45,7 +45,8 @@ def _component(status: Status, critical: bool, **fields: Any) -> Report:
 
 
 async def index_reports(state: ApiState) -> dict[str, Report]:
-    """The search index (version, items) and its vector store (backend, reachable)."""
+    """The search index (version, items), its vector store and its lexical store (backend,
+    reachable); recall runs on without the lexical source, so that one is not critical."""
     index = state.runtime.index
     manifest = index.manifest
     index_report = _component(
@@ -67,7 +68,17 @@ async def index_reports(state: ApiState) -> dict[str, Report]:
         reachable=ok,
         **_error(error),
     )
-    return {"index": index_report, "vector_store": store_report}
+    lexical = index.bm25
+    ok, error = await probe(lambda: asyncio.to_thread(lexical.count))
+    lexical_report = _component(
+        "ok" if ok else "degraded",
+        False,
+        backend=lexical.name,
+        remote=lexical.remote,
+        reachable=ok,
+        **_error(error),
+    )
+    return {"index": index_report, "vector_store": store_report, "lexical_store": lexical_report}
 
 
 async def cache_report(state: ApiState) -> Report:

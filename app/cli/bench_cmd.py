@@ -13,7 +13,7 @@ from app.eval.bench import BenchOptions, run_bench
 from app.eval.bench_stats import RESULTS
 from app.eval.load import LoadOptions
 
-__all__ = ["bench", "register", "summary_lines"]
+__all__ = ["bench", "register", "scale_lines", "summary_lines"]
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +32,12 @@ def bench(
     load_sessions: int = typer.Option(50, min=1, help="Load test: concurrent sessions."),
     load_turns: int = typer.Option(5, min=1, help="Load test: SSE turns per session."),
     load_burst: int = typer.Option(200, min=1, help="Load test: simultaneous turns."),
+    scale: str = typer.Option(
+        "",
+        "--scale",
+        help="Also run the store-only scale curve at these comma-separated catalog sizes "
+        "(e.g. 30000,100000,300000,1000000; minutes to an hour), as catalog.scale.",
+    ),
 ) -> None:
     """Benchmark the index, search, single flight, the gate and offline turns.
 
@@ -42,7 +48,11 @@ def bench(
     results = RESULTS if record else None
     sized = LoadOptions(sessions=load_sessions, turns=load_turns, burst=load_burst)
     options = BenchOptions(
-        repeats=repeats, rebuild=rebuild, results=results, load=sized if load else None
+        repeats=repeats,
+        rebuild=rebuild,
+        results=results,
+        load=sized if load else None,
+        scale_sizes=_sizes(scale),
     )
     report = run_bench(get_settings(), options, build_agent)
     if json_out:
@@ -50,6 +60,17 @@ def bench(
         return
     for line in summary_lines(report):
         typer.echo(line)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    """`--scale 30000,100000` as sizes; a bad list is a usage error, not a traceback."""
+    try:
+        sizes = tuple(int(part) for part in text.replace("_", "").split(",") if part.strip())
+    except ValueError:
+        raise typer.BadParameter(f"--scale takes item counts like 30000,100000: {text!r}") from None
+    if any(size < 1_000 for size in sizes):
+        raise typer.BadParameter("--scale sizes must be at least 1000 items")
+    return sizes
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -77,6 +98,24 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     ]
     if "load" in report:
         lines += load_lines(report["load"])
+    if "scale" in report.get("catalog", {}):
+        lines += scale_lines(report["catalog"]["scale"])
+    return lines
+
+
+def scale_lines(scale: dict[str, Any]) -> list[str]:
+    """One line per catalog size of the store-only scale curve."""
+    lines = []
+    for row in scale["sizes"]:
+        if "vector_filtered" not in row:
+            lines.append(f"scale {row['items']:,}: failed {row}")
+            continue
+        lines.append(
+            f"scale {row['items']:,} items (random vectors): filtered vector p50 "
+            f"{row['vector_filtered']['p50_ms']:.1f} ms p95 {row['vector_filtered']['p95_ms']:.1f}"
+            f" ms (exact {row['vector_exact_filtered']['p50_ms']:.1f} ms), lexical p50 "
+            f"{row['lexical']['p50_ms']:.1f} ms, rss {row['rss_mb']:.0f} MiB"
+        )
     return lines
 
 

@@ -48,7 +48,17 @@ class Settings(BaseSettings):
     )
     redis_url: str | None = Field(None, validation_alias=AliasChoices("REDIS_URL", "redis_url"))
     opensearch_url: str | None = Field(
-        None, validation_alias=AliasChoices("OPENSEARCH_URL", "opensearch_url")
+        None,
+        validation_alias=AliasChoices("OPENSEARCH_URL", "opensearch_url"),
+        description="An OpenSearch server for lexical recall and the category KB; unset: "
+        "both run in-process (bm25s).",
+    )
+    opensearch_index_prefix: str = Field(
+        "pickwise-items-",
+        pattern=r"^[a-z0-9][a-z0-9_.-]*$",
+        validation_alias=AliasChoices("OPENSEARCH_INDEX_PREFIX", "opensearch_index_prefix"),
+        description="Start of the OpenSearch index names of the catalog's lexical documents; "
+        "the index version follows (one index per built version).",
     )
 
     embedder_backend: Literal["flag", "openai"] = Field(
@@ -131,6 +141,10 @@ class Settings(BaseSettings):
     def index_dir(self) -> Path:
         """Root of the versioned search indexes."""
         return self.var_dir / "index"
+
+    def lexical_index(self, version: str) -> str:
+        """The OpenSearch index of one index version's lexical documents."""
+        return f"{self.opensearch_index_prefix}{version}".lower()
 
     @property
     def models_dir(self) -> Path:

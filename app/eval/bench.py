@@ -22,6 +22,7 @@ from app.eval.bench_catalog import bench_import
 from app.eval.bench_index import bench_build, last_build
 from app.eval.bench_live import bench_live
 from app.eval.bench_picker import GateCase, gate_cases, gate_latency
+from app.eval.bench_scale import bench_scale
 from app.eval.bench_search import COLD_WARM_QUERIES, cold_vs_warm, concurrent_identical
 from app.eval.bench_stats import (
     RESULTS,
@@ -58,6 +59,8 @@ class BenchOptions:
     results: Path | None = RESULTS
     load: LoadOptions | None = None
     """The load test's size; None (the default) skips it."""
+    scale_sizes: Sequence[int] = ()
+    """Catalog sizes of the store-only scale curve (`catalog.scale`); empty skips it."""
 
 
 def run_bench(
@@ -76,10 +79,11 @@ def run_bench(
     build = bench_build(settings) if options.rebuild else last_build(settings)
     runs = asyncio.run(_measure(settings, options, agent_factory, index))
     load = bench_load(settings, options.load) if options.load is not None else None
+    scale = {"scale": bench_scale(settings, options.scale_sizes)} if options.scale_sizes else {}
     report = {
         "index": build,
         **summarise(runs),
-        "catalog": {**bench_import(settings), **bench_live(settings)},
+        "catalog": {**bench_import(settings), **bench_live(settings), **scale},
         **({"load": load} if load is not None else {}),
         "repeats": options.repeats,
         "load_avg": {"start": load_start, "end": load_averages()},

@@ -12,6 +12,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import bm25s
 import numpy as np
@@ -27,10 +28,22 @@ from app.recall._bm25_overlay import SideDoc, SideScorer
 from app.recall.filters import SearchFilters, brand_key
 from app.recall.vector_store import item_payload
 
-__all__ = ["Bm25Index", "LexicalHit", "bm25_recipe", "bm25_text", "query_variant"]
+if TYPE_CHECKING:
+    from app.recall.lexical_store import LexicalChange
+
+__all__ = [
+    "Bm25Index",
+    "LexicalHit",
+    "bm25_recipe",
+    "bm25_text",
+    "lexical_tokens",
+    "query_tokens",
+    "query_variant",
+]
 
 _COLUMNS_FILE = "columns.npz"
 _IDS_FILE = "item_ids.json"
+_STEMMERS = threading.local()
 
 
 def bm25_recipe() -> str:
@@ -65,6 +78,23 @@ def _query_text(query: str) -> str:
     quantities as one word in their canonical unit ("1 tb" -> 1000gb)."""
     weight = BM25_STANDARD_WEIGHT.get()
     return as_spec_words(with_short_names(standard_words(query, repeat=weight)))
+
+
+def lexical_tokens(text: str) -> list[str]:
+    """The index's tokens of a text: lower case, English stop words out, Snowball-stemmed
+    (what every lexical backend indexes and queries with)."""
+    stemmer = getattr(_STEMMERS, "stemmer", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.stemmer = Stemmer.Stemmer("english")
+    found = bm25s.tokenize(
+        [text], stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
+    )
+    return list(found[0]) if found else []
+
+
+def query_tokens(query: str) -> list[str]:
+    """A query's tokens as the index reads them (repeats count: standards are weighted)."""
+    return lexical_tokens(_query_text(query))
 
 
 @dataclass(frozen=True)
@@ -152,13 +182,16 @@ def _range_mask(values: np.ndarray, lo: float | None, hi: float | None) -> np.nd
 
 
 class Bm25Index:
-    """A saved bm25s index plus the item ids and filter columns aligned with it."""
+    """The in-process `LexicalStore`: a saved bm25s index plus the item ids and filter
+    columns aligned with it; live changes are an overlay kept in memory (`apply`)."""
+
+    name = "bm25s"
+    remote = False
 
     def __init__(self, retriever: bm25s.BM25, item_ids: list[str], columns: _FilterColumns) -> None:
         self._retriever = retriever
         self._item_ids = item_ids
         self._columns = columns
-        self._stemmer = Stemmer.Stemmer("english")
         self._lock = threading.Lock()
         self._positions: dict[str, int] | None = None
         self._dead: np.ndarray | None = None
@@ -168,7 +201,23 @@ class Bm25Index:
     def __len__(self) -> int:
         return len(self._item_ids)
 
-    def put_live(self, item: Item, *, same_text: bool) -> None:
+    def count(self) -> int:
+        """Built documents not deleted or replaced, plus the live ones."""
+        dead = 0 if self._dead is None else int(self._dead.sum())
+        return len(self._item_ids) - dead + len(self._side)
+
+    def apply(self, changes: Sequence[LexicalChange]) -> None:
+        """Live upserts and deletes, in order (kept in memory; the next build folds them in)."""
+        for change in changes:
+            if change.item is None:
+                self._delete(change.item_id)
+            else:
+                self._put(change.item, same_text=change.same_text)
+
+    def close(self) -> None:
+        """Nothing to release (the index is memory-mapped)."""
+
+    def _put(self, item: Item, *, same_text: bool) -> None:
         """A live upsert: a built document whose text is unchanged keeps its exact score and
         takes the new filter fields; a new or re-worded item becomes a side document."""
         with self._lock:
@@ -183,11 +232,11 @@ class Bm25Index:
                     self._set_dead(doc, True)
                 if self._scorer is None:
                     self._scorer = SideScorer(self._retriever)
-                tokens = self._tokens(bm25_text(item))
+                tokens = lexical_tokens(bm25_text(item))
                 side[item.item_id] = self._scorer.document(item.item_id, tokens, item_payload(item))
             self._side = side
 
-    def delete_live(self, item_id: str) -> None:
+    def _delete(self, item_id: str) -> None:
         """A live delete: the item is never a hit again."""
         with self._lock:
             doc = self._position(item_id)
@@ -208,12 +257,6 @@ class Bm25Index:
             self._dead = np.zeros(len(self._item_ids), dtype=bool)
         self._dead[doc] = dead
 
-    def _tokens(self, text: str) -> list[str]:
-        found = bm25s.tokenize(
-            [text], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
-        )
-        return list(found[0]) if found else []
-
     @classmethod
     def build(cls, items: Sequence[Item]) -> Bm25Index:
         """Tokenise (stemmed, English stop words removed) and index every item."""
@@ -232,6 +275,11 @@ class Bm25Index:
         (folder / _IDS_FILE).write_text(json.dumps(self._item_ids))
         self._columns.save(folder / _COLUMNS_FILE)
 
+    @staticmethod
+    def saved_in(folder: Path) -> bool:
+        """Whether `folder` holds a saved index."""
+        return (folder / _IDS_FILE).is_file() and (folder / _COLUMNS_FILE).is_file()
+
     @classmethod
     def load(cls, folder: Path) -> Bm25Index:
         """Open a saved index (memory-mapped)."""
@@ -241,7 +289,7 @@ class Bm25Index:
 
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""
-        tokens = self._tokens(_query_text(query))
+        tokens = query_tokens(query)
         if not tokens:
             return []
         side = [

@@ -1,14 +1,15 @@
-"""The lexical recall source: a `Retriever` over a `Bm25Index`.
+"""The lexical recall source: a `Retriever` over a `LexicalStore` (bm25s or OpenSearch).
 
-BM25 scoring is CPU-bound and synchronous, so it runs in a worker thread to keep the event
-loop free while the other sources are queried.
+Store calls are synchronous (BM25 scoring in-process is CPU-bound, the OpenSearch client is
+blocking), so they run in a worker thread to keep the event loop free while the other
+sources are queried.
 """
 
 from __future__ import annotations
 
 from app.errors import InvalidRequest
-from app.recall.bm25 import Bm25Index, LexicalHit
 from app.recall.filters import SearchFilters
+from app.recall.lexical_store import LexicalHit, LexicalStore
 from app.recall.offload import offload
 from app.recall.retriever import Hit
 
@@ -24,7 +25,7 @@ class Bm25Retriever:
 
     source = "bm25"
 
-    def __init__(self, index: Bm25Index) -> None:
+    def __init__(self, index: LexicalStore) -> None:
         self._index = index
 
     async def recall(self, query: str, filters: SearchFilters, *, top_k: int) -> list[Hit]:

@@ -1,4 +1,5 @@
-"""`pickwise index build`: embed the catalog, write vectors, BM25 and the item table.
+"""`pickwise index build`: embed the catalog, write vectors, BM25 and the item table (vectors
+and BM25 to whichever backends are configured: edge or Qdrant, bm25s or OpenSearch).
 
 A build writes into a temporary folder and renames it into place when complete, then
 moves `CURRENT`; a crash never leaves a half-built index in use. With nothing changed,
@@ -34,7 +35,7 @@ from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
 from app.recall._cache_seed import seed_from_current
-from app.recall.bm25 import Bm25Index, bm25_recipe
+from app.recall.bm25 import bm25_recipe
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.embedding_cache import CacheLookup, EmbeddingCache
 from app.recall.index_manifest import (
@@ -48,6 +49,7 @@ from app.recall.index_manifest import (
     read_current,
     write_current,
 )
+from app.recall.lexical_store import lexical_store_present, write_lexical_store
 from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open_vector_store
 
 __all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
@@ -111,7 +113,12 @@ def build_index(
         if force or not paths.is_complete():
             return None
         manifest = paths.read_manifest()
-        if not asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
+        lexical = lexical_store_present(
+            opensearch_url=settings.opensearch_url,
+            folder=paths.bm25,
+            index=settings.lexical_index(version),
+        )
+        if not lexical or not asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
             return None
         if read_current(root) != version:
             write_current(root, version)
@@ -127,7 +134,7 @@ def build_index(
         if (done := up_to_date()) is not None:  # another process built it while we waited
             return done
         return _build_version(
-            catalog, embedder, paths, store_for, live_seq, reuse_embeddings, show_progress
+            settings, catalog, embedder, paths, store_for, live_seq, reuse_embeddings, show_progress
         )
 
 
@@ -144,6 +151,7 @@ def _build_lock(root: Path) -> Iterator[None]:
 
 
 def _build_version(
+    settings: Settings,
     catalog: Catalog,
     embedder: Embedder,
     paths: IndexPaths,
@@ -176,7 +184,12 @@ def _build_version(
     collection = collection_name(version)
     store = store_for(staged.vectors)
     asyncio.run(_write_vectors(store, collection, catalog, vectors, show_progress))
-    Bm25Index.build(catalog.items).save(staged.bm25)
+    lexical_backend = write_lexical_store(
+        catalog.items,
+        opensearch_url=settings.opensearch_url,
+        folder=staged.bm25,
+        index=settings.lexical_index(version),
+    )
     write_items(staged.items, catalog.items)
     profile = build_profile(catalog.items)
     profile.save(staged.folder)
@@ -187,6 +200,7 @@ def _build_version(
         version=version,
         collection=collection,
         vector_backend=store.name,
+        lexical_backend=lexical_backend,
         model_id=embedder.model_id,
         dimension=embedder.dimension,
         recipes=recipes,

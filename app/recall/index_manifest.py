@@ -87,6 +87,9 @@ class IndexManifest(BaseModel):
     vectors_version: str = ""
     """Hash of what the items and their vectors come from (source files, model, dense
     recipe) without the lexical recipe: what models trained on items and vectors key on."""
+    lexical_backend: str = "bm25s"
+    """Where the lexical documents went: "bm25s" (a folder of this version) or "opensearch"
+    (the index `Settings.lexical_index(version)` on the configured server)."""
     live_seq: int = 0
     """The newest catalog journal entry (live change) the build's catalog already held;
     serving processes replay only later ones."""

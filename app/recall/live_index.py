@@ -2,9 +2,11 @@
 
 The journal (`app.catalog.offer_changes`) is the one record of live changes, shared by every
 process through the catalog's SQLite file. Each process replays the entries past what it
-holds into its item table, its BM25 overlay and its `LiveVectorStore`, checking for news at
-most every LIVE_CHECK_INTERVAL_MS; the sequence number it holds is its catalog generation,
-part of every search-cache key, so no cache level answers from an older catalog.
+holds into its item table, its lexical store (the bm25s overlay, or the OpenSearch index,
+which every process writes: replays are idempotent) and its `LiveVectorStore`, checking for
+news at most every LIVE_CHECK_INTERVAL_MS; the sequence number it holds is its catalog
+generation, part of every search-cache key, so no cache level answers from an older catalog.
+While OpenSearch is down the generation stays put and the same entries are replayed later.
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ import time
 from app.catalog.item import Item
 from app.catalog.offer_changes import Change, ChangeFeed
 from app.config.params.catalog import LIVE_CHECK_INTERVAL_MS
-from app.recall.bm25 import Bm25Index, bm25_text
+from app.errors import DependencyDown
+from app.recall.bm25 import bm25_text
 from app.recall.index_manifest import IndexManifest
+from app.recall.lexical_store import LexicalChange, LexicalStore
 from app.recall.live_store import LiveVectorStore
 
 __all__ = ["LiveCatalog"]
@@ -33,7 +37,7 @@ class LiveCatalog:
         feed: ChangeFeed,
         manifest: IndexManifest,
         items: dict[str, Item],
-        bm25: Bm25Index,
+        bm25: LexicalStore,
         store: LiveVectorStore,
     ) -> None:
         self.feed = feed
@@ -54,8 +58,13 @@ class LiveCatalog:
             return 0
         with self._lock:
             changes = self.feed.since(self.generation, self.manifest.dimension)
-            for change in changes:
-                self._apply(change)
+            lexical = [self._apply(change) for change in changes]
+            try:
+                self.bm25.apply(lexical)
+            except DependencyDown as exc:
+                # Replays are idempotent: the same entries are tried again at the next check.
+                log.warning("live catalog: lexical store not updated (%s); will retry", exc)
+                return 0
             if changes:
                 self.generation = changes[-1].seq
         log.info("live catalog at generation %d (%d change(s))", self.generation, len(changes))
@@ -69,24 +78,25 @@ class LiveCatalog:
     def close(self) -> None:
         self.feed.close()
 
-    def _apply(self, change: Change) -> None:
+    def _apply(self, change: Change) -> LexicalChange:
+        """Take one entry into the item table and the vectors; its lexical change, which
+        `refresh` sends to the lexical store with the others in one call."""
         item_id = change.item_id
         if item_id not in self._built:
             self._built[item_id] = self.items.get(item_id)
         if change.offer is None or change.vector is None:
             if self.items.pop(item_id, None) is not None:
                 self._count(change.shop, -1)
-            self.bm25.delete_live(item_id)
             self.store.delete(item_id)
-            return
+            return LexicalChange.delete(item_id)
         item = Item.from_offer(change.offer)
         built = self._built[item_id]
         same_text = built is not None and bm25_text(built) == bm25_text(item)
         if item_id not in self.items:
             self._count(item.platform, 1)
         self.items[item_id] = item
-        self.bm25.put_live(item, same_text=same_text)
         self.store.put(item, change.vector)
+        return LexicalChange.put(item, same_text=same_text)
 
     def _count(self, shop: str, delta: int) -> None:
         """Keep the manifest's shop counts (what shop filters are checked against) current."""

@@ -1,4 +1,5 @@
-"""The read side of a built index: item table, BM25, vector store and the matching embedder."""
+"""The read side of a built index: item table, lexical store, vector store and the matching
+embedder."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ from app.catalog.offer_store import OfferStore
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
-from app.recall.bm25 import Bm25Index
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
+from app.recall.lexical_store import LexicalStore, open_lexical_store
 from app.recall.live_index import LiveCatalog
 from app.recall.live_store import LiveVectorStore
 from app.recall.vector_store import VectorStore, open_vector_store
@@ -31,7 +32,8 @@ class SearchIndex:
 
     manifest: IndexManifest
     items: Mapping[str, Item]
-    bm25: Bm25Index
+    bm25: LexicalStore
+    """Lexical recall: bm25s in-process, or OpenSearch when `OPENSEARCH_URL` is set."""
     store: VectorStore
     embedder: Embedder
     folder: Path | None = None
@@ -75,7 +77,11 @@ class SearchIndex:
             qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key
         )
         items = read_items(paths.items)
-        bm25 = Bm25Index.load(paths.bm25)
+        bm25 = open_lexical_store(
+            opensearch_url=settings.opensearch_url,
+            folder=paths.bm25,
+            index=settings.lexical_index(manifest.version),
+        )
         live_store = LiveVectorStore(store)
         catalog = OfferStore.of(settings.var_dir)
         live = None
@@ -101,9 +107,10 @@ class SearchIndex:
         return self.items.get(item_id)
 
     async def close(self) -> None:
-        """Release the vector store and the journal reader."""
+        """Release the vector store, the lexical store and the journal reader."""
         if self.live is not None:
             self.live.close()
+        self.bm25.close()
         await self.store.close()
 
 

@@ -27,6 +27,7 @@ pytestmark = pytest.mark.slow
 COMPONENTS = {
     "index",
     "vector_store",
+    "lexical_store",
     "search_cache",
     "session_store",
     "reranker",
@@ -66,6 +67,13 @@ async def test_every_component_reports(api_settings: Settings, shared_index: Sea
         "status": "ok",
         "critical": True,
         "backend": "qdrant-edge",
+        "remote": False,
+        "reachable": True,
+    }
+    assert parts["lexical_store"] == {
+        "status": "ok",
+        "critical": False,
+        "backend": "bm25s",
         "remote": False,
         "reachable": True,
     }

@@ -7,6 +7,7 @@ __all__ = [
     "BM25_K1",
     "BM25_TITLE_REPEAT",
     "INDEX_DESCRIPTION_CHARS",
+    "INDEX_HNSW_M",
     "INDEX_UPSERT_BATCH",
     "SPEC_CATEGORY_MIN_SIMILARITY",
     "SPEC_CATEGORY_NEIGHBOURS",
@@ -30,6 +31,17 @@ INDEX_DESCRIPTION_CHARS = REGISTRY.declare(
     minimum=0,
     maximum=5_000,
     description="Characters of the description kept in the dense text recipe.",
+)
+INDEX_HNSW_M = REGISTRY.declare(
+    "INDEX_HNSW_M",
+    int,
+    0,
+    group="index",
+    minimum=0,
+    maximum=64,
+    description="Links per node of the HNSW graph a build gives an embedded (Qdrant Edge) "
+    "collection; 0 builds none and every search is an exact scan (best recall, a few ms at "
+    "30k items). Set 16 for large catalogs: see docs/benchmarks.md (scale).",
 )
 BM25_TITLE_REPEAT = REGISTRY.declare(
     "BM25_TITLE_REPEAT",
