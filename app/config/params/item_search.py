@@ -7,6 +7,7 @@ __all__ = [
     "ITEM_SEARCH_EXPANSION_MAX_VARIANTS",
     "ITEM_SEARCH_FILTERED_OUT_CAP",
     "ITEM_SEARCH_MIN_HITS",
+    "ITEM_SEARCH_NAMED_FIRST_WINDOW",
     "ITEM_SEARCH_POOL",
     "ITEM_SEARCH_PROBE_LIMIT",
     "ITEM_SEARCH_RENDER_CAP",
@@ -125,4 +126,14 @@ ITEM_SEARCH_SHELF_LIMIT = REGISTRY.declare(
     description="Items whose Icecat product type (from the title or the spec sheet) is the "
     'asked product ("mini pc") put first when fewer than half the hits are of it; 0 turns '
     "the lookup off.",
+)
+ITEM_SEARCH_NAMED_FIRST_WINDOW = REGISTRY.declare(
+    "ITEM_SEARCH_NAMED_FIRST_WINDOW",
+    int,
+    0,
+    group="item_search",
+    minimum=0,
+    maximum=1000,
+    description="Hits, counted from the top, among which those that name the asked product "
+    "(not an accessory for it) go first, each group in recalled order; 0 turns it off.",
 )
