@@ -183,16 +183,16 @@ class _Retriever:
         return [Hit(i, 1.0 / (n + 1)) for n, i in enumerate(self._ids[:top_k])]
 
 
-async def test_fusion_is_rrf_with_the_default_k_and_unit_weights() -> None:
-    defaults(
-        recall.FUSION_METHOD, recall.RRF_K, recall.FUSION_WEIGHT_DENSE, recall.FUSION_WEIGHT_BM25
-    )
+async def test_fusion_is_weighted_min_max_with_dense_weighed_above_bm25() -> None:
+    defaults(recall.FUSION_METHOD, recall.FUSION_WEIGHT_DENSE, recall.FUSION_WEIGHT_BM25)
     pipeline = RecallPipeline([_Retriever("dense", ["a", "b"]), _Retriever("bm25", ["b", "c"])])
     response = await pipeline.run("q", SearchFilters(), top_k=3)
     scores = {h.item_id: h.score for h in response.hits}
-    k = 1.0 / scores["a"] - 1
-    assert k == pytest.approx(recall.RRF_K.default)
-    assert scores["b"] == pytest.approx(1 / (k + 2) + 1 / (k + 1))
+    # min-max per source: each source's best scores 1, its last 0, times the source's weight
+    assert scores["a"] == pytest.approx(recall.FUSION_WEIGHT_DENSE.default)
+    assert scores["b"] == pytest.approx(recall.FUSION_WEIGHT_BM25.default)
+    assert scores["c"] == 0
+    assert [h.item_id for h in response.hits] == ["a", "b", "c"]
     assert response.config.fusion == recall.FUSION_METHOD.default
 
 

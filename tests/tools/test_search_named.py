@@ -45,3 +45,8 @@ def test_no_window_or_no_hit_of_the_product_keeps_the_order() -> None:
     hits = [hit(t, n) for n, t in enumerate(TITLES)]
     assert named_first(hits, "laptop", "laptop", window=0) == hits
     assert named_first(hits, "printer", "printer", window=4) == hits
+
+
+def test_a_request_that_says_more_than_the_product_keeps_the_order() -> None:
+    hits = [hit(t, n) for n, t in enumerate(TITLES)]
+    assert named_first(hits, "laptop", "refurbished laptop", window=4) == hits
