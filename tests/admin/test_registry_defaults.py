@@ -116,16 +116,22 @@ def _scored(relevance: float) -> ScoredHit:
     return ScoredHit(fused, item, relevance, lexical=False)
 
 
-def test_the_relevance_floor_drops_a_hit_just_below_it() -> None:
-    defaults(item_search.RELEVANCE_FLOOR)
+def test_the_relevance_floor_and_the_floor_once_a_hit_passes_it() -> None:
+    defaults(item_search.RELEVANCE_FLOOR, item_search.RELEVANCE_FLOOR_FOUND)
     floor = item_search.RELEVANCE_FLOOR.default
+    found = item_search.RELEVANCE_FLOOR_FOUND.default
     scope = resolve_scope(
         ItemSearchArgs(query="usb hub"), ShoppingPlan(), default_top_k=10, max_top_k=50
     )
-    below, at = _scored(floor - 1e-6), _scored(floor)
-    kept, removed = apply_postfilters([below, at], ItemMatchers(scope))
-    assert kept == [at]
+    below, at, low = _scored(floor - 1e-6), _scored(floor), _scored(found)
+    kept, removed = apply_postfilters([below], ItemMatchers(scope))
+    assert kept == []
     assert removed.relevance_floor == 1
+    # once `at` passes, every hit needs only the found floor (never more than the floor)
+    bar = min(floor, found)
+    kept, removed = apply_postfilters([below, at, low], ItemMatchers(scope))
+    assert kept == [h for h in (below, at, low) if (h.relevance or 0.0) >= bar]
+    assert removed.relevance_floor == 3 - len(kept)
 
 
 @pytest_asyncio.fixture

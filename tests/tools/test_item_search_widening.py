@@ -227,7 +227,8 @@ async def test_a_thin_long_question_is_expanded(runtime: Runtime) -> None:
 
 
 async def test_expansion_adds_the_hits_of_the_quoted_phrase(runtime: Runtime) -> None:
-    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100):
+    # a thin main search: the floor kept whole, as when no hit of the recall passes it
+    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100, RELEVANCE_FLOOR_FOUND=1.0):
         with REGISTRY.overridden(ITEM_SEARCH_EXPANSION_MAX_VARIANTS=0):
             alone = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)
         expanded = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)

@@ -15,6 +15,7 @@ __all__ = [
     "ITEM_SEARCH_SHELF_LIMIT",
     "ITEM_VECTOR_MEMO_SIZE",
     "RELEVANCE_FLOOR",
+    "RELEVANCE_FLOOR_FOUND",
     "RELEVANCE_FLOOR_LEXICAL",
 ]
 
@@ -37,6 +38,19 @@ RELEVANCE_FLOOR_LEXICAL = REGISTRY.declare(
     maximum=1.0,
     description="Cosine a hit that the lexical source (BM25) also matched needs to count as "
     "relevant; lower than RELEVANCE_FLOOR because the shared words are evidence too.",
+)
+RELEVANCE_FLOOR_FOUND = REGISTRY.declare(
+    "RELEVANCE_FLOOR_FOUND",
+    float,
+    1.0,
+    group="item_search",
+    minimum=-1.0,
+    maximum=1.0,
+    description="Cosine every hit needs once some hit of the same recall passes the floors "
+    "above: they have then told a search that found something from gibberish, and dense hits "
+    "below them are often relevant (extended judgments: -1 keeps them all). Never stricter "
+    "than the other floors, so 1 (the default) leaves them whole: lowered, the thin-result "
+    "widening (expansion, refocus, the price-only probe) no longer sees a thin result.",
 )
 ITEM_SEARCH_POOL = REGISTRY.declare(
     "ITEM_SEARCH_POOL",
