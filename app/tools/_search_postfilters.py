@@ -1,6 +1,7 @@
 """The deterministic post-filters of item_search, applied in a fixed order (relevance floor,
-brand exclude, session hard excludes, target model number) and then dedup; each stage counts
-the hits it removed, so a hit two stages would remove is counted by the first."""
+lowered once a hit of the recall reaches it, brand exclude, session hard excludes, target
+model number) and then dedup; each stage counts the hits it removed, so a hit two stages
+would remove is counted by the first."""
 
 from __future__ import annotations
 
@@ -93,7 +94,8 @@ def apply_postfilters(
     """Hits that pass every stage in order, and what each stage removed."""
     removed = Removed()
     kept = []
-    floor = RelevanceFloor.current()
+    hits = list(hits)
+    floor = RelevanceFloor.current().for_hits([(h.relevance, h.lexical) for h in hits])
     for hit in hits:
         if not floor.passes(hit.relevance, hit.lexical):
             removed.relevance_floor += 1

@@ -16,6 +16,7 @@ from app.catalog.item import Item
 from app.config.params.item_search import (
     ITEM_VECTOR_MEMO_SIZE,
     RELEVANCE_FLOOR,
+    RELEVANCE_FLOOR_FOUND,
     RELEVANCE_FLOOR_LEXICAL,
 )
 from app.errors import DependencyDown
@@ -86,6 +87,15 @@ class RelevanceFloor:
         if relevance is None:
             return lexical
         return relevance >= (self.lexical if lexical else self.semantic)
+
+    def for_hits(self, hits: Sequence[tuple[float | None, bool]]) -> RelevanceFloor:
+        """The floor for one recall's (relevance, lexical) hits: once one of them passes this
+        floor the search found something real, and every hit needs only
+        RELEVANCE_FLOOR_FOUND (gibberish, where none passes, keeps the floor whole)."""
+        if not any(self.passes(relevance, lexical) for relevance, lexical in hits):
+            return self
+        found = RELEVANCE_FLOOR_FOUND.get()
+        return RelevanceFloor(min(self.semantic, found), min(self.lexical, found))
 
 
 @dataclass(frozen=True)

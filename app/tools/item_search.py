@@ -18,6 +18,7 @@ from app.catalog.model_codes import query_codes
 from app.config.params.item_search import (
     ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
     ITEM_SEARCH_MIN_HITS,
+    ITEM_SEARCH_NAMED_FIRST_WINDOW,
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
     ITEM_SEARCH_SHEET_LIMIT,
@@ -38,6 +39,7 @@ from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, resolve_scope
 from app.tools._search_codes import codes_first
 from app.tools._search_memo import Finished, SearchMemo, register, replay
+from app.tools._search_named import named_first
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools._search_probe import ProbeFindings, explain_blocks
 from app.tools._search_product import names_product, none_named, searched_product
@@ -144,6 +146,8 @@ class ItemSearchTool:
             unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
             if product and unmet:
                 kept = await self._by_sheet(run, kept, product, musts, unmet, matchers)
+            if product:
+                kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
             kept = _codes_first(run, kept)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]

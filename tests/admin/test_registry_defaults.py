@@ -116,16 +116,22 @@ def _scored(relevance: float) -> ScoredHit:
     return ScoredHit(fused, item, relevance, lexical=False)
 
 
-def test_the_relevance_floor_drops_a_hit_just_below_it() -> None:
-    defaults(item_search.RELEVANCE_FLOOR)
+def test_the_relevance_floor_and_the_floor_once_a_hit_passes_it() -> None:
+    defaults(item_search.RELEVANCE_FLOOR, item_search.RELEVANCE_FLOOR_FOUND)
     floor = item_search.RELEVANCE_FLOOR.default
+    found = item_search.RELEVANCE_FLOOR_FOUND.default
     scope = resolve_scope(
         ItemSearchArgs(query="usb hub"), ShoppingPlan(), default_top_k=10, max_top_k=50
     )
-    below, at = _scored(floor - 1e-6), _scored(floor)
-    kept, removed = apply_postfilters([below, at], ItemMatchers(scope))
-    assert kept == [at]
+    below, at, low = _scored(floor - 1e-6), _scored(floor), _scored(found)
+    kept, removed = apply_postfilters([below], ItemMatchers(scope))
+    assert kept == []
     assert removed.relevance_floor == 1
+    # once `at` passes, every hit needs only the found floor (never more than the floor)
+    bar = min(floor, found)
+    kept, removed = apply_postfilters([below, at, low], ItemMatchers(scope))
+    assert kept == [h for h in (below, at, low) if (h.relevance or 0.0) >= bar]
+    assert removed.relevance_floor == 3 - len(kept)
 
 
 @pytest_asyncio.fixture
@@ -183,16 +189,16 @@ class _Retriever:
         return [Hit(i, 1.0 / (n + 1)) for n, i in enumerate(self._ids[:top_k])]
 
 
-async def test_fusion_is_rrf_with_the_default_k_and_unit_weights() -> None:
-    defaults(
-        recall.FUSION_METHOD, recall.RRF_K, recall.FUSION_WEIGHT_DENSE, recall.FUSION_WEIGHT_BM25
-    )
+async def test_fusion_is_weighted_min_max_with_dense_weighed_above_bm25() -> None:
+    defaults(recall.FUSION_METHOD, recall.FUSION_WEIGHT_DENSE, recall.FUSION_WEIGHT_BM25)
     pipeline = RecallPipeline([_Retriever("dense", ["a", "b"]), _Retriever("bm25", ["b", "c"])])
     response = await pipeline.run("q", SearchFilters(), top_k=3)
     scores = {h.item_id: h.score for h in response.hits}
-    k = 1.0 / scores["a"] - 1
-    assert k == pytest.approx(recall.RRF_K.default)
-    assert scores["b"] == pytest.approx(1 / (k + 2) + 1 / (k + 1))
+    # min-max per source: each source's best scores 1, its last 0, times the source's weight
+    assert scores["a"] == pytest.approx(recall.FUSION_WEIGHT_DENSE.default)
+    assert scores["b"] == pytest.approx(recall.FUSION_WEIGHT_BM25.default)
+    assert scores["c"] == 0
+    assert [h.item_id for h in response.hits] == ["a", "b", "c"]
     assert response.config.fusion == recall.FUSION_METHOD.default
 
 

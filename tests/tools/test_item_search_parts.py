@@ -172,7 +172,8 @@ def test_postfilters_count_each_hit_once_in_order() -> None:
         scored(item("buy:3", "Refurbished hub", brand="Other")),
         scored(item("buy:4", "Fine hub", brand="Other")),
     ]
-    kept, removed = apply_postfilters(hits, matchers)
+    with REGISTRY.overridden(RELEVANCE_FLOOR_FOUND=0.5):
+        kept, removed = apply_postfilters(hits, matchers)
     assert [h.item_id for h in kept] == ["buy:4"]
     assert removed.as_dict() == {
         "relevance_floor": 1,
@@ -194,6 +195,20 @@ def test_relevance_floor() -> None:
     assert not floor.passes(None, lexical=False)
     with REGISTRY.overridden(RELEVANCE_FLOOR=0.3, RELEVANCE_FLOOR_LEXICAL=0.6):
         assert RelevanceFloor.current().passes(0.35, lexical=True), "lexical never stricter"
+
+
+def test_the_floor_is_lowered_once_a_hit_passes_it() -> None:
+    with REGISTRY.overridden(
+        RELEVANCE_FLOOR=0.5, RELEVANCE_FLOOR_LEXICAL=0.15, RELEVANCE_FLOOR_FOUND=0.2
+    ):
+        floor = RelevanceFloor.current()
+        gibberish = floor.for_hits([(0.4, False), (0.1, True), (None, False)])
+        found = floor.for_hits([(0.3, False), (0.2, True), (None, False)])
+    assert gibberish == floor, "no hit passed the floor: it stays"
+    assert found.passes(0.2, lexical=False)
+    assert not found.passes(0.19, lexical=False)
+    assert found.passes(0.15, lexical=True), "never stricter than the lexical floor"
+    assert not found.passes(None, lexical=False)
 
 
 def test_dedupe_by_id_and_by_title_and_brand() -> None:

@@ -106,10 +106,12 @@ async def test_deeper_hits_of_the_product_go_first_at_the_best_recalled_score(
 ) -> None:
     """'ssd 500gb' recalls 500 GB hard drives first; the one 500 GB SSD (whose title says
     neither "ssd" nor "solid state") is deeper, and "ssd" alone would not find it. Put
-    first at the best recalled score, it leads the picker's candidates by recall."""
+    first at the best recalled score, it leads the picker's candidates by recall. (Under
+    rank fusion with equal weights: the dense-weighed default already shows SSDs first.)"""
     plan = ShoppingPlan(category="ssd", keywords=("500gb",))
     ctx = ToolContext("s", "t", plan)
-    outcome = await invoke_tool(runtime.tool("item_search"), {"query": "ssd 500gb"}, ctx)
+    with REGISTRY.overridden(FUSION_METHOD="rrf", FUSION_WEIGHT_DENSE=1.0):
+        outcome = await invoke_tool(runtime.tool("item_search"), {"query": "ssd 500gb"}, ctx)
     result = outcome.output
     assert isinstance(result, ItemSearchResult)
     assert any("no shown hit was a ssd; put first" in note for note in result.notes)
@@ -225,7 +227,8 @@ async def test_a_thin_long_question_is_expanded(runtime: Runtime) -> None:
 
 
 async def test_expansion_adds_the_hits_of_the_quoted_phrase(runtime: Runtime) -> None:
-    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100):
+    # a thin main search: the floor kept whole, as when no hit of the recall passes it
+    with REGISTRY.overridden(ITEM_SEARCH_MIN_HITS=100, RELEVANCE_FLOOR_FOUND=1.0):
         with REGISTRY.overridden(ITEM_SEARCH_EXPANSION_MAX_VARIANTS=0):
             alone = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)
         expanded = await search(runtime, query=CALCULATOR_QUESTION, top_k=50)

@@ -7,6 +7,7 @@ __all__ = [
     "ITEM_SEARCH_EXPANSION_MAX_VARIANTS",
     "ITEM_SEARCH_FILTERED_OUT_CAP",
     "ITEM_SEARCH_MIN_HITS",
+    "ITEM_SEARCH_NAMED_FIRST_WINDOW",
     "ITEM_SEARCH_POOL",
     "ITEM_SEARCH_PROBE_LIMIT",
     "ITEM_SEARCH_RENDER_CAP",
@@ -14,6 +15,7 @@ __all__ = [
     "ITEM_SEARCH_SHELF_LIMIT",
     "ITEM_VECTOR_MEMO_SIZE",
     "RELEVANCE_FLOOR",
+    "RELEVANCE_FLOOR_FOUND",
     "RELEVANCE_FLOOR_LEXICAL",
 ]
 
@@ -36,6 +38,19 @@ RELEVANCE_FLOOR_LEXICAL = REGISTRY.declare(
     maximum=1.0,
     description="Cosine a hit that the lexical source (BM25) also matched needs to count as "
     "relevant; lower than RELEVANCE_FLOOR because the shared words are evidence too.",
+)
+RELEVANCE_FLOOR_FOUND = REGISTRY.declare(
+    "RELEVANCE_FLOOR_FOUND",
+    float,
+    1.0,
+    group="item_search",
+    minimum=-1.0,
+    maximum=1.0,
+    description="Cosine every hit needs once some hit of the same recall passes the floors "
+    "above: they have then told a search that found something from gibberish, and dense hits "
+    "below them are often relevant (extended judgments: -1 keeps them all). Never stricter "
+    "than the other floors, so 1 (the default) leaves them whole: lowered, the thin-result "
+    "widening (expansion, refocus, the price-only probe) no longer sees a thin result.",
 )
 ITEM_SEARCH_POOL = REGISTRY.declare(
     "ITEM_SEARCH_POOL",
@@ -125,4 +140,15 @@ ITEM_SEARCH_SHELF_LIMIT = REGISTRY.declare(
     description="Items whose Icecat product type (from the title or the spec sheet) is the "
     'asked product ("mini pc") put first when fewer than half the hits are of it; 0 turns '
     "the lookup off.",
+)
+ITEM_SEARCH_NAMED_FIRST_WINDOW = REGISTRY.declare(
+    "ITEM_SEARCH_NAMED_FIRST_WINDOW",
+    int,
+    20,
+    group="item_search",
+    minimum=0,
+    maximum=1000,
+    description="Hits, counted from the top, among which those that name the asked product "
+    "(not an accessory for it) go first when the query is just the product's name, each "
+    "group in recalled order; 0 turns it off. Chosen on the extended judgments' tuning half.",
 )

@@ -29,11 +29,12 @@ FUSION_WEIGHT_PREFIX = "FUSION_WEIGHT_"
 FUSION_METHOD = REGISTRY.declare(
     "FUSION_METHOD",
     str,
-    "rrf",
+    "weighted",
     group="recall",
     choices=FUSION_METHODS,
     description="How per-source hit lists are fused: reciprocal rank (rrf), weighted "
-    "min-max scores (weighted) or CombMNZ over min-max scores (combmnz).",
+    "min-max scores (weighted) or CombMNZ over min-max scores (combmnz). Weighted, with "
+    "FUSION_WEIGHT_DENSE, was chosen on the extended judgments' tuning half.",
 )
 RRF_K = REGISTRY.declare(
     "RRF_K",
@@ -96,7 +97,7 @@ def declare_fusion_weight(source: str, default: float = 1.0) -> Param[float]:
 
 
 FUSION_WEIGHT_BM25 = declare_fusion_weight("bm25")
-FUSION_WEIGHT_DENSE = declare_fusion_weight("dense")
+FUSION_WEIGHT_DENSE = declare_fusion_weight("dense", 2.0)
 
 
 def fusion_weights() -> dict[str, float]:
