@@ -21,7 +21,7 @@ from app.config.settings import Settings
 from app.recall.filters import SearchFilters
 from app.recall.fusion import fuse
 from app.runtime import Runtime
-from app.tools._search_product import asked_product, names_product
+from app.tools._search_product import names_product, read_product
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult
 
@@ -58,7 +58,7 @@ async def fused_ids(runtime: Runtime, query: str) -> list[str]:
 
 async def test_a_search_without_an_asked_product_shows_the_fused_order(runtime: Runtime) -> None:
     query = "wireless"
-    assert asked_product(query) is None
+    assert read_product(query) is None
     ids = await shown(runtime, query, 20)
     fused = [i for i in await fused_ids(runtime, query) if i in set(ids)]
     assert len(ids) >= 10
@@ -67,7 +67,7 @@ async def test_a_search_without_an_asked_product_shows_the_fused_order(runtime: 
 
 async def test_the_asked_product_goes_first_within_the_window(runtime: Runtime) -> None:
     query = "laptop"
-    product = asked_product(query)
+    product = read_product(query)
     assert product is not None
     items = runtime.index.items
     pool = ITEM_SEARCH_POOL.get()
@@ -82,7 +82,7 @@ async def test_the_asked_product_goes_first_within_the_window(runtime: Runtime) 
 
 async def test_by_default_the_asked_product_leads(runtime: Runtime) -> None:
     query = "laptop"
-    product = asked_product(query)
+    product = read_product(query)
     assert product is not None
     assert ITEM_SEARCH_NAMED_FIRST_WINDOW.get() > 0
     ids = await shown(runtime, query, 10)
