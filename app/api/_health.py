@@ -44,6 +44,23 @@ def _component(status: Status, critical: bool, **fields: Any) -> Report:
     return {"status": status, "critical": critical, **fields}
 
 
+async def _engine_report(
+    call: Callable[[], Awaitable[object]], backend: str, remote: bool, critical: bool
+) -> Report:
+    """One engine behind a Protocol: its backend, whether remote, and a probe's answer; an
+    unreachable critical engine is down, any other degraded."""
+    ok, error = await probe(call)
+    failed: Status = "down" if critical else "degraded"
+    return _component(
+        "ok" if ok else failed,
+        critical,
+        backend=backend,
+        remote=remote,
+        reachable=ok,
+        **_error(error),
+    )
+
+
 async def index_reports(state: ApiState) -> dict[str, Report]:
     """The search index (version, items), its vector store and its lexical store (backend,
     reachable); recall runs on without the lexical source, so that one is not critical."""
@@ -58,25 +75,12 @@ async def index_reports(state: ApiState) -> dict[str, Report]:
         embedder=manifest.model_id,
         built_at=manifest.built_at,
     )
-    store = index.store
-    ok, error = await probe(lambda: store.collection_exists(index.collection))
-    store_report = _component(
-        "ok" if ok else "down",
-        True,
-        backend=store.name,
-        remote=store.remote,
-        reachable=ok,
-        **_error(error),
+    store, lexical = index.store, index.bm25
+    store_report = await _engine_report(
+        lambda: store.collection_exists(index.collection), store.name, store.remote, True
     )
-    lexical = index.bm25
-    ok, error = await probe(lambda: asyncio.to_thread(lexical.count))
-    lexical_report = _component(
-        "ok" if ok else "degraded",
-        False,
-        backend=lexical.name,
-        remote=lexical.remote,
-        reachable=ok,
-        **_error(error),
+    lexical_report = await _engine_report(
+        lambda: asyncio.to_thread(lexical.count), lexical.name, lexical.remote, False
     )
     return {"index": index_report, "vector_store": store_report, "lexical_store": lexical_report}
 
