@@ -29,7 +29,6 @@ def demo_training_labels(data_dir: Path, items: Mapping[str, Item]) -> TrainingL
     return TrainingLabels(
         evaluation=evaluation,
         examples=tuple(_esci_examples(data_dir, items, evaluation)),
-        files=tuple(data_dir / name for name in DEMO_LABEL_FILES),
     )
 
 

@@ -5,7 +5,6 @@ imported catalog brings neither, and training then learns from its own categorie
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from app.catalog.product_nouns import normalise_query
 
@@ -36,9 +35,7 @@ class LabelledExample:
 
 @dataclass(frozen=True)
 class TrainingLabels:
-    """What a catalog brings for training beyond its items, and the files it was read from
-    (their bytes are part of a trained model's hash)."""
+    """What a catalog brings for training beyond its items."""
 
     evaluation: EvaluationSet = field(default_factory=EvaluationSet)
     examples: tuple[LabelledExample, ...] = ()
-    files: tuple[Path, ...] = ()
