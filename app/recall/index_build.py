@@ -134,7 +134,15 @@ def build_index(
         if (done := up_to_date()) is not None:  # another process built it while we waited
             return done
         return _build_version(
-            settings, catalog, embedder, paths, store_for, live_seq, reuse_embeddings, show_progress
+            settings,
+            desc_chars,
+            catalog,
+            embedder,
+            paths,
+            store_for,
+            live_seq,
+            reuse_embeddings,
+            show_progress,
         )
 
 
@@ -152,6 +160,7 @@ def _build_lock(root: Path) -> Iterator[None]:
 
 def _build_version(
     settings: Settings,
+    desc_chars: int,
     catalog: Catalog,
     embedder: Embedder,
     paths: IndexPaths,
@@ -160,9 +169,9 @@ def _build_version(
     reuse_embeddings: bool,
     show_progress: bool,
 ) -> BuildReport:
-    """Embed, write and publish one index version (the caller holds the build lock)."""
+    """Embed, write and publish one index version (the caller holds the build lock), with
+    the description length its version was computed from."""
     root, version = paths.root, paths.version
-    desc_chars = INDEX_DESCRIPTION_CHARS.get()
     recipes = index_recipes(desc_chars)
     started = time.perf_counter()
     tmp = root / f"{STAGING_PREFIX}{version}"
