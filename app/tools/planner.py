@@ -23,7 +23,7 @@ from app.tools.base import ToolContext, ToolResult
 from app.tools.llm import PLANNER, ChatModel, Message, fallback_note
 from app.tools.plan_change import PlanChange
 from app.tools.planner_rules import RulesReading, read_plan
-from app.tools.readings import note_reading
+from app.tools.readings import note_reading, one_reading
 from app.tools.shopping_plan import BundleSlot, ShoppingPlan
 
 __all__ = [
@@ -114,6 +114,10 @@ class PlannerTool:
         """The catalog's brief, told to the LLM so platforms name this catalog's shops."""
 
     async def run(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
+        with one_reading():  # the rules' reading and the LLM's draft make one plan
+            return await self._plan(args, ctx)
+
+    async def _plan(self, args: PlannerArgs, ctx: ToolContext) -> PlannerResult:
         previous = None if ctx.plan == ShoppingPlan() else ctx.plan
         reading, rules, respelled = await offload(
             self._rules, args.messages, previous, args.changes
