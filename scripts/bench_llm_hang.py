@@ -4,8 +4,9 @@ turn's deadline (`LLM_TURN_DEADLINE_S`). Prints one JSON document.
 
     .venv/bin/python scripts/bench_llm_hang.py [--deadline 20] [--turns 1]
 
-Sessions and the search cache live in-process (no Redis). Turn times include the rules'
-search and picks after the deadline; the machine's load is reported with them.
+Sessions and the search cache live in-process (no Redis). The runtime is warmed first, as
+`pickwise serve` warms it before taking requests (`API_WARM_UP`). Turn times include the
+rules' search and picks after the deadline; the machine's load is reported with them.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from app.config.settings import get_settings
 from app.eval.bench_stats import load_averages
 from app.recall.breakers import BREAKERS
 from app.runtime import Runtime
-from app.runtime_agent import build_agent
+from app.runtime_agent import build_agent, warm_up
 
 MESSAGE = "a wireless mouse under $25"
 
@@ -48,9 +49,11 @@ async def run(deadline_s: float, turns: int) -> dict[str, Any]:
     )
     load_start = load_averages()
     timings: list[dict[str, Any]] = []
+    warm_s = 0.0
     try:
         with REGISTRY.overridden(LLM_TURN_DEADLINE_S=deadline_s):
             async with Runtime(settings) as runtime:
+                warm_s = await warm_up(runtime)  # as `pickwise serve` does before requests
                 agent = build_agent(runtime)
                 for _ in range(turns):
                     started = time.perf_counter()
@@ -72,6 +75,7 @@ async def run(deadline_s: float, turns: int) -> dict[str, Any]:
         await server.wait_closed()
     return {
         "deadline_s": deadline_s,
+        "warm_up_s": round(warm_s, 3),
         "turns": timings,
         "breakers": {
             b.name: {"state": b.state, "failures": b.failures}

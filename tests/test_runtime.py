@@ -11,10 +11,12 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from app.agent._session_stores import KEY_PREFIX
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall.memo_retriever import MemoRetriever
 from app.runtime import Runtime
+from app.runtime_agent import warm_up
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.item_search import ItemSearchResult, ItemSearchTool
 
@@ -91,6 +93,16 @@ async def test_concurrent_identical_searches_encode_and_query_once(runtime: Runt
     vector = await runtime.dense.query_vector("Ergonomic  vertical MOUSE")
     assert runtime.dense.counters.encodes == after.encodes, "memoised by the recall"
     assert abs(sum(x * x for x in vector) - 1.0) < 1e-4
+
+
+async def test_a_warm_up_runs_the_real_offline_turn_and_saves_no_session(runtime: Runtime) -> None:
+    redis = Redis.from_url(REDIS_URL)
+    sessions = set(await redis.keys(f"{KEY_PREFIX}*"))
+    encodes = runtime.dense.counters.encodes
+    assert await warm_up(runtime) > 0
+    assert runtime.dense.counters.encodes > encodes, "the turn searched the real index"
+    assert set(await redis.keys(f"{KEY_PREFIX}*")) == sessions
+    await redis.aclose()
 
 
 async def test_close_releases_what_it_opened_but_not_an_injected_index(

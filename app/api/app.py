@@ -29,10 +29,11 @@ from app.api._state import ApiState
 from app.api._validation import TextGuard
 from app.api.errors import install_error_handlers
 from app.api.openapi import install_openapi
+from app.config.params.api import API_WARM_UP
 from app.config.settings import Settings, get_settings
 from app.logging_setup import install_token_mask
 from app.runtime import Runtime
-from app.runtime_agent import build_agent
+from app.runtime_agent import build_agent, warm_up
 
 __all__ = ["create_app"]
 
@@ -46,7 +47,8 @@ def create_app(
     runtime: Runtime | None = None,
 ) -> FastAPI:
     """The HTTP API over `settings`. An injected `agent` is used as is; an injected, not yet
-    opened `runtime` (e.g. sharing a loaded index) replaces `Runtime(settings)`."""
+    opened `runtime` (e.g. sharing a loaded index) replaces `Runtime(settings)`. With neither
+    (`pickwise serve`), one offline turn warms the runtime before requests (`API_WARM_UP`)."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -54,6 +56,8 @@ def create_app(
         opened = runtime or Runtime(settings)
         async with opened:
             chat_agent = agent if agent is not None else build_agent(opened)
+            if runtime is None and agent is None and API_WARM_UP.get():
+                await warm_up(opened)  # before the first request: `serve` is ready when warm
             app.state.api = ApiState(
                 settings=settings,
                 agent=chat_agent,

@@ -6,6 +6,7 @@ from app.config.registry import REGISTRY
 __all__ = [
     "API_MAX_TURNS_IN_FLIGHT",
     "API_RETRY_AFTER_S",
+    "API_WARM_UP",
     "CARDS_MAX_IDS",
     "FACETS_TOP",
     "HEALTH_PROBE_TIMEOUT_S",
@@ -13,6 +14,16 @@ __all__ = [
     "SSE_KEEPALIVE_S",
 ]
 
+API_WARM_UP = REGISTRY.declare(
+    "API_WARM_UP",
+    bool,
+    True,
+    group="api",
+    description=(
+        "Run one offline turn before `pickwise serve` takes requests, so the first shopper "
+        "does not pay for loading models, index shards and vocabularies."
+    ),
+)
 SESSION_ID_MAX_CHARS = REGISTRY.declare(
     "SESSION_ID_MAX_CHARS",
     int,
