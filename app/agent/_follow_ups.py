@@ -140,8 +140,8 @@ def follow_up_cues(message: str, session: Session, speller: Speller | None = Non
     low = read.lower()
     reference = _PICK_REFERENCE.search(low)
     written = _PICK_REFERENCE.search(message.lower())
-    if reference is not None and _pick_at(reference, session.picks) is None:
-        written = None  # points at no pick shown ("a number 2 pencil" first): words to read
+    if reference is not None and not session.picks:
+        written = None  # no pick shown yet ("a number 2 pencil"): words to read as written
     text = message if written is None else _without(message, written) or message
     cues = FollowUpCues(message, low, text, reference=reference)
     counted = _COUNT_ONLY.fullmatch(low)

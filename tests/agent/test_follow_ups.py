@@ -194,16 +194,17 @@ def test_a_reference_to_a_pick_is_no_keyword(message: str, planned: str) -> None
     ("message", "picks", "text"),
     [
         ("a number 2 pencil", 0, "a number 2 pencil"),
-        ("i want the second one in black", 1, "i want the second one in black"),
+        ("i want the second one in black", 0, "i want the second one in black"),
+        ("i want the third one in black", 2, "i want in black"),
         ("i want the second one in black", 2, "i want in black"),
     ],
 )
-def test_a_reference_to_no_pick_shown_is_words_the_planner_reads_once(
+def test_a_pick_reference_before_any_pick_is_words_the_planner_reads_once(
     message: str, picks: int, text: str
 ) -> None:
     cues = follow_up_cues(message, _session(PICKS[:picks]))
     assert cues.text == text
-    if picks < 2:  # the words read first are the words planned: no second reading
+    if not picks:  # the words read first are the words planned: no second reading
         latest = read_plan([cues.text]).latest
         assert settle_follow_up(cues, _session(PICKS[:picks]), latest).planned == text
 
