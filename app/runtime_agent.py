@@ -14,7 +14,7 @@ from app.agent.chat import HookFactory, ShoppingAgent
 from app.agent.session import open_session_store
 from app.runtime import Runtime
 from app.tools.base import Tool
-from harness.autopick import AutopickHook
+from harness import turn_hooks
 
 __all__ = ["build_agent", "warm_up"]
 
@@ -22,12 +22,13 @@ log = logging.getLogger(__name__)
 
 
 def build_agent(runtime: Runtime, *, hooks: HookFactory | None = None) -> ShoppingAgent:
-    """The agent over `runtime`'s components; `hooks` replaces the default autopick harness."""
+    """The agent over `runtime`'s components with the harness's hooks; `hooks` replaces the
+    default autopick harness (the budgets and dependency-down guards always run)."""
     return ShoppingAgent(
         runtime.tools,
         runtime.sessions,
         model=runtime.chat_model,
-        hooks=hooks or (lambda: [AutopickHook(runtime.tools)]),
+        hooks=lambda: turn_hooks(runtime.tools, hooks() if hooks else None),
         speller=runtime.index.speller,
         items=runtime.index.items,
         catalog_brief=runtime.index.facets.brief(),
@@ -45,7 +46,7 @@ async def warm_up(runtime: Runtime) -> float:
     agent = ShoppingAgent(
         tools,
         sessions,
-        hooks=lambda: [AutopickHook(tools)],
+        hooks=lambda: turn_hooks(tools),
         speller=runtime.index.speller,
         items=runtime.index.items,
     )

@@ -1,5 +1,5 @@
-"""The agent loop's system prompt (the session's plan and last picks included), the notes
-added to tool results, and the form of harness hints in the conversation."""
+"""The agent loop's system prompt (the session's plan and last picks included) and the form
+of harness hints in the conversation."""
 
 from __future__ import annotations
 
@@ -31,11 +31,6 @@ with its item_id.
 showed. When filters hide the matches, say which and why.
 - A tool result with code dependency_down means that part is unavailable: do not retry \
 it; tell the shopper plainly."""
-
-DEPENDENCY_DOWN_NOTE = (
-    "NOTE: {dependency} is unavailable right now. Do not call {tool} again in this turn. "
-    "Tell the shopper plainly that this part is unavailable and answer with what you have."
-)
 
 
 def system_message(session: Session, plan: ShoppingPlan, catalog: str = "") -> Message:

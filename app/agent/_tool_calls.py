@@ -1,6 +1,6 @@
 """Runs a batch of tool calls for the loop or the offline policy through `invoke_tool`: all
 concurrency-safe calls in parallel, otherwise one by one; unknown tools, calls past the
-per-turn search budget and calls to a tool found down this turn become tool errors."""
+per-step cap and calls a hook refuses (budgets, a tool found down) become tool errors."""
 
 from __future__ import annotations
 
@@ -11,11 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.agent._turn import Turn, tool_end_data
-from app.config.params.agent import AGENT_MAX_SEARCHES_PER_TURN, AGENT_MAX_TOOL_CALLS_PER_STEP
-from app.errors import DependencyDown
+from app.config.params.agent import AGENT_MAX_TOOL_CALLS_PER_STEP
 from app.tools.base import Tool, ToolError, ToolOutcome, invoke_tool
-
-SEARCH_TOOL = "item_search"
 
 
 @dataclass(frozen=True)
@@ -55,9 +52,6 @@ async def run_calls(
         outcome = by_id[call.call_id]
         turn.emit("tool_end", **tool_end_data(call.call_id, outcome, call.by))
         turn.record(outcome, call.by)
-        error = outcome.output
-        if isinstance(error, ToolError) and error.code == DependencyDown.code:
-            turn.down_tools[call.name] = str(error.details.get("dependency", ""))
         outcomes.append(outcome)
     return outcomes
 
@@ -68,7 +62,6 @@ def _refusals(
     """Calls answered with an error without running, decided in call order."""
     refused: dict[str, ToolOutcome] = {}
     step_cap = AGENT_MAX_TOOL_CALLS_PER_STEP.get()
-    search_cap = AGENT_MAX_SEARCHES_PER_TURN.get()
     for n, call in enumerate(calls):
         error: ToolError | None = None
         if n >= step_cap:
@@ -83,23 +76,8 @@ def _refusals(
                 message=f"there is no tool {call.name!r}; available: {', '.join(sorted(tools))}",
                 retry=True,
             )
-        elif call.name in turn.down_tools:
-            dependency = turn.down_tools[call.name]
-            error = ToolError(
-                code=DependencyDown.code,
-                message=f"{call.name} is unavailable this turn ({dependency or 'a dependency'} "
-                "is down); do not call it again, tell the shopper",
-                details={"dependency": dependency},
-            )
-        elif call.name == SEARCH_TOOL:
-            if turn.searches >= search_cap:
-                error = ToolError(
-                    code="search_limit",
-                    message=f"the budget of {search_cap} item_search calls per turn is spent; "
-                    "work with the results you have and answer with shopping_summary",
-                )
-            else:
-                turn.searches += 1
+        else:
+            error = turn.check_call(call.name)
         if error is not None:
             refused[call.call_id] = ToolOutcome(call.name, error, 0.0)
     return refused

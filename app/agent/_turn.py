@@ -12,10 +12,10 @@ from typing import Any, Literal
 
 from app.agent.events import EventType, PickView, StageTiming, TurnEvent
 from app.agent.follow_ups import FollowUpCues
-from app.agent.hooks import HarnessHint, TurnHook
+from app.agent.hooks import CallGuard, HarnessHint, Hook, TurnHook
 from app.agent.session import Session
 from app.catalog.item import Item
-from app.tools.base import ToolContext, ToolOutcome
+from app.tools.base import ToolContext, ToolError, ToolOutcome
 from app.tools.item_picker import ItemPickerResult, Pick
 from app.tools.readings import Readings
 from app.tools.shopping_summary import cited_ids
@@ -32,7 +32,7 @@ class Turn:
     turn_id: str
     message: str
     ctx: ToolContext
-    hooks: Sequence[TurnHook]
+    hooks: Sequence[Hook]
     mode: Mode
     """The policy answering the turn: the LLM loop, or the offline policy."""
     planner: PlannerName = "rules"
@@ -42,8 +42,6 @@ class Turn:
     notes: list[str] = field(default_factory=list)
     picks_by_slot: dict[str, list[PickView]] = field(default_factory=dict)
     seen_ids: set[str] = field(default_factory=set)
-    searches: int = 0
-    down_tools: dict[str, str] = field(default_factory=dict)
     answer: str = ""
     asked_about: PickView | None = None
     """The last turn's pick this message asks a price question about, if any."""
@@ -110,10 +108,31 @@ class Turn:
         for hook in self.hooks:
             hook.after_tool(outcome, self.ctx)
 
+    def check_call(self, tool: str) -> ToolError | None:
+        """The first refusal a guarding hook gives a call of `tool`, asking them in order."""
+        for guard in self._guards():
+            error = guard.check_call(tool, self.ctx)
+            if error is not None:
+                return error
+        return None
+
+    def model_notes(self, tool: str, outcome: ToolOutcome) -> list[str]:
+        """What the guarding hooks add to a result the model reads."""
+        return [n for g in self._guards() if (n := g.model_note(tool, outcome))]
+
+    def allow_model_call(self, made: int) -> bool:
+        """Whether every guarding hook lets the loop call the model again."""
+        return all(g.allow_model_call(made) for g in self._guards())
+
+    def _guards(self) -> list[CallGuard]:
+        return [h for h in self.hooks if isinstance(h, CallGuard)]
+
     async def hints(self) -> list[HarnessHint]:
         """Ask every hook for its hints; the tool calls a harness ran are shown as tool events."""
         hints: list[HarnessHint] = []
         for hook in self.hooks:
+            if not isinstance(hook, TurnHook):
+                continue
             with self.stage(f"harness.{hook.name}"):
                 found = await hook.before_model_call(self.ctx)
             for hint in found:

@@ -18,7 +18,7 @@ from app.agent._turn import Mode, Turn
 from app.agent._turn_plan import plan_turn
 from app.agent.events import PickView, StageTiming, TurnEvent, TurnSummary
 from app.agent.follow_ups import follow_up_cues
-from app.agent.hooks import TurnHook
+from app.agent.hooks import Hook
 from app.agent.loop import finish_with_summary, run_llm_turn
 from app.agent.offline_policy import run_offline_turn
 from app.agent.plan_edit import PlanEdit, hold_edit
@@ -51,13 +51,13 @@ __all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks", 
 
 log = logging.getLogger(__name__)
 
-HookFactory = Callable[[], Sequence[TurnHook]]
+HookFactory = Callable[[], Sequence[Hook]]
 """Builds fresh hooks for one turn (hooks keep per-turn state)."""
 
 UNANSWERED = "Sorry, I could not finish this request. Could you say it another way?"
 
 
-def no_hooks() -> Sequence[TurnHook]:
+def no_hooks() -> Sequence[Hook]:
     return ()
 
 

@@ -8,12 +8,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from app.agent._prompts import DEPENDENCY_DOWN_NOTE, hint_message, system_message
+from app.agent._prompts import hint_message, system_message
 from app.agent._tool_calls import PlannedCall, run_calls
 from app.agent._turn import Turn
-from app.config.params.agent import AGENT_MAX_ITERATIONS, AGENT_TOOL_RESULT_MAX_CHARS
-from app.errors import DependencyDown
-from app.tools.base import Tool, ToolError, ToolOutcome, tool_json_schema
+from app.config.params.agent import AGENT_TOOL_RESULT_MAX_CHARS
+from app.tools.base import Tool, ToolOutcome, tool_json_schema
 from app.tools.llm import ChatModel, Message
 from app.tools.shopping_summary import check_item_ids
 
@@ -40,7 +39,9 @@ async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[An
     messages: list[Message] = [system_message(turn.session, turn.ctx.plan, turn.catalog)]
     messages += [line.model_dump() for line in turn.session.conversation]
     messages.append({"role": "user", "content": turn.message})
-    for iteration in range(1, AGENT_MAX_ITERATIONS.get() + 1):
+    iteration = 0
+    while turn.allow_model_call(iteration):
+        iteration += 1
         messages += [hint_message(h) for h in await turn.hints()]
         with turn.stage(f"model.{iteration}"):
             reply = await model.chat(messages, tools=schemas)
@@ -55,12 +56,12 @@ async def run_llm_turn(turn: Turn, model: ChatModel, tools: Mapping[str, Tool[An
         messages.append(reply.as_message())
         calls = [PlannedCall(c.id, c.name, c.arguments, "model") for c in reply.tool_calls]
         outcomes = await run_calls(turn, offered, calls)
-        messages += [_tool_message(c, o) for c, o in zip(calls, outcomes, strict=True)]
+        messages += [_tool_message(turn, c, o) for c, o in zip(calls, outcomes, strict=True)]
         answer = _terminal_answer(offered, outcomes)
         if answer is not None:
             turn.answer = answer
             return True
-    turn.notes.append(f"stopped after {AGENT_MAX_ITERATIONS.get()} model calls")
+    turn.notes.append(f"stopped after {iteration} model calls")
     return await finish_with_summary(turn, offered)
 
 
@@ -70,7 +71,7 @@ async def finish_with_summary(turn: Turn, tools: Mapping[str, Tool[Any, Any]]) -
     if SUMMARY_TOOL not in tools or not turn.ctx.slot_results.get("item_search"):
         return False
     await turn.hints()
-    call = PlannedCall(f"agent-summary-{turn.searches}", SUMMARY_TOOL, {}, "agent")
+    call = PlannedCall(f"agent-summary-{len(turn.trace)}", SUMMARY_TOOL, {}, "agent")
     outcomes = await run_calls(turn, tools, [call])
     answer = _terminal_answer(tools, outcomes)
     if answer is None:
@@ -90,14 +91,11 @@ def _terminal_answer(
     return None
 
 
-def _tool_message(call: PlannedCall, outcome: ToolOutcome) -> Message:
-    """The tool result the model reads, cut to size; a dependency_down error gets the note."""
+def _tool_message(turn: Turn, call: PlannedCall, outcome: ToolOutcome) -> Message:
+    """The tool result the model reads, cut to size, with the guarding hooks' notes."""
     text = outcome.output.render()
     cap = AGENT_TOOL_RESULT_MAX_CHARS.get()
     if len(text) > cap:
         text = text[:cap] + f"\n[cut: {len(text) - cap} more characters]"
-    error = outcome.output
-    if isinstance(error, ToolError) and error.code == DependencyDown.code:
-        dependency = str(error.details.get("dependency") or "a dependency")
-        text += "\n" + DEPENDENCY_DOWN_NOTE.format(dependency=dependency, tool=call.name)
+    text = "\n".join([text, *turn.model_notes(call.name, outcome)])
     return {"role": "tool", "tool_call_id": call.call_id, "content": text}

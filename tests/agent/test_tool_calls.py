@@ -1,7 +1,7 @@
 """The tool-call runner on probe tools: a batch of concurrency-safe calls overlaps, one unsafe
-call makes the batch serial; unknown tools, calls past the per-step and per-turn budgets and
-calls to a tool found down are refused as tool errors; hooks see every call and their own
-calls show up as tool events."""
+call makes the batch serial; unknown tools, calls past the per-step cap and, with the
+harness's guards, searches past the turn's budget and calls to a tool found down are refused
+as tool errors; hooks see every call and their own calls show up as tool events."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ from app.agent.session import Session
 from app.config.registry import REGISTRY
 from app.errors import DependencyDown
 from app.tools.base import Tool, ToolContext, ToolError, ToolOutcome, ToolResult
+from harness.budgets import TurnBudgets
+from harness.dependency_down import DependencyDownGuard
 
 
 class ProbeArgs(BaseModel):
@@ -162,7 +164,7 @@ async def test_an_unknown_tool_is_an_error_result_and_the_rest_still_runs() -> N
 async def test_searches_past_the_turn_budget_and_calls_past_the_step_cap_are_refused() -> None:
     meter = Meter()
     tools: dict[str, Tool[Any, Any]] = {"item_search": probe_tool("item_search", meter)}
-    turn = make_turn()
+    turn = make_turn(TurnBudgets())
     with REGISTRY.overridden(AGENT_MAX_SEARCHES_PER_TURN=2, AGENT_MAX_TOOL_CALLS_PER_STEP=4):
         first = await run_calls(turn, tools, calls(*["item_search"] * 3))
         second = await run_calls(turn, tools, calls("item_search"))
@@ -176,7 +178,7 @@ async def test_searches_past_the_turn_budget_and_calls_past_the_step_cap_are_ref
 async def test_a_tool_found_down_is_not_called_again_this_turn() -> None:
     meter = Meter()
     tools: dict[str, Tool[Any, Any]] = {"kb": probe_tool("kb", meter, down=True)}
-    turn = make_turn()
+    turn = make_turn(DependencyDownGuard())
     (first,) = await run_calls(turn, tools, calls("kb"))
     (again,) = await run_calls(turn, tools, calls("kb"))
     assert codes([first, again]) == ["dependency_down", "dependency_down"]
@@ -184,6 +186,16 @@ async def test_a_tool_found_down_is_not_called_again_this_turn() -> None:
     assert isinstance(again.output, ToolError)
     assert again.output.details == {"dependency": "opensearch"}
     assert "do not call it again" in again.output.message
+
+
+async def test_without_the_guards_the_runner_refuses_nothing_a_hook_would() -> None:
+    meter = Meter()
+    tools: dict[str, Tool[Any, Any]] = {"kb": probe_tool("kb", meter, down=True)}
+    turn = make_turn()
+    with REGISTRY.overridden(AGENT_MAX_SEARCHES_PER_TURN=1):
+        await run_calls(turn, tools, calls("kb"))
+        await run_calls(turn, tools, calls("kb"))
+    assert meter.runs == 2, "the refusals are the harness's, not the runner's"
 
 
 async def test_hooks_see_every_call_and_their_own_calls_become_tool_events() -> None:
