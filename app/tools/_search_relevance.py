@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -96,6 +96,14 @@ class RelevanceFloor:
             return self
         found = RELEVANCE_FLOOR_FOUND.get()
         return RelevanceFloor(min(self.semantic, found), min(self.lexical, found))
+
+
+def on_topic(hits: Iterable[ScoredHit]) -> list[ScoredHit]:
+    """The hits that pass the whole relevance floor, in order: what the decisions to widen,
+    refocus or probe a search read, since the floor lowered once a hit passes it
+    (`RelevanceFloor.for_hits`) also keeps hits too far from the query to count as found."""
+    floor = RelevanceFloor.current()
+    return [h for h in hits if floor.passes(h.relevance, h.lexical)]
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,6 @@ from app.config.params.item_search import (
     ITEM_SEARCH_NAMED_FIRST_WINDOW,
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
-    ITEM_SEARCH_SHEET_LIMIT,
-    ITEM_SEARCH_SHELF_LIMIT,
 )
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
@@ -34,10 +32,11 @@ from app.recall.retriever import Hit
 from app.recall.search_index import SearchIndex
 from app.recall.trace import recall_trace
 from app.tools._lexicon_rules import catalog_alias
-from app.tools._picker_terms import Term, make_terms
+from app.tools._picker_terms import make_terms
 from app.tools._query_expansion import expansion_variants
 from app.tools._search_args import ItemSearchArgs, resolve_scope
 from app.tools._search_codes import codes_first
+from app.tools._search_lookups import CatalogLookups, ahead, best_score
 from app.tools._search_memo import Finished, SearchMemo, register, replay
 from app.tools._search_named import named_first
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
@@ -49,18 +48,11 @@ from app.tools._search_relevance import (
     RelevanceFloor,
     RelevanceScorer,
     ScoredHit,
-    Scoring,
+    on_topic,
 )
 from app.tools._search_result import ItemSearchResult
 from app.tools._search_run import Pass, SearchRun, build_result, ms_since, timed
-from app.tools._search_sheets import (
-    SHEET_SOURCE,
-    SheetLookup,
-    lookup_hits,
-    sheet_price_verdict,
-    unstated,
-)
-from app.tools._search_shelves import SHELF_SOURCE, ShelfLookup, needs_shelf
+from app.tools._search_sheets import unstated
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.shopping_plan import ShoppingPlan
@@ -102,8 +94,7 @@ class ItemSearchTool:
         self.pipeline = pipeline
         vectors = query_vectors or EmbedderQueryVectors(index.embedder)
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
-        self.sheets = SheetLookup(index.items)
-        self.shelves = ShelfLookup(index.items)
+        self.lookups = CatalogLookups(index, self.scorer)
         self.memo = SearchMemo(lambda: index.cache_version)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:
@@ -137,22 +128,23 @@ class ItemSearchTool:
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
             chosen = await self._maybe_relax(run, main, pool)
             kept = chosen.kept
-            if len(kept) < ITEM_SEARCH_MIN_HITS.get():
+            if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
                 kept = await self._expand(run, kept, pool, matchers)
-            if product and none_named((h.item for h in kept[: scope.top_k]), product, scope.query):
+            if product and none_named(_shown(kept, scope.top_k), product, scope.query):
                 kept = await self._refocus(run, kept, product, pool, matchers)
             if product:
-                kept = await self._by_shelf(run, kept, product, matchers)
-            unmet = unstated(musts, (h.item for h in kept[: scope.top_k]))
+                kept = await self.lookups.by_shelf(run, kept, product, matchers)
+            unmet = unstated(musts, _shown(kept, scope.top_k))
             if product and unmet:
-                kept = await self._by_sheet(run, kept, product, musts, unmet, matchers)
+                kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
             if product:
                 kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
             kept = _codes_first(run, kept)
             kept, duplicates = dedupe(kept)
             run.hits = kept[: scope.top_k]
-            unnamed = none_named((h.item for h in run.hits), product, scope.query)
-            if run.effective.has_hard_filters and (len(run.hits) < scope.top_k or unnamed):
+            found = _shown(run.hits, scope.top_k)
+            unnamed = none_named(found, product, scope.query)
+            if run.effective.has_hard_filters and (len(found) < scope.top_k or unnamed):
                 with timed(run.steps, "probe"):
                     run.findings = await self._probe(
                         run, matchers, run.hit_ids(), product if unnamed else None
@@ -209,14 +201,14 @@ class ItemSearchTool:
         """With min_rating set and too few hits, search once more without it (budget, brand
         and the relevance floor stay) and keep that result when it has more hits."""
         scope = run.scope
-        if scope.min_rating is None or len(main.kept) >= ITEM_SEARCH_MIN_HITS.get():
+        if scope.min_rating is None or len(on_topic(main.kept)) >= ITEM_SEARCH_MIN_HITS.get():
             return main
         loose = scope.without_rating()
         with timed(run.steps, "relaxed_recall"):
             relaxed = await self._widening_pass(
                 run, "relaxed", scope.query, loose.filters(), pool, ItemMatchers(loose)
             )
-        if relaxed is None or len(relaxed.kept) <= len(main.kept):
+        if relaxed is None or len(on_topic(relaxed.kept)) <= len(on_topic(main.kept)):
             run.notes.append("searching without min_rating found no more items")
             return main
         run.effective, run.relaxed = loose, True
@@ -263,7 +255,10 @@ class ItemSearchTool:
         if product.lower() == " ".join(run.scope.query.lower().split()):
             return kept
         query = run.scope.query
-        deeper = [h for h in kept[run.scope.top_k :] if names_product(h.item, product, query)]
+        shown = {h.item_id for h in on_topic(kept)[: run.scope.top_k]}
+        deeper = [
+            h for h in kept if h.item_id not in shown and names_product(h.item, product, query)
+        ]
         filters = run.effective.filters()
         alone = " ".join(dict.fromkeys(p for p in (product, catalog_alias(product)) if p))
         with timed(run.steps, "refocus"):
@@ -274,76 +269,9 @@ class ItemSearchTool:
             run.notes.append(f"no shown hit was a {product}; put first {len(deeper)} deeper one(s)")
         if named:
             run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
-        first = sorted(_ahead(deeper, named), key=lambda h: -(h.relevance or 0.0))
-        top = _best_score(kept)
-        return _ahead([replace(h, hit=replace(h.hit, score=top)) for h in first], kept)
-
-    async def _by_shelf(
-        self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers
-    ) -> list[ScoredHit]:
-        """When the product needs it (`needs_shelf`), put first the items whose product type
-        it is (`_evidenced`), nearest to the query first; none when nearness cannot be
-        measured."""
-        limit = ITEM_SEARCH_SHELF_LIMIT.get()
-        shown = [h.item for h in dedupe(kept)[0][: run.scope.top_k]]
-        if limit <= 0 or not needs_shelf(shown, product, run.scope.query):
-            return kept
-        shelf = self.shelves.shelved(product, run.effective.filters())
-        if not shelf:
-            return kept
-        with timed(run.steps, "by_shelf"):
-            scoring = await self._score_looked_up(run, kept, shelf, SHELF_SOURCE)
-        if scoring.degraded:
-            run.complete = False
-            return kept
-        nearest = sorted(scoring.hits, key=lambda h: -(h.relevance or 0.0))[:limit]
-        listed = _evidenced(nearest, matchers)
-        if not listed:
-            return kept
-        run.notes.append(f"put first {len(listed)} item(s) the catalog files as {product}")
-        return _ahead(listed, kept)
-
-    async def _by_sheet(
-        self,
-        run: SearchRun,
-        kept: list[ScoredHit],
-        product: str,
-        musts: Sequence[Term],
-        unmet: Sequence[Term],
-        matchers: ItemMatchers,
-    ) -> list[ScoredHit]:
-        """When no hit states some must-haves (`unmet`), put first the items of the product
-        whose spec sheets list, or titles state the amounts of, the most must-haves, looked up
-        under the same filters (`_evidenced`)."""
-        filters = run.effective.filters()
-        limit = ITEM_SEARCH_SHEET_LIMIT.get()
-        found = self.sheets.stating(musts, product, run.scope.query, filters, limit=limit)
-        shown = {h.item_id for h in kept[: run.scope.top_k]}
-        found = [item for item in found if item.item_id not in shown]
-        if not found:
-            run.sheet_verdict = sheet_price_verdict(
-                self.sheets, unmet, product, run.effective, matchers, limit=limit
-            )
-            return kept
-        with timed(run.steps, "by_sheet"):
-            scoring = await self._score_looked_up(run, kept, found, SHEET_SOURCE)
-        run.complete = run.complete and not scoring.degraded
-        listed = _evidenced(scoring.hits, matchers)
-        if not listed:
-            return kept
-        said = " or ".join(t.text for t in unmet)
-        run.notes.append(
-            f"put first {len(listed)} {product} item(s) whose spec sheet or title states {said}"
-        )
-        return _ahead(listed, kept)
-
-    async def _score_looked_up(
-        self, run: SearchRun, kept: list[ScoredHit], items: Sequence[Item], source: str
-    ) -> Scoring:
-        """Looked-up items scored as hits of their own source, each at the best recalled
-        hit's score, since they go first."""
-        hits = lookup_hits(items, _best_score(kept), source)
-        return await self.scorer.score(run.scope.query, hits, self.index.items)
+        first = sorted(ahead(deeper, named), key=lambda h: -(h.relevance or 0.0))
+        top = best_score(kept)
+        return ahead([replace(h, hit=replace(h.hit, score=top)) for h in first], kept)
 
     async def _probe(
         self, run: SearchRun, matchers: ItemMatchers, kept_ids: set[str], product: str | None
@@ -379,23 +307,10 @@ def _codes_first(run: SearchRun, kept: list[ScoredHit]) -> list[ScoredHit]:
     return ordered
 
 
-def _evidenced(hits: Sequence[ScoredHit], matchers: ItemMatchers) -> list[ScoredHit]:
-    """Looked-up hits that pass the post-filters; what the catalog says of them (a sheet
-    feature, a product type) is evidence as shared words are, so they face the lexical
-    relevance floor."""
-    listed, _ = apply_postfilters([replace(h, lexical=True) for h in hits], matchers)
-    return listed
-
-
-def _best_score(hits: Sequence[ScoredHit]) -> float:
-    """The best recalled score, which the hits put first are given (1 when none)."""
-    return max((h.hit.score for h in hits), default=1.0)
-
-
-def _ahead(first: list[ScoredHit], kept: list[ScoredHit]) -> list[ScoredHit]:
-    """`first`, then the kept hits not among them."""
-    ids = {h.item_id for h in first}
-    return first + [h for h in kept if h.item_id not in ids]
+def _shown(hits: Sequence[ScoredHit], top_k: int) -> list[Item]:
+    """The items of the first `top_k` hits on the topic (`on_topic`): what the decisions to
+    widen, refocus or probe read, as if the floor had been kept whole."""
+    return [h.item for h in on_topic(hits)[:top_k]]
 
 
 def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:

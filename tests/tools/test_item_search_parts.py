@@ -15,7 +15,7 @@ from app.tools._query_expansion import content_words, expansion_variants
 from app.tools._search_args import ItemSearchArgs, resolve_scope
 from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools._search_probe import block_reasons, explain_blocks
-from app.tools._search_relevance import RelevanceFloor, ScoredHit
+from app.tools._search_relevance import RelevanceFloor, ScoredHit, on_topic
 from app.tools._search_result import PriceOnly
 from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
@@ -209,6 +209,26 @@ def test_the_floor_is_lowered_once_a_hit_passes_it() -> None:
     assert not found.passes(0.19, lexical=False)
     assert found.passes(0.15, lexical=True), "never stricter than the lexical floor"
     assert not found.passes(None, lexical=False)
+
+
+def test_on_topic_reads_the_whole_floor_when_the_kept_hits_pass_a_lowered_one() -> None:
+    hits = [
+        scored(item("buy:1", "usb hub"), relevance=0.6, lexical=False),
+        scored(item("buy:2", "usb cable"), relevance=0.3, lexical=False),
+        scored(item("buy:3", "hub stand"), relevance=0.2, lexical=True),
+        scored(item("buy:4", "desk lamp"), relevance=0.1, lexical=True),
+        scored(item("buy:5", "hub"), relevance=None, lexical=True),
+    ]
+    with REGISTRY.overridden(
+        RELEVANCE_FLOOR=0.5, RELEVANCE_FLOOR_LEXICAL=0.15, RELEVANCE_FLOOR_FOUND=-1.0
+    ):
+        kept, removed = apply_postfilters(hits, ItemMatchers(scope()))
+        topical = on_topic(kept)
+    assert kept == hits, "buy:1 passes the floor, so every hit needs only the found floor"
+    assert removed.relevance_floor == 0
+    assert [h.item_id for h in topical] == ["buy:1", "buy:3", "buy:5"]
+    with REGISTRY.overridden(RELEVANCE_FLOOR=0.7, RELEVANCE_FLOOR_FOUND=-1.0):
+        assert [h.item_id for h in on_topic(hits)] == ["buy:3", "buy:5"], "lexical ones only"
 
 
 def test_dedupe_by_id_and_by_title_and_brand() -> None:

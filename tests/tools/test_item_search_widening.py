@@ -17,7 +17,7 @@ from app.config.settings import Settings
 from app.recall.filters import brand_key
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.item_search import ItemSearchResult, RelevanceFloor
 from app.tools.shopping_plan import Constraint, ShoppingPlan
 
 REDIS_URL = "redis://127.0.0.1:6379/14"
@@ -66,6 +66,21 @@ async def test_budget_too_low_is_reported_as_price_only(runtime: Runtime) -> Non
     text = result.render()
     assert f"{verdict.over_budget} matches are above your $5.00 budget" in text
     assert f"the cheapest is ${verdict.cheapest_usd:,.2f}" in text
+
+
+async def test_hits_under_the_floor_are_shown_but_the_probe_reads_those_over_it(
+    runtime: Runtime,
+) -> None:
+    """Once a hit passes the relevance floor, hits under it are kept (RELEVANCE_FLOOR_FOUND),
+    yet a result of nothing but them is still probed and told price-only (`on_topic`)."""
+    floor = RelevanceFloor.current()
+    found = await search(runtime, query="power bank", top_k=50)
+    assert any(not floor.passes(h.relevance, "bm25" in h.sources) for h in found.hits)
+    cheap = await search(runtime, query="laptop", price_usd_max=5, top_k=20)
+    assert len(cheap.hits) == cheap.top_k, "the cheap hits under the floor fill the result"
+    over = [h for h in cheap.hits if floor.passes(h.relevance, "bm25" in h.sources)]
+    assert len(over) < cheap.top_k
+    assert cheap.price_only is not None
 
 
 @pytest.mark.parametrize(

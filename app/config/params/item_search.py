@@ -42,15 +42,15 @@ RELEVANCE_FLOOR_LEXICAL = REGISTRY.declare(
 RELEVANCE_FLOOR_FOUND = REGISTRY.declare(
     "RELEVANCE_FLOOR_FOUND",
     float,
-    1.0,
+    -1.0,
     group="item_search",
     minimum=-1.0,
     maximum=1.0,
     description="Cosine every hit needs once some hit of the same recall passes the floors "
     "above: they have then told a search that found something from gibberish, and dense hits "
-    "below them are often relevant (extended judgments: -1 keeps them all). Never stricter "
-    "than the other floors, so 1 (the default) leaves them whole: lowered, the thin-result "
-    "widening (expansion, refocus, the price-only probe) no longer sees a thin result.",
+    "below them are often relevant (extended judgments: -1, the default, keeps them all). "
+    "Never stricter than the other floors (1 leaves them whole). The widening, refocus and "
+    "probe decisions read only the hits that pass the whole floor (`on_topic`).",
 )
 ITEM_SEARCH_POOL = REGISTRY.declare(
     "ITEM_SEARCH_POOL",
