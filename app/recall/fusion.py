@@ -24,6 +24,7 @@ __all__ = [
     "combmnz",
     "fuse",
     "minmax_normalise",
+    "near_best_cut",
     "rrf",
     "weighted_minmax",
 ]
@@ -138,6 +139,35 @@ def fuse(
     if method == "combmnz":
         return combmnz(runs, weights=weights, limit=limit)
     raise InvalidRequest(f"unknown fusion method {method!r}; known: rrf, weighted, combmnz")
+
+
+def near_best_cut(
+    fused: Sequence[FusedHit],
+    runs: Mapping[str, Sequence[Hit]],
+    *,
+    limit: int,
+    ratio: float,
+    head: float,
+) -> list[FusedHit]:
+    """`limit` of the `fused` hits, in fused order: the first `head` share of them by fused
+    score, then the hits some source scored within `ratio` of its best score, then the rest
+    by fused score. A source's near-best hits match as well as its best (every BM25 hit of a
+    brand query holds the brand), however far min-max spreads them; 0 < ratio <= 1."""
+    if len(fused) <= limit:
+        return list(fused)
+    near: set[str] = set()
+    for hits in runs.values():
+        best = max((h.score for h in hits), default=0.0)
+        if best > 0:
+            near.update(h.item_id for h in hits if h.score >= ratio * best)
+    taken = {h.item_id for h in fused[: int(limit * head)]}
+    for wanted in (near, None):
+        for hit in fused:
+            if len(taken) >= limit:
+                break
+            if wanted is None or hit.item_id in wanted:
+                taken.add(hit.item_id)
+    return [h for h in fused if h.item_id in taken]
 
 
 def _fuse(

@@ -19,7 +19,14 @@ from typing import Literal, cast
 from app.config.params import recall as recall_params
 from app.errors import DependencyDown, InvalidRequest
 from app.recall.filters import SearchFilters
-from app.recall.fusion import DEFAULT_RRF_K, DEFAULT_WEIGHT, FusedHit, FusionMethod, fuse
+from app.recall.fusion import (
+    DEFAULT_RRF_K,
+    DEFAULT_WEIGHT,
+    FusedHit,
+    FusionMethod,
+    fuse,
+    near_best_cut,
+)
 from app.recall.retriever import Hit, Retriever
 from app.telemetry import observe_recall_source
 
@@ -39,6 +46,7 @@ class RecallConfig:
 
     `weights` maps a source name to its fusion weight; a source not named weighs 1.0.
     `depth` is how many hits each source is asked for (never fewer than the `top_k` asked).
+    `near_best` > 0 cuts the fused list with `near_best_cut` (`cut_head` of it by fused score).
     """
 
     fusion: FusionMethod = "rrf"
@@ -47,6 +55,8 @@ class RecallConfig:
     policy: RecallPolicy = "loose"
     parallel: bool = True
     depth: int = 100
+    near_best: float = 0.0
+    cut_head: float = 0.3
 
     def __post_init__(self) -> None:
         if self.fusion not in recall_params.FUSION_METHODS:
@@ -61,6 +71,9 @@ class RecallConfig:
             raise InvalidRequest(f"rrf_k must be >= 0, got {self.rrf_k}")
         if self.depth < 1:
             raise InvalidRequest(f"depth must be >= 1, got {self.depth}")
+        for name in ("near_best", "cut_head"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise InvalidRequest(f"{name} must be in [0, 1], got {getattr(self, name)}")
         for source, weight in self.weights.items():
             if not math.isfinite(weight) or weight < 0:
                 raise InvalidRequest(f"weight of {source!r} must be finite and >= 0, got {weight}")
@@ -76,6 +89,8 @@ class RecallConfig:
             policy=cast(RecallPolicy, recall_params.RECALL_POLICY.get()),
             parallel=recall_params.RECALL_PARALLEL.get(),
             depth=recall_params.RECALL_DEPTH.get(),
+            near_best=recall_params.RECALL_NEAR_BEST.get(),
+            cut_head=recall_params.RECALL_CUT_HEAD.get(),
         )
 
     def weight(self, source: str) -> float:
@@ -195,8 +210,10 @@ class RecallPipeline:
             runs,
             k=cfg.rrf_k,
             weights={s: cfg.weight(s) for s in runs},
-            limit=top_k,
+            limit=None if cfg.near_best > 0 else top_k,
         )
+        if cfg.near_best > 0:
+            fused = near_best_cut(fused, runs, limit=top_k, ratio=cfg.near_best, head=cfg.cut_head)
         return RecallResponse(
             hits=tuple(fused),
             per_source_counts=MappingProxyType({o.source: len(o.hits) for o in outcomes}),

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from app.errors import InvalidRequest
-from app.recall.fusion import combmnz, fuse, minmax_normalise, rrf, weighted_minmax
+from app.recall.fusion import (
+    combmnz,
+    fuse,
+    minmax_normalise,
+    near_best_cut,
+    rrf,
+    weighted_minmax,
+)
 from app.recall.retriever import Hit
 
 
@@ -160,3 +167,31 @@ def test_bad_arguments_are_invalid_requests() -> None:
         rrf(RUNS, k=-1)
     with pytest.raises(InvalidRequest):
         weighted_minmax(RUNS, weights={"dense": -0.1})
+
+
+def test_the_near_best_cut_keeps_a_flat_sources_hits_in_fused_order() -> None:
+    # bm25 is flat (every hit within 0.9 of its best, a brand query): min-max spreads it to
+    # 0..1, so fused score alone would cut its tail for dense hits far below dense's best
+    runs = {
+        "dense": run(("d1", 0.8), ("d2", 0.7), ("d3", 0.6), ("d4", 0.5), ("d5", 0.4)),
+        "bm25": run(("b1", 4.0), ("b2", 3.9), ("b3", 3.8), ("b4", 3.7)),
+    }
+    fused = weighted_minmax(runs, weights={"dense": 2.0, "bm25": 1.0})
+    by_score = [h.item_id for h in fused[:6]]
+    assert set(by_score) == {"d1", "d2", "d3", "b1", "b2", "d4"}
+    cut = near_best_cut(fused, runs, limit=6, ratio=0.9, head=0.34)
+    # first 2 by fused score, then the near-best hits (d1 and every bm25 hit), in fused order
+    kept = {"d1", "d2", "b1", "b2", "b3", "b4"}
+    assert [h.item_id for h in cut] == [h.item_id for h in fused if h.item_id in kept]
+    assert near_best_cut(fused, runs, limit=6, ratio=1.0, head=0.0)[0].item_id == "d1"
+    assert near_best_cut(fused, runs, limit=6, ratio=0.9, head=1.0) == fused[:6]
+    assert near_best_cut(fused, runs, limit=100, ratio=0.9, head=0.3) == fused
+
+
+def test_the_near_best_cut_fills_with_fused_order_when_few_are_near_best() -> None:
+    runs = {"dense": run(("a", 0.9), ("b", 0.5), ("c", 0.4)), "bm25": run(("c", 9.0), ("d", 1.0))}
+    fused = weighted_minmax(runs)
+    cut = near_best_cut(fused, runs, limit=3, ratio=0.95, head=0.0)
+    assert len(cut) == 3
+    assert {"a", "c"} <= {h.item_id for h in cut}, "each source's best is near-best"
+    assert cut == [h for h in fused if h in cut], "in fused order"

@@ -303,6 +303,8 @@ def test_from_params_reads_declared_weights_and_weighs_others_one() -> None:
         {"policy": "lenient"},
         {"rrf_k": -1},
         {"depth": 0},
+        {"near_best": 1.5},
+        {"cut_head": -0.1},
         {"weights": {"dense": -1.0}},
         {"weights": {"dense": float("nan")}},
     ],
@@ -316,3 +318,16 @@ def test_config_is_immutable() -> None:
     config = RecallConfig(weights={"bm25": 0.5})
     with pytest.raises(TypeError):
         config.weights["bm25"] = 2.0  # type: ignore[index]
+
+
+async def test_a_near_best_cut_keeps_a_sources_near_best_hits_past_the_fused_cut() -> None:
+    dense = FakeRetriever("dense", [(f"d{i}", 1.0 - i / 10) for i in range(6)])
+    bm25 = FakeRetriever("bm25", [(f"b{i}", 4.0 - i / 100) for i in range(4)])
+    weights = {"dense": 3.0}
+    plain = RecallConfig(fusion="weighted", weights=weights)
+    near = RecallConfig(fusion="weighted", weights=weights, near_best=0.9, cut_head=0.0)
+    pipeline = RecallPipeline([dense, bm25])
+    cut = await pipeline.run("x", NO_FILTERS, top_k=6, config=plain)
+    kept = await pipeline.run("x", NO_FILTERS, top_k=6, config=near)
+    assert [h.item_id for h in cut.hits] == ["d0", "d1", "d2", "d3", "b0", "b1"]
+    assert [h.item_id for h in kept.hits] == ["d0", "d1", "b0", "b1", "b2", "b3"]

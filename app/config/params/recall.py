@@ -13,7 +13,9 @@ __all__ = [
     "FUSION_WEIGHT_BM25",
     "FUSION_WEIGHT_DENSE",
     "FUSION_WEIGHT_PREFIX",
+    "RECALL_CUT_HEAD",
     "RECALL_DEPTH",
+    "RECALL_NEAR_BEST",
     "RECALL_PARALLEL",
     "RECALL_POLICIES",
     "RECALL_POLICY",
@@ -69,6 +71,27 @@ RECALL_DEPTH = REGISTRY.declare(
     minimum=1,
     maximum=1000,
     description="Hits asked of each source before fusion (at least the requested top_k).",
+)
+RECALL_NEAR_BEST = REGISTRY.declare(
+    "RECALL_NEAR_BEST",
+    float,
+    0.9,
+    group="recall",
+    minimum=0.0,
+    maximum=1.0,
+    description="Share of a source's best score a hit needs to be kept in the fused cut "
+    "ahead of hits that only their fused score ranks higher (after RECALL_CUT_HEAD); 0 cuts "
+    "by fused score alone. Chosen on the extended judgments' tuning half (Recall@100).",
+)
+RECALL_CUT_HEAD = REGISTRY.declare(
+    "RECALL_CUT_HEAD",
+    float,
+    0.3,
+    group="recall",
+    minimum=0.0,
+    maximum=1.0,
+    description="Share of the fused cut taken by fused score alone before the near-best "
+    "hits of each source (RECALL_NEAR_BEST).",
 )
 BM25_STANDARD_WEIGHT = REGISTRY.declare(
     "BM25_STANDARD_WEIGHT",
