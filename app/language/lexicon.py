@@ -11,6 +11,7 @@ from app.errors import ConfigError
 
 __all__ = [
     "LEXICON_DIR",
+    "alternation",
     "currency_patterns",
     "filler_words",
     "kinds_by_noun",
@@ -135,3 +136,9 @@ def kinds_by_noun(name: str) -> dict[str, tuple[frozenset[str], ...]]:
         noun: tuple(frozenset(words) for words in by_kind.values())
         for noun, by_kind in kinds.items()
     }
+
+
+def alternation(name: str) -> str:
+    """The rows of a pattern list (column `pattern`) joined as one regex alternation, in file
+    order (the order a regex tries them in)."""
+    return "|".join(row["pattern"] for row in table(name))

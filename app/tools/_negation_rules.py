@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.language import lexicon
 from app.tools._lexicon_rules import (
     FREE_FEATURES,
     FREEABLE,
@@ -31,7 +32,7 @@ class Finding:
     start: int
 
 
-_DET = r"(?:(?:a|an|the|any|some)\s+)?"
+_DET = r"(?:(?:" + lexicon.alternation("negation_det") + r")\s+)?"
 _SOFT = tuple(
     re.compile(p)
     for p in (
@@ -50,11 +51,7 @@ _SOFT = tuple(
         r"on)\s+" + _DET,
     )
 )
-_AUX_NOT = (
-    r"(?:(?:does|do|did|must|should|will|would|can|could|may|might|need|shall)\s+not|doesn'?t|"
-    r"don'?t|dont|doesnt|didn'?t|didnt|won'?t|shouldn'?t|shouldnt|mustn'?t|can'?t|cannot|"
-    r"wouldn'?t|needn'?t)"
-)
+_AUX_NOT = r"(?:" + lexicon.alternation("negation_aux_not") + r")"
 _VERB_NEG = re.compile(
     rf"\b{_AUX_NOT}\s+(?:(?P<want>want|need|like)\s+(?:it\s+|them\s+|one\s+)?(?:to\s+)?)?"
     r"(?:(?P<verb>have|has|contain|contains|include|includes|come\s+with|use|uses|feature|"
@@ -92,9 +89,7 @@ _FREE = re.compile(r"\b([a-z][a-z0-9]*)[-\s]free\b(?!\s+(?:of|from)\b)")
 _FREE_LIST_ITEM = re.compile(
     r"([a-z][a-z0-9]*)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|and/or)\s+|\s*&\s*)$"
 )
-_MODAL_BEFORE = re.compile(
-    r"\b(?:will|does|do|did|must|should|can|could|would|may|might|shall|need)\s+$"
-)
+_MODAL_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("negation_modal_before") + r")\s+$")
 _IDIOMS = (
     (re.compile(r"\bnot\s+tested\s+on\s+animals\b"), "not tested on animals"),
     (re.compile(r"\bno\s+(?:tools?|assembly|batteries)\s+(?:needed|required|necessary)\b"), None),
