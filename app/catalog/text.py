@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from app.language import lexicon
+
 __all__ = [
     "add_once_after",
     "clean_text",
@@ -34,8 +36,7 @@ _PERCENT_SPACE = re.compile(r"(?<=\d) %")
 _INCH_MARK = re.compile(r"(?<=\d) ''(?=\s|$)")
 _COLON_SPACE = re.compile(r"(?<=[a-z]) :(?= )")
 _ABBREVIATION_DOT = re.compile(
-    r"\b(cu|ft|sq|in|lb|lbs|oz|qt|gal|inc|ltd|co|corp|sec|no|std|prem|exch|approx|dia|vol)"
-    r" \.(?=\s|$)"
+    r"\b(" + lexicon.alternation("text_abbreviation_dot") + r") \.(?=\s|$)"
 )
 _TRAILING_DOT = re.compile(r"(?<=\w) \.$")
 
@@ -88,23 +89,7 @@ _ACRONYMS = _words(
     "gpu lan wan nas sata esata pci pcie kvm dslr slr lte nfc ntsc diy aa aaa rgb pc ip "
     "dect ieee"
 )
-_SPECIAL_CASE = {
-    "ipod": "iPod",
-    "iphone": "iPhone",
-    "ipad": "iPad",
-    "imac": "iMac",
-    "itunes": "iTunes",
-    "ilife": "iLife",
-    "iwork": "iWork",
-    "macbook": "MacBook",
-    "playstation": "PlayStation",
-    "powerpoint": "PowerPoint",
-    "quickbooks": "QuickBooks",
-    "wifi": "WiFi",
-    "poe": "PoE",
-    "voip": "VoIP",
-    "youtube": "YouTube",
-}
+_SPECIAL_CASE = lexicon.word_map("text_special_case")
 _VOWELS = frozenset("aeiouy")
 _VOWELLESS_WORDS = _words("ltd st mr mrs dr jr sr pty std")
 _ALPHA_RUN = re.compile(r"[a-z]+")

@@ -8,6 +8,7 @@ import re
 
 from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.language import lexicon
 from app.tools._amount_rules import is_unit
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
@@ -23,13 +24,12 @@ from app.tools._text_rules import (
 )
 
 _PREFER_FORWARD = re.compile(
-    r"\b(?:preferably|ideally|if\s+possible|hopefully|(?:i'?d|i\s+would|we\s+would|would)\s+"
-    r"(?:prefer|like\s+it\s+to\s+(?:be|have))|i\s+prefer|we\s+prefer|prefer|bonus\s+(?:if|for)|"
-    r"nice\s+to\s+have|would\s+be\s+nice\s+to\s+have)\b[\s,]*"
+    r"\b(?:" + lexicon.alternation("preference_prefer_forward") + r")\b[\s,]*"
 )
 _PREFER_BACKWARD = re.compile(
-    r"(?:\s+(?:is|are|would\s+be|will\s+be)(?:\s+most)?)?\s+(?:preferred|preferable|preferably|"
-    r"ideal|a\s+plus|a\s+bonus|if\s+possible)\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
+    r"(?:\s+(?:is|are|would\s+be|will\s+be)(?:\s+most)?)?\s+(?:"
+    + lexicon.alternation("preference_prefer_backward")
+    + r")\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
 )
 _MUST = (
     re.compile(
@@ -52,7 +52,9 @@ _WITH_GUARD = word_set(
 )
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
 _PURPOSE = re.compile(
-    r"\bfor\s+(?:(?:my|our|his|her|their|the|a|an)\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
+    r"\bfor\s+(?:(?:"
+    + lexicon.alternation("preference_purpose")
+    + r")\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
 )
 _SEEKING = word_set("looking look searching search shopping shop hunting")
 _LEAD_VERBS = word_set(
