@@ -74,24 +74,12 @@ def add_once_after(pattern: re.Pattern[str], low: str, word: Callable[[re.Match[
 # Display casing of lower-cased ditto text.
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_SMALL_WORDS = _words("a an and as at by for from in into of on or per the to vs via with w")
-_UNITS = _words(
-    "b kb mb gb tb mbps gbps hz khz mhz ghz mm cm m km in ft yd lb lbs oz g kg mg ml l qt gal "
-    "w kw v mah ah ma ms ns dpi ppm rpm mp x cu sq pk pcs ct"
-)
-_ACRONYMS = _words(
-    "usb hdmi dvd cd lcd led oled tv hd hdtv uhd dvi vga sd sdhc sdxc av ac dc rf ir gps uv "
-    "hp lg jvc tdk ibm amd nec rca ati ps ii iii iv vi vii viii ix xl xxl ups ram ssd hdd cpu "
-    "gpu lan wan nas sata esata pci pcie kvm dslr slr lte nfc ntsc diy aa aaa rgb pc ip "
-    "dect ieee"
-)
+_SMALL_WORDS = lexicon.word_set("text_small_words")
+_UNITS = lexicon.word_set("text_units")
+_ACRONYMS = lexicon.word_set("text_acronyms")
 _SPECIAL_CASE = lexicon.word_map("text_special_case")
 _VOWELS = frozenset("aeiouy")
-_VOWELLESS_WORDS = _words("ltd st mr mrs dr jr sr pty std")
+_VOWELLESS_WORDS = lexicon.word_set("text_vowelless_words")
 _ALPHA_RUN = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 

@@ -25,13 +25,16 @@ _ALTERNATION = re.compile(rf"(?<![a-z\\]){_ALTERNATIVE}(?:\|{_ALTERNATIVE}){{2,}
 
 def vocabulary_lines(source: str) -> set[int]:
     """Line numbers of one module's source that hold typed vocabulary: a set, list, tuple or
-    dict literal of at least MIN_WORDS words, or a string with a regex word alternation."""
+    dict literal of at least MIN_WORDS words, a string of words split into a list, or a
+    string with a regex word alternation."""
     tree = ast.parse(source)
     skip = _skipped_constants(tree)
     lines: set[int] = set()
     for node in ast.walk(tree):
         if _holds_vocabulary(node, tree, skip):
             lines.update(_span(node))
+        for text in _word_list_texts(node):
+            lines.update(_span(text))
     return lines
 
 
@@ -55,6 +58,26 @@ def lexicon_size(directory: Path = LEXICON_DIR) -> dict[str, object]:
         "lexicon_entries": sum(entries.values()),
         "lexicon": entries,
     }
+
+
+def _word_list_texts(node: ast.AST) -> list[ast.Constant]:
+    """Strings of words split into a list: `word_set("a b c")`, `"a b c".split()`."""
+    texts: list[ast.expr] = []
+    if isinstance(node, ast.Call):
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if "word" in name:
+            texts = list(node.args)
+        elif name == "split" and isinstance(func, ast.Attribute) and not node.args:
+            texts = [func.value]
+    return [
+        text
+        for text in texts
+        if isinstance(text, ast.Constant)
+        and isinstance(text.value, str)
+        and len(text.value.split()) >= MIN_WORDS
+        and all(_WORD.fullmatch(word.lower()) for word in text.value.split())
+    ]
 
 
 def _holds_vocabulary(node: ast.AST, tree: ast.Module, skip: set[int]) -> bool:

@@ -12,7 +12,7 @@ from app.catalog.specs import BYTE_UNITS, UNITS, comparable, quantities, without
 from app.language import lexicon
 from app.language.lexicon import number_words
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
-from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token, word_set
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token
 
 MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 """An amount written with its unit ("16gb", "3rd")."""
@@ -228,11 +228,7 @@ _COUNT_REACH = 5
 """How many words before a product's noun a count of it may stand."""
 _COUNT_LEADS = lexicon.word_set("amount_count_leads")
 """Words a count of products follows ("i need two", "looking for 3", "get me 2")."""
-_AMOUNT_NOUNS = word_set(
-    """piece size color colors plus x pro max mini light lights dozen panel panels channel
-    channels hd way port ports gang outlet outlets button buttons slot slots bay bays core
-    speed tier layer"""
-)
+_AMOUNT_NOUNS = lexicon.word_set("amount_amount_nouns")
 """Words that make a number before them a spec, not a count ("3 piece", "4 color", "8
 channel", "4 bay", "iphone 11 pro", "two lights" of a vanity light)."""
 

@@ -31,7 +31,7 @@ from app.tools._lexicon_rules import (
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens, word_set
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
 _REQUEST_LEAD = re.compile(
@@ -214,7 +214,7 @@ def _heads(run: list[Token], k: int) -> bool:
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
 
 
-_PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
+_PARTICLE_VERBS = {"ups": lexicon.word_set("category_particle_verbs")}
 """Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
 

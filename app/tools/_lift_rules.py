@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from app.language import lexicon
 from app.tools._phrase_rules import collect_phrases
-from app.tools._text_rules import SpanMask, clause_start, tokens, word_set
+from app.tools._text_rules import SpanMask, clause_start, tokens
 
 _FORWARD = re.compile(r"\b(?:" + lexicon.alternation("lift_forward") + r")\s+")
 _BACKWARD = re.compile(
@@ -16,11 +16,7 @@ _BACKWARD = re.compile(
     + lexicon.alternation("lift_backward")
     + r")(?:\s+(?:too|as\s+well|after\s+all|with\s+me))?\b|\s+works?\s+(?:too|as\s+well|for\s+me)\b"
 )
-_FILLERS = word_set(
-    "actually ok okay well oh hmm but so and also on second thought never mind nevermind i guess "
-    "think maybe the a an brand brands thing things one ones stuff part restriction "
-    "constraint requirement rule any"
-)
+_FILLERS = lexicon.word_set("lift_fillers")
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from app.tools._lexicon_rules import (
     NO_FEATURES,
 )
 from app.tools._phrase_rules import AndMode, Phrase, collect_phrases
-from app.tools._text_rules import STOP_WORDS, SpanMask, tokens, word_set
+from app.tools._text_rules import STOP_WORDS, SpanMask, tokens
 
 Kind = Literal["exclude", "avoid", "must_have", "prefer"]
 
@@ -80,7 +80,7 @@ _HARD_PATTERNS: tuple[tuple[str, AndMode], ...] = (
     (r"\bwithout\s+" + _DET, "single"),
 )
 _HARD = tuple((re.compile(p), mode) for p, mode in _HARD_PATTERNS)
-_SOFT_STOPS = word_set("much many only just sure that this these those one ones it")
+_SOFT_STOPS = lexicon.word_set("negation_soft_stops")
 """Soft negations are about adjectives ("not too big"), so only these words end them."""
 _NOT = re.compile(r"\bnot\s+" + _DET)
 _NO = re.compile(r"\bno\s+")

@@ -23,6 +23,13 @@ def test_a_word_map_and_a_regex_alternation_count() -> None:
     assert vocabulary_lines(source) == {2, 3}
 
 
+def test_a_string_of_words_split_into_a_list_counts() -> None:
+    source = (
+        'A = word_set(\n    """\n    laptop tablet\n    phone\n    """\n)\nB = "x y z".split()\n'
+    )
+    assert vocabulary_lines(source) == {2, 3, 4, 5, 7}
+
+
 def test_code_that_holds_no_vocabulary_counts_nothing() -> None:
     source = (
         '"""A docstring that says cheap|budget|affordable."""\n'
@@ -30,6 +37,7 @@ def test_code_that_holds_no_vocabulary_counts_nothing() -> None:
         'PAIR = ("one", "two")\n'
         'CODE = re.compile(r"[A-Z]{2,}\\d+")\n'
         'SETTINGS = {"timeout": 3, "retries": some_call()}\n'
+        'log.info("starting the index build")\n'
     )
     assert vocabulary_lines(source) == set()
 
