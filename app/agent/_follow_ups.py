@@ -59,7 +59,7 @@ second one"): either is answered with its price and offers."""
 
 _COUNTS = number_words("quantity")
 _COUNT_ONLY = re.compile(
-    r"\s*(?:(?:ok(?:ay)?|and|so|actually|oh)[\s,]+)?(?:"
+    (r"\s*(?:(?:" + lexicon.alternation("follow_ups_count_only_1") + r")[\s,]+)?(?:")
     + lexicon.alternation("follow_ups_count_only")
     + (
         r")?\s*(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|"
@@ -76,7 +76,11 @@ _COMPARE = re.compile(
 """Questions about the picks shown ("which one is best?", "compare the first two"), answered
 from them without searching again."""
 _TRAIT_QUESTION = re.compile(
-    r"(?:(?:and|so|but|ok(?:ay)?)[\s,]+)?(?:is|are|does|do)\s+(?P<subject>"
+    (
+        r"(?:(?:"
+        + lexicon.alternation("follow_ups_trait_question_1")
+        + r")[\s,]+)?(?:is|are|does|do)\s+(?P<subject>"
+    )
     + lexicon.alternation("follow_ups_trait_question")
     + (
         r")\s+(?:(?:have|has|come\s+with|support|include)\s+)?(?:an?\s+|"

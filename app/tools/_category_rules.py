@@ -40,15 +40,20 @@ _REQUEST_LEAD = re.compile(
     + r")\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
 )
 _SMALL_TALK = re.compile(
-    r"^\W*(?:hi|hello|hey|yo|hiya|howdy|good\s+(?:morning|afternoon|evening|night)|thanks|thank\s+you|thx|bye|goodbye|cheers|lol|haha)\b|\b(?:"
+    (r"^\W*(?:" + lexicon.alternation("category_small_talk_1") + r")\b|\b(?:")
     + lexicon.alternation("category_small_talk")
     + r")\b"
 )
 PURPOSE_PRODUCTS = lexicon.word_map("category_purpose_products")
 """Verbs a shopper asks a tool for by purpose, and the product noun of that tool."""
 _PURPOSE = re.compile(
-    r"\b(?:something|anything|a\s+(?:thing|way|device|gadget))\s+(?:to|that\s+(?:can|will)|"
-    r"for)\s+(" + "|".join(PURPOSE_PRODUCTS) + r")\b"
+    (
+        r"\b(?:"
+        + lexicon.alternation("category_purpose_1")
+        + r")\s+(?:to|that\s+(?:can|will)|for)\s+("
+    )
+    + "|".join(PURPOSE_PRODUCTS)
+    + r")\b"
 )
 _SHOPPING_WORDS = re.compile(r"\b(?:" + lexicon.alternation("category_shopping_words") + r")\b")
 

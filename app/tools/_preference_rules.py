@@ -27,18 +27,18 @@ _PREFER_FORWARD = re.compile(
     r"\b(?:" + lexicon.alternation("preference_prefer_forward") + r")\b[\s,]*"
 )
 _PREFER_BACKWARD = re.compile(
-    r"(?:\s+(?:is|are|would\s+be|will\s+be)(?:\s+most)?)?\s+(?:"
+    (r"(?:\s+(?:" + lexicon.alternation("preference_prefer_backward_1") + r")(?:\s+most)?)?\s+(?:")
     + lexicon.alternation("preference_prefer_backward")
     + r")\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
 )
 _MUST = (
     re.compile(
-        r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:have|include|"
-        r"come\s+with|feature|support|be(?:\s+(?:in|of))?)\s+(?!able\s+to\b)"
+        r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:"
+        + lexicon.alternation("preference_must_1")
+        + r")\s+(?!able\s+to\b)"
     ),
     re.compile(
-        r"\b(?:that|which|it|they|also)\s+(?:has|have|comes\s+with|come\s+with|includes|include|"
-        r"features|feature|supports|support|offers?)\s+"
+        r"\b(?:that|which|it|they|also)\s+(?:" + lexicon.alternation("preference_must_2") + r")\s+"
     ),
     re.compile(r"\b(?:must[-\s]haves?\s*:?|including)\s+"),
 )
