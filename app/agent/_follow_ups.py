@@ -18,41 +18,40 @@ from typing import Any
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.spelling import Speller
+from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
 from app.tools.picker_terms import find_specs
 from app.tools.plan_change import PlanChange
 from app.tools.shopping_plan import ShoppingPlan
 
-_CHEAPER = re.compile(
-    r"\b(?:cheaper|less\s+expensive|lower[\s-]priced|more\s+affordable|too\s+(?:expensive|pricey))\b"
-)
-_PRICIER = re.compile(r"\b(?:pricier|more\s+expensive|higher[\s-]end|too\s+cheap)\b")
-_ELSEWHERE = re.compile(
-    r"\b(?:elsewhere|anywhere|somewhere\s+else|(?:another|other)\s+(?:shops?|stores?|sites?))\b"
-)
+_CHEAPER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_cheaper") + r")\b")
+_PRICIER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_pricier") + r")\b")
+_ELSEWHERE = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_elsewhere") + r")\b")
 """A price asked of another shop ("is it cheaper elsewhere?") is about the same item."""
-_OTHER_OPTIONS = re.compile(
-    r"\b(?:other|more|different|another|else)\s+(?:[a-z-]+\s+)?(?:options?|ones?|picks?|choices?|"
-    r"suggestions?|models?)\b|\bshow\s+me\s+more\b|\bany\s*thing\s+else\b|\bothers\b"
-)
+_OTHER_OPTIONS = re.compile(lexicon.alternation("follow_ups_other_options"))
 _BIGGER = re.compile(r"\b(?:bigger|larger)\b")
 _SMALLER = re.compile(r"\b(?:smaller|more\s+compact)\b")
 """A larger or smaller size asked of the first pick ("something bigger" after a 55" TV)."""
-_MORE_OF = re.compile(r"\bmore\s+(?P<part>ram|memory|storage|space)\b", re.IGNORECASE)
+_MORE_OF = re.compile(
+    r"\bmore\s+(?P<part>" + lexicon.alternation("follow_ups_more_of") + r")\b", re.IGNORECASE
+)
 """More memory or storage asked of the first pick ("something with more ram" after a 4 GB
 notebook)."""
 _PARTS_OF = {"ram": ("ram",), "memory": ("ram",), "storage": ("ssd", "hdd", "emmc", "flash")}
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
 _PICK_REFERENCE = re.compile(
-    r"\b(?:the\s+)?(first|1st|second|2nd|third|3rd|last)\s+(?:one|pick|option|item)\b"
-    r"|(?:#|\bnumber\s+|\bno\.\s*|\bpick\s+)([1-3])\b"
+    r"\b(?:the\s+)?("
+    + lexicon.alternation("follow_ups_pick_reference")
+    + r")\s+(?:one|pick|option|item)\b|(?:#|\bnumber\s+|\bno\.\s*|\bpick\s+)([1-3])\b"
 )
 _OFFER_QUESTION = re.compile(
-    r"\b(?:cheaper|price|prices|priced|cost|costs|deal|deals|offers?|compare|elsewhere|"
-    r"anywhere|other\s+(?:shops?|stores?|sites?)|where\s+(?:can|to|do)|buy\s+it)\b"
-    r"|\b(?:i'?ll\s+take|i\s+will\s+take|go\s+with|i'?ll\s+buy|tell\s+me\s+more|more\s+about|"
-    r"details)\b"
+    r"\b(?:"
+    + lexicon.alternation("follow_ups_offer_question")
+    + (
+        r")\b|\b(?:i'?ll\s+take|i\s+will\s+take|go\s+with|i'?ll\s+buy|"
+        r"tell\s+me\s+more|more\s+about|details)\b"
+    )
 )
 """A question about a pick's price or shops, or the shopper choosing it ("i'll take the
 second one"): either is answered with its price and offers."""
@@ -60,30 +59,33 @@ second one"): either is answered with its price and offers."""
 
 _COUNTS = number_words("quantity")
 _COUNT_ONLY = re.compile(
-    r"\s*(?:(?:ok(?:ay)?|and|so|actually|oh)[\s,]+)?(?:make\s+(?:it|that)|i\s*(?:'ll|will)?\s*"
-    r"(?:need|want|take|buy)|get\s+me|i'?d\s+like|can\s+i\s+(?:get|have)|(?:i\s+)?need)?\s*"
-    r"(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|those|"
-    r"these|it)|pieces|units|pcs|x)?[\s,]*(?:please|then|thanks)?[\s.!?]*"
+    (r"\s*(?:(?:" + lexicon.alternation("follow_ups_count_only_1") + r")[\s,]+)?(?:")
+    + lexicon.alternation("follow_ups_count_only")
+    + (
+        r")?\s*(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|"
+        r"those|these|it)|pieces|units|pcs|x)?[\s,]*(?:please|then|thanks)?[\s.!?]*"
+    )
 )
 """A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
-_BEST = re.compile(
-    r"\b(?:which|what)(?:\s+one|\s+of\s+(?:them|these|those))?\s+(?:is|would\s+be)\s+"
-    r"(?:the\s+)?(?:best|better)\b|\bwhich\s+(?:one\s+)?(?:should|would)\s+i\s+"
-    r"(?:get|buy|choose|pick)\b|\bwhat\s+(?:do|would)\s+you\s+(?:recommend|suggest|pick)\b"
-)
+_BEST = re.compile(lexicon.alternation("follow_ups_best"))
 _COMPARE = re.compile(
-    r"\bcompare\s+(?:the\s+)?(?:first\s+two|top\s+two|two|them|these|those|both|all(?:\s+three)?)"
-    r"\b|\b(?:what'?s\s+the\s+)?differences?\s+between\s+(?:them|these|those)\b"
+    r"\bcompare\s+(?:the\s+)?(?:"
+    + lexicon.alternation("follow_ups_compare")
+    + r")\b|\b(?:what'?s\s+the\s+)?differences?\s+between\s+(?:them|these|those)\b"
 )
 """Questions about the picks shown ("which one is best?", "compare the first two"), answered
 from them without searching again."""
 _TRAIT_QUESTION = re.compile(
-    r"(?:(?:and|so|but|ok(?:ay)?)[\s,]+)?(?:is|are|does|do)\s+"
-    r"(?P<subject>it|they|that(?:\s+one)?|this(?:\s+one)?|these|those|"
-    r"(?:the\s+)?(?:first|1st|second|2nd|third|3rd|last)\s+(?:one|pick|option)|"
-    r"(?:any|all|both)(?:\s+of\s+(?:them|these|those))?)\s+"
-    r"(?:(?:have|has|come\s+with|support|include)\s+)?(?:an?\s+|any\s+)?"
-    r"(?P<trait>[a-z0-9][a-z0-9 +.-]*?)[\s?.!]*"
+    (
+        r"(?:(?:"
+        + lexicon.alternation("follow_ups_trait_question_1")
+        + r")[\s,]+)?(?:is|are|does|do)\s+(?P<subject>"
+    )
+    + lexicon.alternation("follow_ups_trait_question")
+    + (
+        r")\s+(?:(?:have|has|come\s+with|support|include)\s+)?(?:an?\s+|"
+        r"any\s+)?(?P<trait>[a-z0-9][a-z0-9 +.-]*?)[\s?.!]*"
+    )
 )
 """A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
 one have hdmi?"), answered from what its listing says."""

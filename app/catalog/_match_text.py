@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from app.language import lexicon
+
 # A compound token keeps its inner dots, dashes and slashes: "kx-tg4500b", "ls-wx1.0", "3.5-5.6".
 _COMPOUND = re.compile(r"[a-z0-9]+(?:[.\-/][a-z0-9]+)*")
 _WORD = re.compile(r"\d+(?:\.\d+)?|[a-z0-9]+")
@@ -33,7 +35,7 @@ _UNIT_FAMILIES: dict[str, tuple[str, float]] = {
 # fmt: on
 # Written apart from the number these are words ("v. 3.0", "2 x 500 gb"), not units; and
 # "in" before a number is a preposition ("2 in 1").
-_ATTACHED_ONLY = ("v", "x", "w")
+_ATTACHED_ONLY = lexicon.words("match_text_attached_only")
 
 
 def _alternation(units: Iterable[str]) -> str:
@@ -56,7 +58,9 @@ _DESCRIPTOR_TOKEN = re.compile(
 )
 _BARE_NUMBER = re.compile(r"(?<![a-z0-9.\-])(\d+(?:\.\d+)?)(?![a-z0-9\-]|\.\d)")
 _VERSION = re.compile(r"(?<![a-z0-9.])(?:v|ver|version)\.?\s?(\d+(?:\.\d+)?)(?![a-z0-9])")
-_ORDINAL = re.compile(r"(?<![a-z0-9.])(\d+)(?:st|nd|rd|th)(?![a-z0-9])")
+_ORDINAL = re.compile(
+    r"(?<![a-z0-9.])(\d+)(?:" + lexicon.alternation("match_text_ordinal") + r")(?![a-z0-9])"
+)
 # "cs3", "x5", "dp5": short series or version marks that tell editions apart.
 _SERIES_MARK = re.compile(r"(?<![a-z0-9.\-])([a-z]{1,3}\d{1,2})(?![a-z0-9])")
 
@@ -67,13 +71,9 @@ EDITION_GROUPS: tuple[frozenset[str], ...] = (
 )
 
 # fmt: off
-COLOURS = frozenset({
-    "black", "white", "silver", "gray", "grey", "red", "blue", "green", "pink", "purple", "gold",
-    "brown", "orange", "yellow", "beige", "titanium", "graphite", "charcoal", "bronze",
-    "burgundy", "navy", "teal", "violet", "ivory",
-})
+COLOURS = lexicon.word_set("match_text_colours")
 # fmt: on
-_SAME_COLOUR = {"grey": "gray", "graphite": "gray", "charcoal": "gray"}
+_SAME_COLOUR = lexicon.word_map("match_text_same_colour")
 
 
 def lower_text(text: str | None) -> str:

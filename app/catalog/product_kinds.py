@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 from app.catalog.product_nouns import head_positions, singular, tokens
 from app.catalog.standards import canonical_standards
+from app.language import lexicon
 
 __all__ = [
     "KINDS_AFTER",
@@ -23,151 +24,17 @@ __all__ = [
     "rival_kind",
 ]
 
-OTHER_KINDS: dict[str, frozenset[str]] = {
-    "tablet": frozenset({"graphic", "drawing", "pen", "digitizer", "writing", "signature"}),
-    "monitor": frozenset({"baby", "heart", "pressure", "glucose"}),
-    "keyboard": frozenset({"piano", "midi", "musical"}),
-    "pc": frozenset({"game", "software", "for"}),
-}
+OTHER_KINDS: dict[str, frozenset[str]] = lexicon.word_sets("other_kinds_before")
 """Per product noun, the words (singular) that make a noun after them another kind."""
 
-KINDS_AFTER: dict[str, frozenset[str]] = {
-    "speaker": frozenset({"phone"}),
-    "pc": frozenset({"game", "cd-rom", "cd", "dvd", "dvd-rom", "software", "edition"}),
-}
+KINDS_AFTER: dict[str, frozenset[str]] = lexicon.word_sets("other_kinds_after")
 """Per product noun, the words right after it that make it another kind ("Speaker Phone" is
 a speakerphone, not a speaker; "(PC) Game" and "PC CD-Rom" are software)."""
 
 
-_DEVICE_KINDS = (
-    frozenset({"phone", "phones", "iphone", "smartphone", "galaxy", "mobile", "cell", "nexus"}),
-    frozenset({"ipod", "mp3", "zune"}),
-    frozenset({"tablet", "tablets", "ipad", "kindle", "e-reader", "nook"}),
-    frozenset({"laptop", "laptops", "notebook", "notebooks", "macbook", "netbook"}),
-    frozenset({"computer", "pc", "tower", "atx", "chassis", "micro-atx", "mini-itx"}),
-    frozenset({"camera", "cameras", "camcorder", "dslr"}),
-    frozenset({"watch", "smartwatch", "watches"}),
-    frozenset({"airpods", "earbuds", "headphones", "earphones"}),
-    frozenset({"cd", "dvd", "jewel", "disc", "discs"}),
-    frozenset({"glasses", "sunglasses", "eyeglasses"}),
-)
-"""What a case, cover, skin or screen protector is for: one for a tablet fits no phone."""
-
-_MEMORY_KINDS = (
-    frozenset(
-        {"sodimm", "so-dimm", "notebook", "laptop", "laptops", "200-pin", "204-pin", "260-pin"}
-    ),
-    frozenset({"dimm", "desktop", "240-pin", "288-pin"}),
-)
-"""Laptops take SO-DIMM modules, desktops full-size DIMMs (by pin count too): neither fits
-the other."""
-
-_WRIST = frozenset({"watch", "smartwatch", "fitbit", "wristband", "wristbands"})
-"""What a band or strap worn on the wrist is named by: one for a watch is no camera strap."""
-
-RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = {
-    "cable": (
-        frozenset({"coaxial", "coax", "bnc", "rg6", "rg59"}),
-        frozenset({"hdmi"}),
-        frozenset({"ethernet", "network", "networking", "patch", "rj45", "cat5", "cat5e", "cat6"}),
-        frozenset({"vga", "svga", "hdb15", "d-sub"}),
-        frozenset({"dvi"}),
-        frozenset({"displayport"}),
-        frozenset({"optical", "toslink"}),
-        frozenset({"serial", "db9", "db25", "rs232", "rs-232"}),
-        frozenset({"parallel", "ieee-1284", "ieee1284", "centronics", "c36"}),
-        frozenset({"usb", "micro-usb"}),
-        frozenset({"lightning"}),
-        frozenset({"xlr", "rca", "audio", "aux"}),
-        frozenset({"video", "composite", "component", "s-video", "svideo"}),
-    ),
-    "phone": (
-        frozenset({"android", "smartphone", "iphone", "galaxy", "cell", "mobile", "unlocked"}),
-        frozenset({"corded", "cordless", "dect", "landline", "telephone"}),
-    ),
-    "stand": (
-        frozenset({"tv", "television", "tvs"}),
-        frozenset({"printer", "printers"}),
-        frozenset({"monitor", "monitors", "display"}),
-        frozenset({"laptop", "laptops", "notebook", "notebooks"}),
-        frozenset({"microphone", "mic"}),
-        frozenset({"speaker", "speakers"}),
-        frozenset({"headphone", "headphones", "headset"}),
-        frozenset({"phone", "tablet", "ipad"}),
-    ),
-    "mount": (
-        frozenset({"wall"}),
-        frozenset({"ceiling"}),
-        frozenset({"desk", "desktop", "table", "clamp", "pole", "floor"}),
-        frozenset({"car", "vehicle", "dashboard", "dash", "vent", "windshield"}),
-        frozenset({"bike", "bicycle", "handlebar"}),
-    ),
-    "case": _DEVICE_KINDS,
-    "protector": _DEVICE_KINDS,
-    "cover": _DEVICE_KINDS,
-    "skin": _DEVICE_KINDS,
-    "amplifier": (
-        frozenset({"power", "audio", "stereo", "car", "channel", "integrated", "headphone"}),
-        frozenset({"vga", "video", "distribution", "splitter", "dvi", "hdmi"}),
-        frozenset({"antenna", "signal", "booster"}),
-    ),
-    "receiver": (
-        frozenset({"av", "a/v", "stereo", "audio", "channel", "theater", "surround"}),
-        frozenset({"extender", "cat5", "cat5e", "cat6", "balun"}),
-        frozenset({"gps"}),
-        frozenset({"satellite", "dvr"}),
-    ),
-    "camera": (
-        frozenset({"surveillance", "security", "cctv", "ip", "network", "dome", "bullet"}),
-        frozenset({"spy", "hidden", "nanny"}),
-        frozenset(
-            {"digital", "compact", "point", "dslr", "slr", "mirrorless", "instant", "bridge"}
-            | {"vlogging", "vlog", "photography", "photos", "milc"}
-        ),
-        frozenset({"dash", "dashcam", "car", "backup", "rear", "reversing"}),
-        frozenset({"action", "gopro"}),
-        frozenset({"trail", "game"}),
-    ),
-    "strap": (
-        _WRIST,
-        frozenset({"shoulder", "neck", "sling", "camera"}),
-        frozenset({"currency", "bill", "money"}),
-        frozenset({"guitar"}),
-        frozenset({"ratchet", "cargo", "tie-down"}),
-    ),
-    "band": (
-        _WRIST,
-        frozenset({"head", "headband"}),
-        frozenset({"resistance", "exercise"}),
-        frozenset({"rubber"}),
-    ),
-    "card": (
-        frozenset({"microsd", "microsdhc", "microsdxc", "micro", "tf"}),
-        frozenset({"sd", "sdhc", "sdxc"}),
-        frozenset({"compactflash", "cf", "cfexpress"}),
-        frozenset({"xd", "xd-picture"}),
-        frozenset({"stick", "duo"}),
-        frozenset({"graphics", "video", "gpu", "geforce", "radeon", "quadro"}),
-        frozenset({"sound", "audio"}),
-        frozenset({"network", "ethernet", "lan", "nic"}),
-    ),
-    "memory": _MEMORY_KINDS,
-    "ram": _MEMORY_KINDS,
-    "charger": (
-        frozenset({"wall", "ac", "travel", "home"}),
-        frozenset({"car", "vehicle", "auto"}),
-        frozenset({"wireless", "qi"}),
-        frozenset({"portable", "bank"}),
-        frozenset({"solar"}),
-    ),
-    "drive": (
-        frozenset({"optical", "dvd", "dvd-rw", "cd", "cd-rw", "blu-ray", "bd-re"}),
-        frozenset({"hard", "hdd"}),
-        frozenset({"ssd", "solid"}),
-        frozenset({"flash", "thumb", "jump", "pen"}),
-        frozenset({"tape", "lto"}),
-        frozenset({"floppy"}),
-    ),
+RIVAL_KINDS: dict[str, tuple[frozenset[str], ...]] = lexicon.kinds_by_noun("rival_kinds")
+RIVAL_KINDS |= {
+    noun: RIVAL_KINDS[same] for noun, same in lexicon.word_map("rival_kind_shares").items()
 }
 """Per product noun, kinds of which one item is one, each by the words that name it: an
 HDMI cable is no coaxial cable, though the cross-encoder scores it 0.99 as one, a printer
@@ -176,7 +43,7 @@ charger no wall charger, a hard drive no optical drive, a digital camera no surv
 camera and a shoulder strap no smartwatch strap."""
 
 
-_WEAK_KIND_WORDS = {"cable": frozenset({"coax"})}
+_WEAK_KIND_WORDS = lexicon.word_sets("weak_kind_words")
 """Words that name a kind only where the title names no rival one: "Coax VGA Monitor
 Cable" is a VGA cable built of coax, no coaxial cable."""
 

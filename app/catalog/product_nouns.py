@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from app.catalog._accessory_words import ACCESSORY_NOUNS, COMPOUND_ACCESSORY_ENDINGS
+from app.language import lexicon
 
 __all__ = [
     "BROAD_HEADS",
@@ -39,80 +40,24 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
-_STOP = frozenset({"and", "&", "for", "with", "of", "the", "a", "an", "in", "on", "to", "or", "w"})
-_IRREGULAR = {
-    "mice": "mouse",
-    "geese": "goose",
-    "feet": "foot",
-    "men": "man",
-    "women": "woman",
-    "children": "child",
-    "accessories": "accessory",
-    "batteries": "battery",
-    "series": "series",
-    "glasses": "glasses",
-    "electronics": "electronics",
-    "lenses": "lens",
-    "buses": "bus",
-    "canvases": "canvas",
-}
-_NO_PLURAL = frozenset({"gps", "ups", "ios", "sms", "abs"})
-_NO_S_END = ("ss", "us", "is")
-_F_STEMS = frozenset({"shel", "lea", "hal", "scar", "kni", "wol"})
+_STOP = lexicon.word_set("title_stop_words")
+_IRREGULAR = lexicon.word_map("irregular_plurals")
+_NO_PLURAL = lexicon.word_set("no_plural_words")
+_NO_S_END = lexicon.words("no_plural_s_endings")
+_F_STEMS = lexicon.word_set("plural_ves_stems")
 """Stems whose plural ends in -ves ("shelves", "knives")."""
-ONE_PRODUCT_NAMES = (
-    ("laptop", "notebook", "netbook"),
-    ("tv", "television"),
-    ("phone", "telephone"),
-)
+ONE_PRODUCT_NAMES = lexicon.word_groups("one_product_names")
 """Names of one product, the one used as canonical first: a title that says one says all."""
-SYNONYMS = {name: names[0] for names in ONE_PRODUCT_NAMES for name in names[1:]} | {
-    "earphone": "headphone",
-    "earbud": "headphone",
-    "headset": "headphone",
-}
+SYNONYMS = {name: names[0] for names in ONE_PRODUCT_NAMES for name in names[1:]} | (
+    lexicon.word_map("overlapping_heads")
+)
 """Heads whose products overlap: never a negative for each other, one group in the split."""
 
-BROAD_HEADS = frozenset(
-    {
-        "general",
-        "accessory",
-        "supply",
-        "supplies",
-        "electronics",
-        "product",
-        "component",
-        "equipment",
-        "kit",
-        "other",
-        "basic",
-        "storage",
-        "networking",
-        "material",
-        "machinery",
-        "hardware",
-        "care",
-        "wares",
-        "item",
-        "bundle",
-        "photo",
-        "part",
-        "audio",
-        "video",
-        "distribution",
-        "printing",
-        "security",
-        "furniture",
-        "antitheft",
-        "computer",
-    }
-)
+BROAD_HEADS = lexicon.word_set("broad_heads")
 """Category heads too broad to say what a product is (listing shelves, not product types)."""
 
-_WEAK_HEADS = frozenset({"computer", "pc", "system", "unit", "device"})
-_MACHINE_TRAITS = frozenset(
-    {"mini", "all-in-one", "gaming", "personal", "compact", "small", "portable", "rugged"}
-)
+_WEAK_HEADS = lexicon.word_set("weak_heads")
+_MACHINE_TRAITS = lexicon.word_set("machine_traits")
 """Words that say what kind of machine a generic name is, never which product: the head of
 "mini pc" is pc, where that of "desktop pc" is desktop."""
 
@@ -204,12 +149,10 @@ def is_accessory_category(category: str) -> bool:
     return noun is not None and not is_broad(category) and is_accessory_noun(noun)
 
 
-SERVICE_CATEGORIES = frozenset({"warranty/support extension"})
+SERVICE_CATEGORIES = lexicon.word_set("service_categories")
 """Icecat's types of services sold for a product ("HP 3 year Pickup and Return Notebook
 Only Service Bundle"): never the product, though their titles name it."""
-_SERVICE_WORDS = frozenset(
-    {"warranty", "warranties", "service", "services", "support", "care", "protection", "plan"}
-)
+_SERVICE_WORDS = lexicon.word_set("service_words")
 
 
 def sold_for_another(category: str, asked: Iterable[str]) -> bool:
@@ -278,17 +221,7 @@ def accessory_targets(title: str, known: frozenset[str]) -> list[tuple[str, str]
     return list(found.items())
 
 
-_CATALOG_NAMES = {
-    "usb stick": "usb flash drive",
-    "thumb drive": "usb flash drive",
-    "pen drive": "usb flash drive",
-    "jump drive": "usb flash drive",
-    "fitness tracker": "activity tracker",
-    "label maker": "label printer",
-    "battery backup": "ups",
-    "ups battery backup": "ups",
-    "portable charger": "power bank",
-}
+_CATALOG_NAMES = lexicon.word_map("catalog_names")
 
 
 def catalog_name(phrase: str) -> str:
@@ -307,19 +240,7 @@ def normalise_query(text: str) -> str:
     return " ".join(text.lower().split())
 
 
-_SWAPS = {
-    "notebook": "laptop",
-    "laptop": "notebook",
-    "netbook": "laptop",
-    "television": "tv",
-    "tv": "television",
-    "telephone": "phone",
-    "phone": "telephone",
-    "earphone": "headphone",
-    "earbud": "headphone",
-    "headset": "headphone",
-    "headphone": "earphone",
-}
+_SWAPS = lexicon.word_map("head_swaps")
 
 
 def plural(word: str) -> str:

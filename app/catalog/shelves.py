@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from app.catalog.product_nouns import catalog_name, category_words, head, is_generic_head
+from app.language import lexicon
 
 __all__ = ["rival_shelf_keys", "says_sort", "shelf_key", "shelf_keys", "unshelved_words"]
 
-_DESKTOP_TYPES = ("pc", "workstation", "all-in-one pc", "mini pc", "pc barebone")
-_PORTABLE_TYPES = ("notebook", "tablet", "mobile workstation")
+_DESKTOP_TYPES = lexicon.words("shelves_desktop_types")
+_PORTABLE_TYPES = lexicon.words("shelves_portable_types")
 _KIND_SHELVES = {"desktop": _DESKTOP_TYPES, "pc": _DESKTOP_TYPES, "computer": _DESKTOP_TYPES}
 """Product types under which catalogs file a kind of product that shoppers name otherwise:
 Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""

@@ -10,6 +10,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from app.language import lexicon
+
 __all__ = [
     "BYTE_UNITS",
     "SPEC",
@@ -36,10 +38,10 @@ UNITS = {alias: unit for unit, aliases in _UNIT_ALIASES.items() for alias in ali
 _UNIT_ALTERNATION = "|".join(
     re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u not in ('"', "''")
 )
-_GB_SHORTHAND = r"g(?=\s+(?:of\s+)?(?:ram|ssd|hdd|memory|storage|emmc)\b)"
+_GB_SHORTHAND = r"g(?=\s+(?:of\s+)?(?:" + lexicon.alternation("specs_gb_shorthand") + r")\b)"
 """'G' for gigabytes, read only before the part it sizes ("16g of ram", "240g ssd"); elsewhere
 it is grams or a network generation ("4g lte")."""
-_TB_SHORTHAND = r"t(?=\s+(?:ssd|hdd|nvme|hard|storage|drive)\b)"
+_TB_SHORTHAND = r"t(?=\s+(?:" + lexicon.alternation("specs_tb_shorthand") + r")\b)"
 """'T' for terabytes, read only before the drive it sizes ("1t ssd")."""
 SPEC = re.compile(
     r"(?<![a-z0-9.])(?<!\d,)(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*(?:-\s*)?"
@@ -49,26 +51,19 @@ SPEC = re.compile(
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
 "20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
 _SHORTHANDS = {"g": "gb", "t": "tb"}
-_AT_MOST_BEFORE = re.compile(
-    r"\b(?:at\s+most|maximum(?:\s+of)?|max\s+of|not?\s+(?:more|bigger|larger|longer|"
-    r"higher|greater)\s+than|not\s+(?:over|above)|(?P<below>(?:less|smaller|shorter|lower)\s+"
-    r"than|under|below))\s+$"
-)
+_AT_MOST_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("specs_at_most_before") + r")\s+$")
 _AT_MOST_AFTER = re.compile(
-    r"\s+or\s+(?:less|smaller|shorter|lower|under|below)\b|\s+and\s+(?:under|below|less|smaller)\b"
+    r"\s+or\s+(?:"
+    + lexicon.alternation("specs_at_most_after")
+    + r")\b|\s+and\s+(?:under|below|less|smaller)\b"
 )
 """A shopper's maximum written around a quantity: "at most 14 inch", "no bigger than 13
 inch", "not over 50 inch", "6 ft or shorter"; "under 24 inches" or "less than 2 m" asks for
 less than the amount itself."""
 _AT_LEAST_BEFORE = re.compile(
-    r"(?<!\bno\s)(?<!\bnot\s)\b(?:at\s+least|min(?:imum)?\.?(?:\s+of)?|no\s+less\s+than|"
-    r"not\s+less\s+than|(?P<above>(?:more|bigger|larger|longer|higher|greater)\s+than|over|"
-    r"above))\s+$"
+    r"(?<!\bno\s)(?<!\bnot\s)\b(?:" + lexicon.alternation("specs_at_least_before") + r")\s+$"
 )
-_AT_LEAST_AFTER = re.compile(
-    r"\s*\+(?!\s*\d)|\s+or\s+(?:more|larger|bigger|higher|greater|above|better|up)\b|"
-    r"\s+and\s+(?:up|above|over|more|larger|bigger|higher)\b|\s+min(?:imum)?\b"
-)
+_AT_LEAST_AFTER = re.compile(lexicon.alternation("specs_at_least_after"))
 """A shopper's minimum written around a quantity: "at least 24 inch", "16gb or more",
 "20000mah+" ("no more than 24 inch" is no minimum); "over 50 inch" or "more than 16gb" asks
 for more than the amount itself."""
@@ -198,9 +193,9 @@ _PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 """The parts an amount of bytes may size, each by the words that name it after the amount;
 "storage" (or a tablet's "rom") names any of the kinds of storage, and "memory" RAM or
 storage (a card's, a phone's)."""
-_STORAGE_KINDS = frozenset({"ssd", "hdd", "emmc", "flash", "card"})
+_STORAGE_KINDS = lexicon.word_set("specs_storage_kinds")
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
-BYTE_UNITS = frozenset({"mb", "gb", "tb"})
+BYTE_UNITS = lexicon.word_set("specs_byte_units")
 """The canonical units of an amount of bytes, as memory and storage are sized."""
 _PART_REACH = 3
 """How many words after an amount may name its part ("8 GB DDR4-SDRAM", "512 GB PCIe NVMe

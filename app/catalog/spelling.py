@@ -17,6 +17,7 @@ from app.config.params.planner import (
     PLANNER_SPELL_MIN_LENGTH,
     PLANNER_SPELL_MIN_TITLES,
 )
+from app.language import lexicon
 
 __all__ = ["Respelling", "Speller", "english_words"]
 
@@ -26,13 +27,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _LONGEST = 24
 """Longer words are left as written: no English or catalog word is that long, and the edits
 of a long run of letters would cost memory and time for nothing."""
-_CONTRACTIONS = frozenset(
-    {
-        "arent", "couldnt", "didnt", "doesnt", "hadnt", "hasnt", "havent", "heres", "shouldnt",
-        "thats", "theres", "theyre", "theyve", "wasnt", "werent", "whats", "wheres", "wouldnt",
-        "youre", "youve",
-    }
-)  # fmt: skip
+_CONTRACTIONS = lexicon.word_set("spelling_contractions")  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import hashlib
 import re
 
 from app.catalog.text import add_once_after, is_whole_words, replace_whole_words
+from app.language import lexicon
 
 __all__ = [
     "PROCESSOR_TIERS",
@@ -28,16 +29,9 @@ __all__ = [
 ]
 
 _STANDARDS = re.compile(
-    r"(?P<usbc>usb[\s-]*(?:type[\s-]*)?c|(?<!hdmi )(?<!hdmi-)type[\s-]*c)"
-    r"|cat(?:egory)?[\s.-]*(?P<cat>5e|6a|6e|7a|5|6|7|8)"
-    r"|wi[\s-]?fi[\s-]*(?P<wifi>6e|[4-7])|802\.11(?P<dot11>be|ax|ac|n)"
-    r"|(?:usb(?:[\s-]*type[\s-]*a)?|type[\s-]*a)[\s-]*(?P<usbv>2\.0|3\.0"
-    r"|3\.2[\s-]*gen[\s-]*2[\s-]*x[\s-]*2|3\.[12][\s-]*gen[\s-]*[12])"
-    r"|ddr[\s-]?(?P<ddr>[2-5])l?|pc(?P<pc>[2-4])l?-\d{4,5}"
-    r"|(?:intel[\s-]*)?(?:core[\s-]*)?i(?P<core>[3579])(?![0-9])"
-    r"|(?:amd[\s-]*)?ryzen[\s-]*(?P<ryzen>[3579])(?![0-9])",
+    lexicon.alternation("standards_standards"),
 )
-_WIFI_GENERATIONS = {"be": "7", "ax": "6", "ac": "5", "n": "4"}
+_WIFI_GENERATIONS = lexicon.word_map("standards_wifi_generations")
 _USB_RATES = {
     "2.0": "usb-2.0",
     "3.0": "usb-3.0",
@@ -49,11 +43,7 @@ _USB_RATES = {
 }
 """USB data rates by the name shoppers use most: 5 Gbit/s was USB 3.0, then USB 3.1 Gen 1 and
 USB 3.2 Gen 1; 10 Gbit/s is 3.1 or 3.2 Gen 2. A bare "USB 3.1" or "3.2" names no one rate."""
-_GENERATIONS = (
-    ("usb-2.0", "usb-3.0", "usb-3.2-gen2", "usb-3.2-gen2x2"),
-    ("wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
-    ("cat5", "cat5e", "cat6", "cat6e", "cat6a", "cat7", "cat7a", "cat8"),
-)
+_GENERATIONS = lexicon.word_groups("standards_generations")
 """Lines of standards, oldest first, each backward compatible: a faster USB port, a later
 Wi-Fi or a higher cable category serves wherever an older one was asked."""
 _GENERATION = {

@@ -11,6 +11,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from app.language import lexicon
+
 __all__ = [
     "add_once_after",
     "clean_text",
@@ -34,8 +36,7 @@ _PERCENT_SPACE = re.compile(r"(?<=\d) %")
 _INCH_MARK = re.compile(r"(?<=\d) ''(?=\s|$)")
 _COLON_SPACE = re.compile(r"(?<=[a-z]) :(?= )")
 _ABBREVIATION_DOT = re.compile(
-    r"\b(cu|ft|sq|in|lb|lbs|oz|qt|gal|inc|ltd|co|corp|sec|no|std|prem|exch|approx|dia|vol)"
-    r" \.(?=\s|$)"
+    r"\b(" + lexicon.alternation("text_abbreviation_dot") + r") \.(?=\s|$)"
 )
 _TRAILING_DOT = re.compile(r"(?<=\w) \.$")
 
@@ -73,40 +74,12 @@ def add_once_after(pattern: re.Pattern[str], low: str, word: Callable[[re.Match[
 # Display casing of lower-cased ditto text.
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-_SMALL_WORDS = _words("a an and as at by for from in into of on or per the to vs via with w")
-_UNITS = _words(
-    "b kb mb gb tb mbps gbps hz khz mhz ghz mm cm m km in ft yd lb lbs oz g kg mg ml l qt gal "
-    "w kw v mah ah ma ms ns dpi ppm rpm mp x cu sq pk pcs ct"
-)
-_ACRONYMS = _words(
-    "usb hdmi dvd cd lcd led oled tv hd hdtv uhd dvi vga sd sdhc sdxc av ac dc rf ir gps uv "
-    "hp lg jvc tdk ibm amd nec rca ati ps ii iii iv vi vii viii ix xl xxl ups ram ssd hdd cpu "
-    "gpu lan wan nas sata esata pci pcie kvm dslr slr lte nfc ntsc diy aa aaa rgb pc ip "
-    "dect ieee"
-)
-_SPECIAL_CASE = {
-    "ipod": "iPod",
-    "iphone": "iPhone",
-    "ipad": "iPad",
-    "imac": "iMac",
-    "itunes": "iTunes",
-    "ilife": "iLife",
-    "iwork": "iWork",
-    "macbook": "MacBook",
-    "playstation": "PlayStation",
-    "powerpoint": "PowerPoint",
-    "quickbooks": "QuickBooks",
-    "wifi": "WiFi",
-    "poe": "PoE",
-    "voip": "VoIP",
-    "youtube": "YouTube",
-}
+_SMALL_WORDS = lexicon.word_set("text_small_words")
+_UNITS = lexicon.word_set("text_units")
+_ACRONYMS = lexicon.word_set("text_acronyms")
+_SPECIAL_CASE = lexicon.word_map("text_special_case")
 _VOWELS = frozenset("aeiouy")
-_VOWELLESS_WORDS = _words("ltd st mr mrs dr jr sr pty std")
+_VOWELLESS_WORDS = lexicon.word_set("text_vowelless_words")
 _ALPHA_RUN = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"\d")
 

@@ -11,13 +11,20 @@ from app.errors import ConfigError
 
 __all__ = [
     "LEXICON_DIR",
+    "alternation",
     "currency_patterns",
     "filler_words",
+    "kinds_by_noun",
     "number_words",
     "ordinals",
     "read_table",
     "table",
     "units",
+    "word_groups",
+    "word_map",
+    "word_set",
+    "word_sets",
+    "words",
 ]
 
 LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicon"
@@ -86,3 +93,52 @@ def _int(value: str, name: str) -> int:
         return int(value)
     except ValueError as exc:
         raise ConfigError(f"data/lexicon/{name}.tsv: {value!r} is not a whole number") from exc
+
+
+def words(name: str) -> tuple[str, ...]:
+    """The words of a one-column list (column `word`), in file order."""
+    return tuple(row["word"] for row in table(name))
+
+
+def word_set(name: str) -> frozenset[str]:
+    """The words of a one-column list (column `word`), as a set."""
+    return frozenset(words(name))
+
+
+def word_map(name: str) -> dict[str, str]:
+    """Each word (column `word`) and what it stands for (column `means`), in file order."""
+    return {row["word"]: row["means"] for row in table(name)}
+
+
+def word_groups(name: str) -> tuple[tuple[str, ...], ...]:
+    """Groups of words (column `group` names the group, `word` a member), in file order."""
+    groups: dict[str, list[str]] = {}
+    for row in table(name):
+        groups.setdefault(row["group"], []).append(row["word"])
+    return tuple(tuple(members) for members in groups.values())
+
+
+def word_sets(name: str) -> dict[str, frozenset[str]]:
+    """Each key (column `key`) and its set of words (column `word`), in file order."""
+    sets: dict[str, list[str]] = {}
+    for row in table(name):
+        sets.setdefault(row["key"], []).append(row["word"])
+    return {key: frozenset(members) for key, members in sets.items()}
+
+
+def kinds_by_noun(name: str) -> dict[str, tuple[frozenset[str], ...]]:
+    """Per noun (column `noun`), its kinds (column `kind` numbers one) as sets of the words
+    (column `word`) that name them, in file order."""
+    kinds: dict[str, dict[str, list[str]]] = {}
+    for row in table(name):
+        kinds.setdefault(row["noun"], {}).setdefault(row["kind"], []).append(row["word"])
+    return {
+        noun: tuple(frozenset(words) for words in by_kind.values())
+        for noun, by_kind in kinds.items()
+    }
+
+
+def alternation(name: str) -> str:
+    """The rows of a pattern list (column `pattern`) joined as one regex alternation, in file
+    order (the order a regex tries them in)."""
+    return "|".join(row["pattern"] for row in table(name))

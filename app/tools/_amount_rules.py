@@ -9,18 +9,19 @@ import re
 
 from app.catalog.product_nouns import singular
 from app.catalog.specs import BYTE_UNITS, UNITS, comparable, quantities, without_quantities
+from app.language import lexicon
 from app.language.lexicon import number_words
 from app.tools._lexicon_rules import ATTRIBUTE_NOUNS, SIZED_BY_NUMBER_ONLY, is_product_noun
-from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token, word_set
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Token
 
 MEASURED = re.compile(r"\d+(?:\.\d+)?[a-z]+")
 """An amount written with its unit ("16gb", "3rd")."""
-ORDINAL = re.compile(r"\d+(?:st|nd|rd|th)")
+ORDINAL = re.compile(r"\d+(?:" + lexicon.alternation("amount_ordinal") + r")")
 PIECES = frozenset({"pcs"})
 """Shoppers' "pcs" counts pieces ("2 pcs of toothpaste"), not computers."""
 _COUNTED = frozenset({*PIECES, "pack", "packs", "pieces", "count"})
 """Words that count pieces after a number ("three pack", "2 pcs")."""
-_LARGER_NUMBER = frozenset({"point", "hundred", "thousand"})
+_LARGER_NUMBER = lexicon.word_set("amount_larger_number")
 """Words after which a spelled count is part of a longer number ("one point seventy-six")."""
 TENS = number_words("tens")
 TEENS = number_words("teen")
@@ -114,7 +115,7 @@ def counts_bytes(word: str) -> bool:
     return unit in BYTE_UNITS
 
 
-_INTERFACES = frozenset({"nvme", "pcie", "sata", "m.2", "m2"})
+_INTERFACES = lexicon.word_set("amount_interfaces")
 """How a drive connects, written between its size and its kind ("1 tb nvme ssd")."""
 
 
@@ -128,7 +129,7 @@ def is_storage_part(word: str) -> bool:
     return singular(word) in STORAGE_PARTS
 
 
-STORAGE_FORMS = frozenset({"kit", "stick", "card", "enclosure", "dock"})
+STORAGE_FORMS = lexicon.word_set("amount_storage_forms")
 """Products that memory or storage with its size names the kind of ("a 32gb ram kit", "a 64gb
 memory card", "a 2tb hdd enclosure"), where the amount sizes the product itself."""
 
@@ -169,7 +170,7 @@ def keeps_next(word: str, nxt: str) -> bool:
     return True
 
 
-_MANY_PER_PRODUCT = frozenset({"gb", "tb", "mb"})
+_MANY_PER_PRODUCT = lexicon.word_set("amount_many_per_product")
 """Units a product states of several parts ("16gb" of ram, "512gb" of storage): a bare
 amount of one does not replace another."""
 
@@ -225,13 +226,9 @@ def _stops_at(words: list[Token], i: int) -> bool:
 
 _COUNT_REACH = 5
 """How many words before a product's noun a count of it may stand."""
-_COUNT_LEADS = frozenset({"need", "needs", "want", "wants", "buy", "get", "order", "for", "me"})
+_COUNT_LEADS = lexicon.word_set("amount_count_leads")
 """Words a count of products follows ("i need two", "looking for 3", "get me 2")."""
-_AMOUNT_NOUNS = word_set(
-    """piece size color colors plus x pro max mini light lights dozen panel panels channel
-    channels hd way port ports gang outlet outlets button buttons slot slots bay bays core
-    speed tier layer"""
-)
+_AMOUNT_NOUNS = lexicon.word_set("amount_amount_nouns")
 """Words that make a number before them a spec, not a count ("3 piece", "4 color", "8
 channel", "4 bay", "iphone 11 pro", "two lights" of a vanity light)."""
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from app.config.params.planner import PLANNER_AROUND_SLACK
 from app.errors import ConfigError
+from app.language import lexicon
 from app.language.lexicon import currency_patterns
 from app.tools._text_rules import STOP_WORDS, WORD, SpanMask
 
@@ -22,15 +23,8 @@ _CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 """Currency as written (lower-cased, spaces squeezed) to its ISO code; first match wins."""
 
-_PREFIX = (
-    r"(?:us\$|u\.s\.\s?\$|c\$|ca\$|a\$|au\$|cn¥|\$|€|£|¥|₹|₩|rs(?:\.\s?|\s)|"
-    r"(?:usd|eur|gbp|jpy|inr|cad|aud|chf|cny|krw|rmb)\s?)"
-)
-_SUFFIX = (
-    r"(?:us\s+dollars?|american\s+dollars?|canadian\s+dollars?|australian\s+dollars?|"
-    r"swiss\s+francs?|pounds?\s+sterling|british\s+pounds?|dollars?|bucks|usd|euros?|eur|pounds?|quid|gbp|yen|"
-    r"jpy|rupees?|inr|rs|yuan|rmb|renminbi|cny|francs?|chf|cad|aud|won|krw|\$|€|£|¥|₹|₩)"
-)
+_PREFIX = r"(?:" + lexicon.alternation("currency_prefixes") + r")"
+_SUFFIX = r"(?:" + lexicon.alternation("currency_suffixes") + r")"
 _NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
 _AMOUNT = (
     rf"(?<![\w.,$€£¥₹₩])(?P<pre@>{_PREFIX})?(?P<num@>{_NUMBER})(?P<k@>\s?k)?"
@@ -43,34 +37,12 @@ def _amount(i: int) -> str:
     return _AMOUNT.replace("@", str(i))
 
 
-_STRONG_CUE = (
-    r"under|below|beneath|less\s+th[ae]n|lower\s+th[ae]n|cheaper\s+th[ae]n|at\s+most|"
-    r"at\s+the\s+most|no\s+more\s+th[ae]n|not\s+more\s+th[ae]n|no\s+higher\s+th[ae]n|"
-    r"not\s+over|not\s+above|not\s+exceeding|not\s+to\s+exceed|up\s*t[op]|upto|"
-    r"max(?:imum)?(?:\s+of)?|within|cap(?:ped)?\s+at|limit(?:ed)?\s+to|"
-    r"(?:my\s+|a\s+|the\s+|total\s+)?budget(?:\s+(?:is|of|at|=))?|"
-    r"price\s+(?:range|limit|cap|ceiling)(?:\s+(?:is|of))?|"
-    r"(?:spend|pay)(?:ing)?(?:\s+(?:at\s+most|up\s+to|max|(?:no\s+)?more\s+th[ae]n))?|"
-    r"nothing\s+(?:over|above|more\s+th[ae]n|pricier\s+th[ae]n)|(?:can\s+)?stretch\s+(?:it\s+)?to|"
-    r"(?:do\s*n'?t|do\s+not|wo\s*n'?t|will\s+not|ca\s*n'?t|cannot|can\s+not|never|should\s*n'?t|"
-    r"should\s+not|not)\s+(?:(?:want|like|plan|need)\s+to\s+|wanna\s+)?(?:spend(?:ing)?|pay(?:ing)?|"
-    r"go(?:ing)?|cost(?:ing)?|exceed(?:ing)?|be)\s+(?:anything\s+|much\s+)?(?:over|above|more\s+th[ae]n|"
-    r"beyond|past)"
-)
-_WEAK_CUE = r"for|at|costing|priced\s+at|pay(?:ing)?|cost(?:s|ing)?|spend"
-_APPROX = r"around|about|approximately|approx\.?|roughly|~|≈|circa"
-_SUFFIX_CUE = (
-    r"or\s+(?:less|under|below|lower|cheaper)|and\s+(?:under|below|less)|max(?:imum)?|tops|"
-    r"at\s+most|at\s+the\s+most|(?:is|as)\s+(?:my\s+)?(?:max|limit|budget|ceiling)|budget|limit"
-)
-_FLOOR_CUE = (
-    r"(?<!no\s)(?<!not\s)\b(?:over|above|more\s+th[ae]n|at\s+least|min(?:imum)?(?:\s+of)?|"
-    r"starting\s+(?:at|from)|greater\s+th[ae]n|higher\s+th[ae]n|upwards\s+of|north\s+of|from)"
-)
-_NOT_A_PRICE_AFTER = re.compile(
-    r"\s*(?:off|discount|rebate|cash\s*back|coupon|voucher|gift\s*cards?|giftcard|shipping|"
-    r"deposit|fees?|credit|extra|more|less\s+than|cheaper\s+than)\b"
-)
+_STRONG_CUE = lexicon.alternation("budget_strong_cues")
+_WEAK_CUE = lexicon.alternation("budget_weak_cues")
+_APPROX = lexicon.alternation("budget_approx_cues")
+_SUFFIX_CUE = lexicon.alternation("budget_suffix_cues")
+_FLOOR_CUE = r"(?<!no\s)(?<!not\s)\b(?:" + lexicon.alternation("budget_floor_cues") + r")"
+_NOT_A_PRICE_AFTER = re.compile(r"\s*(?:" + lexicon.alternation("not_a_price_after") + r")\b")
 
 _RANGE = re.compile(
     rf"(?:(?P<cue>{_STRONG_CUE})\s+)?(?:(?P<between>between|from)\s+)?"
@@ -88,17 +60,8 @@ _SUFFIXED = re.compile(_amount(1) + rf"\s*(?P<tail>{_SUFFIX_CUE}|or\s+so)(?![a-z
 _FLOOR = re.compile(rf"{_FLOOR_CUE}\s+" + _amount(1))
 _BARE_CURRENCY = re.compile(_amount(1))
 _POUND = re.compile(r"pounds?")
-_SOFT_BEFORE = re.compile(r"(?:ideally|preferably|hopefully|if\s+possible)[\s,]*$")
-_CLEAR = re.compile(
-    r"\b(?:(?:forget|ignore|drop|remove|scrap|scratch|never\s*mind|disregard|lift)\s+(?:about\s+)?"
-    r"(?:the\s+|my\s+|that\s+|your\s+)?(?:\S+\s+)?(?:budget|price\s+(?:limit|cap|range)|"
-    r"spending\s+limit|price)|no\s+(?:budget|price\s+(?:limit|cap|ceiling)|spending\s+limit|"
-    r"limit\s+on\s+(?:the\s+)?price)|(?:budget|price|cost|money)\s+(?:is\s+no\s+(?:object|issue|"
-    r"problem)|(?:does\s*n'?t|doesnt|does\s+not|do\s*n'?t|do\s+not)\s+matter|is\s+not\s+an?\s+"
-    r"(?:issue|problem|concern)|isn'?t\s+an?\s+(?:issue|problem|concern))|(?:any|whatever(?:\s+the)?)"
-    r"\s+price|(?:don'?t|do\s+not|dont)\s+care\s+(?:about|what)\s+(?:the\s+)?(?:price|cost|budget|"
-    r"it\s+costs)|unlimited\s+budget|regardless\s+of\s+(?:the\s+)?(?:price|cost))\b"
-)
+_SOFT_BEFORE = re.compile(r"(?:" + lexicon.alternation("soft_budget_before") + r")[\s,]*$")
+_CLEAR = re.compile(r"\b(?:" + lexicon.alternation("budget_clear_phrases") + r")\b")
 
 
 @dataclass(frozen=True)
@@ -162,15 +125,10 @@ def currency_code(written: str | None) -> str | None:
     return None
 
 
-_CHEAP = re.compile(
-    r"(?<!not )(?<!no )\b(?:cheap|cheapest|inexpensive|affordable|low[\s-]cost|low[\s-]priced|"
-    r"bargain|least\s+expensive)\b"
-)
+_CHEAP = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheap_words") + r")\b")
 
 
-_CHEAPEST = re.compile(
-    r"(?<!not )(?<!no )\b(?:cheapest|least\s+expensive|lowest[\s-]priced|lowest\s+price)\b"
-)
+_CHEAPEST = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheapest_words") + r")\b")
 
 
 def asks_cheapest(low: str) -> bool:

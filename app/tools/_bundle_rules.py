@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.language import lexicon
 from app.tools._budget_rules import BudgetMention, pick_mention
 from app.tools._category_rules import CategoryGuess, guess_category
 from app.tools._lexicon_rules import AMBIGUOUS_HEADS, ATTRIBUTE_NOUNS
@@ -14,29 +15,22 @@ from app.tools._phrase_rules import specs_only
 from app.tools._text_rules import Allowed, tokens
 
 _JOINER = re.compile(
-    r"(?:,\s*)?(?:\b(?:and|plus|along\s+with|as\s+well\s+as|together\s+with)|&)\s+(?:also\s+)?"
-    r"(?:a|an|some|one|another)\s+"
+    r"(?:,\s*)?(?:\b(?:"
+    + lexicon.alternation("bundle_joiner")
+    + r")|&)\s+(?:also\s+)?(?:a|an|some|one|another)\s+"
 )
-_ATTRIBUTE_CLAUSE = re.compile(
-    r"\b(?:with|without|has|have|having|featuring|including|includes|of|that|which|in|for|made|"
-    r"from|by|on)\b"
-)
-_BEFORE_RIGHT_HEAD = re.compile(
-    r"\b(?:with|without|has|have|having|featuring|including|includes|that|which|in|for|to)\b"
-)
-_OVERALL = re.compile(
-    r"\b(?:total|in\s+total|altogether|all\s+together|overall|combined|for\s+both|for\s+(?:all|"
-    r"everything)|for\s+the\s+(?:pair|set|lot|bundle))\b"
-)
-_ADD_VERB = r"(?:please\s+)?(?:add|include|throw\s+in)"
+_ATTRIBUTE_CLAUSE = re.compile(r"\b(?:" + lexicon.alternation("bundle_attribute_clause") + r")\b")
+_BEFORE_RIGHT_HEAD = re.compile(r"\b(?:" + lexicon.alternation("bundle_before_right_head") + r")\b")
+_OVERALL = re.compile(r"\b(?:" + lexicon.alternation("bundle_overall") + r")\b")
+_ADD_VERB = r"(?:please\s+)?(?:" + lexicon.alternation("bundle_add_verb") + r")"
 _CONTINUES = re.compile(
     rf"^\W*(?:(?:and|plus|also|oh\s+and)\s+(?:(?:i\s+)?(?:need|want)\s+|{_ADD_VERB}\s+)?"
     rf"|{_ADD_VERB}\s+)(?:a|an|some)\s+"
 )
 _NEW_REQUEST = re.compile(
-    r"^\W*(?:(?:ok(?:ay)?|now|next|so|alright|and)[\s,]+)*(?:i\s+(?:also\s+)?(?:need|want)|"
-    r"i(?:'d|\s+would)\s+like|(?:i'?m\s+|i\s+am\s+)?looking\s+for|show\s+me|find\s+me|get\s+me|"
-    r"can\s+you\s+find(?:\s+me)?)\s+(?:a|an|some|one)\s+"
+    r"^\W*(?:(?:ok(?:ay)?|now|next|so|alright|and)[\s,]+)*(?:"
+    + lexicon.alternation("bundle_new_request")
+    + r")\s+(?:a|an|some|one)\s+"
 )
 _NEAR_HEAD_TOKENS = 5
 

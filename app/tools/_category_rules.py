@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS
+from app.language import lexicon
 from app.tools._amount_rules import (
     MEASURED,
     PIECES,
@@ -30,37 +31,31 @@ from app.tools._lexicon_rules import (
     is_product_noun,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens, word_set
+from app.tools._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
 _REQUEST_LEAD = re.compile(
-    r"\b(?:need|want|looking\s+for|look\s+for|find|buy|get|searching\s+for|shopping\s+for|"
-    r"recommend|suggest)\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
+    r"\b(?:"
+    + lexicon.alternation("category_request_lead")
+    + r")\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
 )
 _SMALL_TALK = re.compile(
-    r"^\W*(?:hi|hello|hey|yo|hiya|howdy|good\s+(?:morning|afternoon|evening|night)|thanks|"
-    r"thank\s+you|thx|bye|goodbye|cheers|lol|haha)\b|\b(?:weather|joke|poem|news|capital\s+of|"
-    r"who\s+(?:are|made)\s+you|your\s+name|how\s+are\s+you|what\s+time\s+is\s+it|meaning\s+of\s+"
-    r"life|translate|homework|sports?\s+scores?)\b"
+    (r"^\W*(?:" + lexicon.alternation("category_small_talk_1") + r")\b|\b(?:")
+    + lexicon.alternation("category_small_talk")
+    + r")\b"
 )
-PURPOSE_PRODUCTS = {
-    "charge": "charger",
-    "charging": "charger",
-    "print": "printer",
-    "connect": "cable",
-    "hook": "cable",
-}
+PURPOSE_PRODUCTS = lexicon.word_map("category_purpose_products")
 """Verbs a shopper asks a tool for by purpose, and the product noun of that tool."""
 _PURPOSE = re.compile(
-    r"\b(?:something|anything|a\s+(?:thing|way|device|gadget))\s+(?:to|that\s+(?:can|will)|"
-    r"for)\s+(" + "|".join(PURPOSE_PRODUCTS) + r")\b"
+    (
+        r"\b(?:"
+        + lexicon.alternation("category_purpose_1")
+        + r")\s+(?:to|that\s+(?:can|will)|for)\s+("
+    )
+    + "|".join(PURPOSE_PRODUCTS)
+    + r")\b"
 )
-_SHOPPING_WORDS = re.compile(
-    r"\b(?:buy|purchase|shop|shopping|order|price|prices|cost|costs|cheap|cheaper|deal|deals|"
-    r"recommend|looking\s+for|need\s+(?:a|an|some)|want\s+(?:a|an|some)|how\s+much|budget|brand|"
-    r"gift|compare|in\s+stock|options?|choices?|alternatives?|suggestions?|expensive|pricey|"
-    r"pricier|affordable)\b"
-)
+_SHOPPING_WORDS = re.compile(r"\b(?:" + lexicon.alternation("category_shopping_words") + r")\b")
 
 
 @dataclass(frozen=True)
@@ -224,7 +219,7 @@ def _heads(run: list[Token], k: int) -> bool:
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
 
 
-_PARTICLE_VERBS = {"ups": word_set("pop push pick sit mock start check set make follow warm")}
+_PARTICLE_VERBS = {"ups": lexicon.word_set("category_particle_verbs")}
 """Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
 
 
@@ -277,7 +272,7 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
     return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end, spans)
 
 
-_COUNT_WORDS = frozenset({"one", "hundred", "thousand"})
+_COUNT_WORDS = lexicon.word_set("category_count_words")
 """Count words beside NUMBER_WORDS, TENS and TEENS that end a count before its unit ("one hundred
 foot"); "one" is no number word elsewhere, being as often a pronoun."""
 

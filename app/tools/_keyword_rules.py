@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
+from app.language import lexicon
 from app.tools._amount_rules import (
     amount_of,
     counts_bytes,
@@ -33,12 +34,9 @@ from app.tools._lexicon_rules import (
     is_color_label,
 )
 from app.tools._phrase_rules import BOUNDARY_WORDS
-from app.tools._text_rules import STOP_WORDS, Allowed, SpanMask, Token, tokens, word_set
+from app.tools._text_rules import STOP_WORDS, Allowed, SpanMask, Token, tokens
 
-_UNIT_LEADS = word_set(
-    "size pack model version number no count set "
-    "usb hdmi bluetooth wifi thunderbolt pcie displayport"
-)
+_UNIT_LEADS = lexicon.word_set("keyword_unit_leads")
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
 after the number takes it instead ("size 75 feet" is 75 feet)."""
 _MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")

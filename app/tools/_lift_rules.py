@@ -6,25 +6,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.language import lexicon
 from app.tools._phrase_rules import collect_phrases
-from app.tools._text_rules import SpanMask, clause_start, tokens, word_set
+from app.tools._text_rules import SpanMask, clause_start, tokens
 
-_FORWARD = re.compile(
-    r"\b(?:(?:i\s+)?(?:don'?t|do\s+not|dont)\s+mind|(?:i'?m\s+|i\s+am\s+)?(?:fine|ok|okay|happy|"
-    r"good|alright)\s+with|(?:you\s+can|feel\s+free\s+to)\s+(?:include|allow|show\s+me)|"
-    r"(?:forget|ignore|drop|remove|scrap|scratch|never\s*mind|disregard)(?:\s+about)?"
-    r"(?:\s+(?:the|my|that))?(?:\s+(?:no|not|without|avoid(?:ing)?))?)\s+"
-)
+_FORWARD = re.compile(r"\b(?:" + lexicon.alternation("lift_forward") + r")\s+")
 _BACKWARD = re.compile(
-    r"\s+(?:is|are|'s|would\s+be|will\s+be|is\s+also|are\s+also|also)\s+(?:fine|ok|okay|"
-    r"acceptable|alright|all\s+right|allowed|cool|good\s+too)(?:\s+(?:too|as\s+well|after\s+all|"
-    r"with\s+me))?\b|\s+works?\s+(?:too|as\s+well|for\s+me)\b"
+    r"\s+(?:is|are|'s|would\s+be|will\s+be|is\s+also|are\s+also|also)\s+(?:"
+    + lexicon.alternation("lift_backward")
+    + r")(?:\s+(?:too|as\s+well|after\s+all|with\s+me))?\b|\s+works?\s+(?:too|as\s+well|for\s+me)\b"
 )
-_FILLERS = word_set(
-    "actually ok okay well oh hmm but so and also on second thought never mind nevermind i guess "
-    "think maybe the a an brand brands thing things one ones stuff part restriction "
-    "constraint requirement rule any"
-)
+_FILLERS = lexicon.word_set("lift_fillers")
 
 
 @dataclass(frozen=True)

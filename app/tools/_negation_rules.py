@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.language import lexicon
 from app.tools._lexicon_rules import (
     FREE_FEATURES,
     FREEABLE,
@@ -16,7 +17,7 @@ from app.tools._lexicon_rules import (
     NO_FEATURES,
 )
 from app.tools._phrase_rules import AndMode, Phrase, collect_phrases
-from app.tools._text_rules import STOP_WORDS, SpanMask, tokens, word_set
+from app.tools._text_rules import STOP_WORDS, SpanMask, tokens
 
 Kind = Literal["exclude", "avoid", "must_have", "prefer"]
 
@@ -31,30 +32,41 @@ class Finding:
     start: int
 
 
-_DET = r"(?:(?:a|an|the|any|some)\s+)?"
+_DET = r"(?:(?:" + lexicon.alternation("negation_det") + r")\s+)?"
 _SOFT = tuple(
     re.compile(p)
     for p in (
-        r"\b(?:preferably|ideally|if\s+possible|hopefully)[\s,]+(?:not|no|without)\s+"
-        r"(?:(?:too|very|so|overly)\s+)?" + _DET,
-        r"\b(?:i'?d\s+|i\s+would\s+|we'?d\s+|we\s+would\s+|would\s+)?rather\s+(?:not|no|avoid|"
-        r"without)\s+(?:(?:have|get|use|buy|go\s+with|want|with)\s+)?" + _DET,
-        r"\b(?:i'?d\s+|i\s+would\s+|would\s+|i\s+)?prefer(?:\s+(?:it|one|ones|something))?\s+"
-        r"(?:not|no|without)\s+(?:(?:to\s+(?:have|get|use|buy|go\s+with|be)|having|being|be|"
-        r"too|very)\s+)?" + _DET,
-        r"\b(?:not|\w+n't|nothing)\s+(?:be\s+)?(?:too|overly|super|particularly|excessively|very|"
-        r"so)\s+"
-        r"(?:much\s+|many\s+)?",
-        r"\b(?:avoid(?:ing)?|(?:i\s+)?(?:don'?t|do\s+not|dont)\s+(?:really\s+)?(?:like|love|care\s+"
-        r"for|enjoy)|not\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of|not\s+crazy\s+about|not\s+keen\s+"
-        r"on)\s+" + _DET,
+        (
+            r"\b(?:"
+            + lexicon.alternation("negation_soft_1")
+            + r")[\s,]+(?:not|no|without)\s+(?:(?:too|very|so|overly)\s+)?"
+        )
+        + _DET,
+        (
+            r"\b(?:"
+            + lexicon.alternation("negation_soft_2")
+            + (
+                r")?rather\s+(?:not|no|avoid|without)\s+(?:(?:have|get|use|buy|"
+                r"go\s+with|want|with)\s+)?"
+            )
+        )
+        + _DET,
+        (
+            r"\b(?:i'?d\s+|i\s+would\s+|would\s+|i\s+)?prefer(?:\s+(?:it|one|"
+            r"ones|something))?\s+(?:not|no|without)\s+(?:(?:"
+            + lexicon.alternation("negation_soft_3")
+            + r")\s+)?"
+        )
+        + _DET,
+        (
+            r"\b(?:not|\w+n't|nothing)\s+(?:be\s+)?(?:"
+            + lexicon.alternation("negation_soft_4")
+            + r")\s+(?:much\s+|many\s+)?"
+        ),
+        (r"\b(?:" + lexicon.alternation("negation_soft_5") + r")\s+") + _DET,
     )
 )
-_AUX_NOT = (
-    r"(?:(?:does|do|did|must|should|will|would|can|could|may|might|need|shall)\s+not|doesn'?t|"
-    r"don'?t|dont|doesnt|didn'?t|didnt|won'?t|shouldn'?t|shouldnt|mustn'?t|can'?t|cannot|"
-    r"wouldn'?t|needn'?t)"
-)
+_AUX_NOT = r"(?:" + lexicon.alternation("negation_aux_not") + r")"
 _VERB_NEG = re.compile(
     rf"\b{_AUX_NOT}\s+(?:(?P<want>want|need|like)\s+(?:it\s+|them\s+|one\s+)?(?:to\s+)?)?"
     r"(?:(?P<verb>have|has|contain|contains|include|includes|come\s+with|use|uses|feature|"
@@ -63,16 +75,26 @@ _VERB_NEG = re.compile(
 )
 _HARD_PATTERNS: tuple[tuple[str, AndMode], ...] = (
     (
-        r"\b(?:anything|everything|any\s+brand|something)\s+(?:but|except|other\s+than|besides)\s+"
+        (
+            r"\b(?:"
+            + lexicon.alternation("negation_hard_patterns_1")
+            + r")\s+(?:but|except|other\s+than|besides)\s+"
+        )
         + _DET,
         "single",
     ),
     (
-        r"\b(?:except(?:\s+for)?|excluding|other\s+than|but\s+not|stay\s+away\s+from|steer\s+"
-        r"clear\s+of)\s+" + _DET,
+        (r"\b(?:" + lexicon.alternation("negation_hard_patterns_2") + r")\s+") + _DET,
         "single",
     ),
-    (r"\bfree\s+(?:of|from)\s+(?:(?:any|all|added)\s+)?", "always"),
+    (
+        (
+            r"\bfree\s+(?:of|from)\s+(?:(?:"
+            + lexicon.alternation("negation_hard_patterns_3")
+            + r")\s+)?"
+        ),
+        "always",
+    ),
     (r"\b(?:lacks?|lacking)\s+" + _DET, "single"),
     (r"\b(?:not\s+interested\s+in|no\s+interest\s+in)\s+" + _DET, "single"),
     (
@@ -83,7 +105,7 @@ _HARD_PATTERNS: tuple[tuple[str, AndMode], ...] = (
     (r"\bwithout\s+" + _DET, "single"),
 )
 _HARD = tuple((re.compile(p), mode) for p, mode in _HARD_PATTERNS)
-_SOFT_STOPS = word_set("much many only just sure that this these those one ones it")
+_SOFT_STOPS = lexicon.word_set("negation_soft_stops")
 """Soft negations are about adjectives ("not too big"), so only these words end them."""
 _NOT = re.compile(r"\bnot\s+" + _DET)
 _NO = re.compile(r"\bno\s+")
@@ -92,17 +114,30 @@ _FREE = re.compile(r"\b([a-z][a-z0-9]*)[-\s]free\b(?!\s+(?:of|from)\b)")
 _FREE_LIST_ITEM = re.compile(
     r"([a-z][a-z0-9]*)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|&|and/or)\s+|\s*&\s*)$"
 )
-_MODAL_BEFORE = re.compile(
-    r"\b(?:will|does|do|did|must|should|can|could|would|may|might|shall|need)\s+$"
-)
+_MODAL_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("negation_modal_before") + r")\s+$")
 _IDIOMS = (
     (re.compile(r"\bnot\s+tested\s+on\s+animals\b"), "not tested on animals"),
-    (re.compile(r"\bno\s+(?:tools?|assembly|batteries)\s+(?:needed|required|necessary)\b"), None),
+    (
+        re.compile(
+            r"\bno\s+(?:"
+            + lexicon.alternation("negation_idioms_1")
+            + r")\s+(?:needed|required|necessary)\b"
+        ),
+        None,
+    ),
 )
 
 _NOT_REQUIRED = (
-    re.compile(r"\bno\s+(?:[a-z0-9-]+\s+){1,2}?(?:needed|required|necessary)\b"),
-    re.compile(r"\b[a-z0-9-]+\s+(?:(?:is|are)\s+)?not\s+(?:needed|required|necessary)\b"),
+    re.compile(
+        r"\bno\s+(?:[a-z0-9-]+\s+){1,2}?(?:"
+        + lexicon.alternation("negation_not_required_1")
+        + r")\b"
+    ),
+    re.compile(
+        r"\b[a-z0-9-]+\s+(?:(?:is|are)\s+)?not\s+(?:"
+        + lexicon.alternation("negation_not_required_2")
+        + r")\b"
+    ),
     re.compile(r"\bno\s+need\s+for\s+(?:an?\s+|the\s+)?[a-z0-9-]+(?:\s+features?)?\b"),
 )
 """What the shopper says is not needed ("no bluetooth needed", "a touchscreen is not

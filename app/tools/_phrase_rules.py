@@ -9,6 +9,7 @@ from typing import Literal
 
 from app.catalog.model_codes import query_codes
 from app.catalog.product_nouns import is_accessory_noun, singular
+from app.language import lexicon
 from app.tools._lexicon_rules import (
     AMBIGUOUS_HEADS,
     ATTRIBUTE_NOUNS,
@@ -17,32 +18,17 @@ from app.tools._lexicon_rules import (
     is_gerund,
     is_product_noun,
 )
-from app.tools._text_rules import SpanMask, Token, clause_end, tokens, word_set
+from app.tools._text_rules import SpanMask, Token, clause_end, tokens
 
-BOUNDARY_WORDS = word_set("""
-    and or nor but that thats that's which who whose with without for in on at to from by
-    under below over above than please because since as so if when while where is are was
-    were be been being it its it's i i'd im i'm we you they he she should must can could
-    would will shall may might has have had do does did not no also too either neither
-    ideally preferably just only thanks thank though although instead anymore rather unless
-    except plus like via per around about within up into onto etc then else me my your our
-    their this these those there here very really pick choose get find need needs want wants
-    a an the any some all each every especially even still anyway yet ok okay whereas ill
-    ive youre theyre
-    """)
+BOUNDARY_WORDS = lexicon.word_set("phrase_boundary_words")
 """Words that end a phrase: conjunctions, prepositions, pronouns, auxiliaries, fillers."""
 
-LEADING_ARTICLES = word_set(
-    "a an the any some all each every another good great nice decent excellent awesome"
-)
+LEADING_ARTICLES = lexicon.word_set("phrase_leading_articles")
 """Skipped before an item: articles and praise that names nothing ("without A bag", "no ANY
 sugar", "with a GOOD mic")."""
 _HARD_BREAK = set('.;:!?()[]\n"')
-_JOINED_BY_TO = word_set("easy ready simple quick safe hard difficult")
-_GENERIC_TAILS = word_set(
-    "item items product products stuff thing things one ones brand brands kind "
-    "feature features function functions functionality capability capabilities sound"
-)
+_JOINED_BY_TO = lexicon.word_set("phrase_joined_by_to")
+_GENERIC_TAILS = lexicon.word_set("phrase_generic_tails")
 """Words that end a list item without naming anything ("an optical zoom FEATURE")."""
 AndMode = Literal["never", "single", "always"]
 

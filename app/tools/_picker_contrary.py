@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from app.language import lexicon
 from app.tools._picker_terms import Term, make_term, term_in
 
 FAMILIES: tuple[frozenset[str], ...] = (
@@ -18,14 +19,12 @@ FAMILIES: tuple[frozenset[str], ...] = (
 )
 """Forms of which a product is one at a time, as normalised terms read them."""
 
-TRAITS = frozenset(
-    {"waterproof", "rechargeable", "refurbished", "backlit", "foldable", "ergonomic", "shockproof"}
-)
+TRAITS = lexicon.word_set("picker_contrary_traits")
 """Traits an item has or lacks, with no alternative to name: a pick that does not state an
 asked one says so, as it does of an asked form."""
 
 
-_DRIVES = frozenset({"ssd", "ssds", "drive", "drives", "hdd", "hdds"})
+_DRIVES = lexicon.word_set("picker_contrary_drives")
 """Products a "portable" one of is an external one ("a portable ssd")."""
 
 

@@ -13,32 +13,21 @@ from dataclasses import dataclass, field
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import Quantity, comparable, in_metres, quantities, same_part
 from app.catalog.standards import canonical_standards, newer_than, standards_in
+from app.language import lexicon
 
 _DASHES = str.maketrans({"–": "-", "—": "-", "”": '"', "“": '"', "″": '"', "’": "'"})
 _SPACES = re.compile(r"\s+")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?")
 
 
-_SPELLINGS = {
-    "cancelling": "canceling",
-    "cancellation": "canceling",
-    "cancelation": "canceling",
-    "colour": "color",
-    "grey": "gray",
-    "wi-fi": "wifi",
-    "wi fi": "wifi",
-    "touch screen": "touchscreen",
-    "mic": "microphone",
-    "fake": "dummy",
-    "simulated": "dummy",
-    "decoy": "dummy",
-    "mics": "microphones",
-}
+_SPELLINGS = lexicon.word_map("picker_specs_spellings")
 """Spellings shoppers and titles both use (British and American, hyphenated and split,
 clipped), to one form."""
 _SPELLING = re.compile(r"\b(" + "|".join(_SPELLINGS) + r")\b")
 _PACK_COUNT = re.compile(
-    r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:pk|pcs|pieces|packs)\b"
+    r"\bpack of (?P<after>\d+)\b|\b(?P<before>\d+)[\s-]?(?:"
+    + lexicon.alternation("picker_specs_pack_count")
+    + r")\b"
 )
 """How many a pack holds, written after it or in pieces ("Pack of 3", "3PK", "3 pcs")."""
 _GENDERS = re.compile(r"(?<![\w/])([mf])/([mf])(?![\w/])")
@@ -141,10 +130,12 @@ def find_specs(text: str | None) -> tuple[Spec, ...]:
     return tuple(found)
 
 
-_RANGE_UNITS = frozenset({"inch", "ft", "m", "cm", "mm"})
+_RANGE_UNITS = lexicon.word_set("picker_specs_range_units")
 """Sizes and lengths, which titles state as ranges ("for 37 - 70 inch TVs")."""
 _RANGE_START = re.compile(
-    r'(?<![\w.-])(\d+(?:\.\d+)?)\s*(?:"|-?\s*inch(?:es)?|in|ft|feet|foot|cm|mm|m)?\s*(?:-|to)\s*$'
+    r"(?<![\w.-])(\d+(?:\.\d+)?)\s*(?:"
+    + lexicon.alternation("picker_specs_range_start")
+    + r")?\s*(?:-|to)\s*$"
 )
 
 

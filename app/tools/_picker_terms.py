@@ -19,6 +19,7 @@ from app.catalog.standards import (
     TIERS_OF_LINE,
     without_standards,
 )
+from app.language import lexicon
 from app.tools._picker_specs import Spec, find_specs, normalise, spec_said, spec_stated, tokens
 from app.tools._text_rules import NUMBER_WORDS, SETUP_WORDS
 
@@ -49,12 +50,16 @@ _DISCRETE_GPU = frozenset(
     for kind in ("", "dedicated", "discrete", "good", "powerful")
     for part in ("graphics card", "video card", "gpu", "graphics processor")
 ) | {"dedicated graphics", "discrete graphics"}
-_GPU_LINES = ("nvidia", "geforce", "rtx", "gtx", "quadro", "radeon")
+_GPU_LINES = lexicon.words("picker_terms_gpu_lines")
 """A computer's graphics card as titles name one: by the maker's line, where "Intel UHD
 Graphics" is none."""
 
 
-_BUILT_IN = re.compile(r"^(?:built in|integrated|inbuilt) (?=\S)|(?<=\S) (?:built in|inbuilt)$")
+_BUILT_IN = re.compile(
+    r"^(?:"
+    + lexicon.alternation("picker_terms_built_in")
+    + r") (?=\S)|(?<=\S) (?:built in|inbuilt)$"
+)
 """What a must-have part needs not say: a laptop's "built-in speakers" are its speakers, a
 clock radio's "bluetooth built-in" its Bluetooth."""
 
@@ -97,7 +102,7 @@ def _either(specs: Sequence[Spec]) -> Spec:
     return dataclasses.replace(either, at_most=first.at_most, below=first.below, above=first.above)
 
 
-_SUPPORT_WORDS = frozenset({"support", "supports", "supported", "supporting"})
+_SUPPORT_WORDS = lexicon.word_set("picker_terms_support_words")
 """Words beside a feature that titles leave out ("usb support", "support 4g lte", "lumbar
 support"): a title says the feature alone ("USB", "4G LTE"); a term of them only keeps them."""
 

@@ -8,6 +8,7 @@ import re
 
 from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
+from app.language import lexicon
 from app.tools._amount_rules import is_unit
 from app.tools._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
 from app.tools._negation_rules import Finding, Kind
@@ -23,49 +24,41 @@ from app.tools._text_rules import (
 )
 
 _PREFER_FORWARD = re.compile(
-    r"\b(?:preferably|ideally|if\s+possible|hopefully|(?:i'?d|i\s+would|we\s+would|would)\s+"
-    r"(?:prefer|like\s+it\s+to\s+(?:be|have))|i\s+prefer|we\s+prefer|prefer|bonus\s+(?:if|for)|"
-    r"nice\s+to\s+have|would\s+be\s+nice\s+to\s+have)\b[\s,]*"
+    r"\b(?:" + lexicon.alternation("preference_prefer_forward") + r")\b[\s,]*"
 )
 _PREFER_BACKWARD = re.compile(
-    r"(?:\s+(?:is|are|would\s+be|will\s+be)(?:\s+most)?)?\s+(?:preferred|preferable|preferably|"
-    r"ideal|a\s+plus|a\s+bonus|if\s+possible)\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
+    (r"(?:\s+(?:" + lexicon.alternation("preference_prefer_backward_1") + r")(?:\s+most)?)?\s+(?:")
+    + lexicon.alternation("preference_prefer_backward")
+    + r")\b|\s+would\s+be\s+(?:nice|great|ideal)\b"
 )
 _MUST = (
     re.compile(
-        r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:have|include|"
-        r"come\s+with|feature|support|be(?:\s+(?:in|of))?)\s+(?!able\s+to\b)"
+        r"\b(?:must|has\s+to|have\s+to|needs?\s+to|should|gotta)\s+(?:also\s+)?(?:"
+        + lexicon.alternation("preference_must_1")
+        + r")\s+(?!able\s+to\b)"
     ),
     re.compile(
-        r"\b(?:that|which|it|they|also)\s+(?:has|have|comes\s+with|come\s+with|includes|include|"
-        r"features|feature|supports|support|offers?)\s+"
+        r"\b(?:that|which|it|they|also)\s+(?:" + lexicon.alternation("preference_must_2") + r")\s+"
     ),
     re.compile(r"\b(?:must[-\s]haves?\s*:?|including)\s+"),
 )
 _WITH = re.compile(r"\bwith\s+")
 _SUPPORT_FOR = re.compile(r"(?:support|supports)\s+(?:for|of)\s+")
 """What "with support for" leads to is the must-have ("with support for sd cards")."""
-_WITH_GUARD = word_set(
-    "compatible compatibility works work working along together me us help deal do go goes "
-    "pair pairs paired fits fit matches match comfortable familiar happy fine ok okay "
-    "satisfied up use used dealing"
-)
+_WITH_GUARD = lexicon.word_set("preference_with_guard")
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
 _PURPOSE = re.compile(
-    r"\bfor\s+(?:(?:my|our|his|her|their|the|a|an)\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
+    r"\bfor\s+(?:(?:"
+    + lexicon.alternation("preference_purpose")
+    + r")\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
 )
-_SEEKING = word_set("looking look searching search shopping shop hunting")
-_LEAD_VERBS = word_set(
-    "be have has come comes feature features include includes having being are is"
-)
-_LEAD_WORDS = word_set(
-    "the it they itll theyll it'll they'll will would should could can to ones one that which "
-    "i we want like them these those this"
-)
-_MODALS = word_set("will would should could can itll theyll it'll they'll to")
-_ADVERBS = word_set("very really quite more pretty super fairly in with of")
-_CLAUSE_WORDS = word_set("with that which in for of having has have is are be")
-_BACKWARD_FILLERS = word_set("and also i the but an a in so then please or")
+_SEEKING = lexicon.word_set("preference_seeking")
+_LEAD_VERBS = lexicon.word_set("preference_lead_verbs")
+_LEAD_WORDS = lexicon.word_set("preference_lead_words")
+_MODALS = lexicon.word_set("preference_modals")
+_ADVERBS = lexicon.word_set("preference_adverbs")
+_CLAUSE_WORDS = lexicon.word_set("preference_clause_words")
+_BACKWARD_FILLERS = lexicon.word_set("preference_backward_fillers")
 
 
 def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
@@ -104,21 +97,17 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
 
 
 _ONES = re.compile(r"\bones?\b")
-_NO_TRAITS = word_set(
-    """cheaper pricier bigger larger smaller better newer older lighter heavier faster slower
-    longer shorter other others different similar more less good nice best cheap first
-    second third last same few new another each every xbox all-in"""
-)
+_NO_TRAITS = lexicon.word_set("preference_no_traits")
 """Words before "ones" that compare, point or make a name rather than name a trait
 ("cheaper ones", "other ones", "the second one", "another one", "xbox one")."""
-_BARE_MARKS = word_set("colored coloured styled shaped flavored")
+_BARE_MARKS = lexicon.word_set("preference_bare_marks")
 """Words that name no trait alone ("light colored one" asks a colour this does not say)."""
 _COLOR_MARKS = word_set("colored coloured")
 """Titles say the colour alone: "black colored one" asks for "black"."""
 _SIZE_WORDS = word_set("size sized")
 _ONES_REACH = 3
 _BREAK = re.compile(r"[.,;:!?*|(]")
-_PICKING_VERBS = word_set("take get want choose pick find need buy like ill i'll")
+_PICKING_VERBS = lexicon.word_set("preference_picking_verbs")
 
 
 def _trait_word(word: str) -> bool:

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from app.language import lexicon
 from app.language.lexicon import filler_words, number_words
 
 _SAME_LENGTH = str.maketrans(
@@ -37,7 +38,9 @@ often a pronoun."""
 SETUP_WORDS = {"2": "dual", "3": "triple", "4": "quad"}
 """The words catalogs use for two, three or four of a thing ("dual monitors", "Dual USB")."""
 
-_SCREEN_COUNT = re.compile(r"\b(two|2|three|3|four|4) (monitors|screens|displays)\b", re.IGNORECASE)
+_SCREEN_COUNT = re.compile(
+    r"\b(two|2|three|3|four|4) (" + lexicon.alternation("text_screen_count") + r")\b", re.IGNORECASE
+)
 
 
 def screen_setups(text: str) -> str:
@@ -51,8 +54,7 @@ def screen_setups(text: str) -> str:
 
 _DP = re.compile(r"(?<![\w.-])dp(?![\w-])", re.IGNORECASE)
 _CONNECTOR_CONTEXT = re.compile(
-    r"\b(?:hdmi|vga|dvi|usb[\s-]?c|type[\s-]?c|thunderbolt|cables?|adapters?|ports?|"
-    r"converters?|monitors?|displays?)\b",
+    r"\b(?:" + lexicon.alternation("text_connector_context") + r")\b",
     re.IGNORECASE,
 )
 
@@ -67,14 +69,7 @@ def connector_names(text: str) -> str:
 
 
 _SPLIT_COMPOUNDS = re.compile(
-    r"(?<![\w.])(?:\d in 1|built in|plug (?:(?:and|n|&) )?play|(?:over|in|on) ear|blu ray"
-    r"|(?:fe)?male to (?:fe)?male"
-    r"|(?:single|dual|tri|quad|hexa|octa) (?:band|core)"
-    r"|(?:high|low) power(?:ed)?(?! (?:banks?|suppl(?:y|ies)|strips?|cords?|inverters?|stations?"
-    r"|adapters?|cables?|tools?)\b)"
-    r"|flat screen(?= (?:(?:smart|led|lcd|hd|4k) )*(?:tv|tvs|television|televisions|hdtv)\b)"
-    r"|(?<=\btv )flat screen)"
-    r"(?![\w.])",
+    r"(?<![\w.])(?:" + lexicon.alternation("text_split_compounds") + r")(?![\w.])",
     re.IGNORECASE,
 )
 
@@ -103,7 +98,9 @@ def joined_words(text: str) -> str:
     return _SPLIT_WORDS.sub(lambda m: re.sub(r"[\s-]", "", m.group(0)), text)
 
 
-_GLUED_NUMBER = re.compile(r"\b(with|for|of|under|over|than|and)(?=\d)", re.IGNORECASE)
+_GLUED_NUMBER = re.compile(
+    r"\b(" + lexicon.alternation("text_glued_number") + r")(?=\d)", re.IGNORECASE
+)
 
 
 def unglued_numbers(text: str) -> str:
