@@ -43,6 +43,10 @@ charger no wall charger, a hard drive no optical drive, a digital camera no surv
 camera and a shoulder strap no smartwatch strap."""
 
 
+_KIND_PARENT = lexicon.word_map("kind_nouns")
+"""A kind word asked as the product itself ("an ssd") -> the noun whose kinds it is one of
+(drive): that family's rival kinds hold for it too."""
+
 _WEAK_KIND_WORDS = lexicon.word_sets("weak_kind_words")
 """Words that name a kind only where the title names no rival one: "Coax VGA Monitor
 Cable" is a VGA cable built of coax, no coaxial cable."""
@@ -72,10 +76,12 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     """The kind of `noun` the text names ("hdmi cable") when the asked words name a rival
     kind (coaxial) that the text never names; a kind named after "with" is a feature ("HDMI
     Cable with Ethernet"); a standard counts by its family ("usb-c" names usb), a microSD
-    card as an SD card too (it comes with an adapter), though an SD card is no microSD."""
+    card as an SD card too (it comes with an adapter), though an SD card is no microSD; a
+    kind asked as the product ("ssd") rules out its rivals (an HDD) the same way."""
     kinds = RIVAL_KINDS.get(noun, ())
     if not kinds:
-        return None
+        parent = _KIND_PARENT.get(noun)
+        return rival_kind(text, parent, (*asked, noun)) if parent else None
     asked_words = _asked_words(tuple(asked))
     wanted = [kind for kind in kinds if kind.intersection(asked_words)]
     if not wanted:

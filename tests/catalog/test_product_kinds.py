@@ -216,3 +216,22 @@ def test_chargers_drives_cases_memory_and_standards_name_their_kind(
 )
 def test_a_name_may_say_a_kind_of_its_noun(product: str, says_kind: bool) -> None:
     assert names_kind(product) is says_kind
+
+
+@pytest.mark.parametrize(
+    ("text", "noun", "kind"),
+    [
+        ('Samsung Spinpoint F3 1000GB HDD 3.5" Serial ATA II', "ssd", "hdd drive"),
+        ("Samsung 860 EVO 1TB SSD", "ssd", None),
+        ("Crucial MX500 1TB Internal Solid State Drive", "ssd", None),
+        ("WD Blue 1TB Internal Hard Drive", "hdd", None),
+        ("SanDisk Ultra SDHC 32GB", "microsd", "sdhc card"),
+        ("Nintendo Switch Pro Controller", "switch", None),
+    ],
+)
+def test_a_kind_asked_as_the_product_rules_out_its_rivals(
+    text: str, noun: str, kind: str | None
+) -> None:
+    """ "an ssd" is a kind of drive asked by its own name: an HDD is another kind, as it is
+    of "an ssd drive"; nouns the lexicon names no family for are left alone."""
+    assert other_kind(text, noun, (noun,)) == kind
