@@ -4,11 +4,16 @@ categories."""
 
 from __future__ import annotations
 
+import csv
+from pathlib import Path
+
 import pytest
 
 from app.catalog.item import Item
+from app.config import Settings
 from app.eval.relevance_training import held_apart, query_words, training_queries
 
+LABELS = Path(__file__).resolve().parents[2] / "data" / "relevance" / "icecat_train_labels.csv"
 DEV = ["laptop", "bluetooth headphones", "hdmi cable", "aa battery"]
 
 
@@ -55,3 +60,20 @@ def test_chosen_queries_name_listed_kinds_and_keep_every_dev_query_out() -> None
     assert "toner cartridges" not in queries, "a dev query with one word more"
     assert "inko toner cartridges" in queries
     assert all(held_apart(q, ["laptops", "toner"]) for q in queries)
+
+
+def test_the_shipped_training_labels_keep_every_dev_query_and_variant_out(
+    settings: Settings,
+) -> None:
+    with (settings.data_dir / "icecat" / "judgments_dev.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
+        dev = sorted({row["query"] for row in csv.DictReader(f)})
+    with LABELS.open(encoding="utf-8", newline="") as f:
+        labels = list(csv.DictReader(f))
+    queries = {row["query"] for row in labels}
+    assert len(queries) >= 100
+    assert {row["source"] for row in labels} == {"llm"}
+    assert {row["rating"] for row in labels} <= {"0", "1", "2", "3"}
+    close = [q for q in queries if not held_apart(q, dev)]
+    assert not close, close
