@@ -20,6 +20,7 @@ from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
 from app.recall.lexical_store import LexicalStore, open_lexical_store
 from app.recall.live_index import LiveCatalog
+from app.recall.live_push import LivePush, remote_targets
 from app.recall.live_store import LiveVectorStore
 from app.recall.vector_store import VectorStore, open_vector_store
 
@@ -77,17 +78,25 @@ class SearchIndex:
             qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key
         )
         items = read_items(paths.items)
+        lexical_index = settings.lexical_index(manifest.version)
         bm25 = open_lexical_store(
-            opensearch_url=settings.opensearch_url,
-            folder=paths.bm25,
-            index=settings.lexical_index(manifest.version),
+            opensearch_url=settings.opensearch_url, folder=paths.bm25, index=lexical_index
         )
         live_store = LiveVectorStore(store)
         catalog = OfferStore.of(settings.var_dir)
         live = None
         if imported(manifest) and catalog.path.is_file():
-            live = LiveCatalog(catalog.feed(), manifest, items, bm25, live_store)
-            live.refresh()
+            feed = catalog.feed()
+            targets = remote_targets(
+                store, bm25, collection=manifest.collection, index=lexical_index
+            )
+            push = None
+            if targets:
+                push = LivePush(
+                    feed, targets, dimension=manifest.dimension, since=manifest.live_seq
+                )
+            live = LiveCatalog(feed, manifest, items, bm25, live_store, push)
+            live.catch_up()
         return cls(manifest, items, bm25, live_store, embedder, paths.folder, live)
 
     @cached_property

@@ -85,7 +85,7 @@ async def test_a_price_change_and_a_delete_while_eight_searches_run(live: Settin
                 writer.delete, [(SHOP, "classic-varsity-top-small")], actor="test"
             )
             assert runtime.index.live is not None
-            runtime.index.live.refresh()  # what the admin route does before it answers
+            await runtime.index.live.refresh()  # what the admin route does before it answers
             acknowledged.set()
             await enough.wait()
             stop.set()
@@ -156,7 +156,7 @@ async def test_the_cli_upserts_only_changed_rows_and_reports_bad_ones(
         assert "SHOP:ID" in bad.stderr + bad.stdout
 
         assert runtime.index.live is not None
-        runtime.index.live.refresh()  # the throttled check, due now
+        await runtime.index.live.refresh()  # the throttled check, due now
         jackets = await _search(runtime, "olive green jacket")
         assert jackets[f"{SHOP}:olive-green-jacket"] == pytest.approx(12.5 * 1.03, abs=0.01)
         assert runtime.index.item(f"{SHOP}:new-lamp") is None
@@ -171,7 +171,7 @@ async def test_a_new_item_is_found_by_both_recall_sources(live: Settings) -> Non
         report = writer.upsert([(lamp, "", 1)], actor="test")
         assert (report.upserted, report.embedded) == (1, 1)
         assert runtime.index.live is not None
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         lamp_id = f"{SHOP}:brass-reading-lamp"
         dense = await runtime.dense.recall("brass reading lamp", _no_filters(), top_k=5)
         lexical = await runtime.bm25.recall("brass reading lamp", _no_filters(), top_k=5)
@@ -202,7 +202,7 @@ async def test_similar_items_follow_live_changes(live: Settings) -> None:
         twin = anchor.model_copy(update={"id": "antique-drawers-twin", "price": 99.0})
         writer.upsert([(twin, "", 1)], actor="test")
         assert runtime.index.live is not None
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         store, collection = runtime.index.store, runtime.index.collection
         anchor_id, twin_id = f"{SHOP}:antique-drawers", f"{SHOP}:antique-drawers-twin"
         near = await store.similar(collection, anchor_id, _no_filters(), limit=5)
@@ -214,7 +214,7 @@ async def test_similar_items_follow_live_changes(live: Settings) -> None:
         assert twin_id not in [h.item_id for h in left_out]
         assert len(left_out) == 5
         writer.delete([(SHOP, "antique-drawers-twin")], actor="test")
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         after = await store.similar(collection, anchor_id, _no_filters(), limit=5)
         assert twin_id not in [h.item_id for h in after]
         assert [h.item_id for h in after] == [h.item_id for h in left_out]
