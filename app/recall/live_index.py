@@ -15,6 +15,7 @@ import asyncio
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from app.catalog.item import Item
 from app.catalog.offer_changes import Change, ChangeFeed
@@ -55,6 +56,12 @@ class LiveCatalog:
         self._lock = threading.Lock()
         self._checked_at = float("-inf")
         self._pushing: asyncio.Task[int] | None = None
+        self._listeners: list[Callable[[Item], None]] = []
+
+    def listen(self, learn: Callable[[Item], None]) -> None:
+        """Call `learn` with each item new to the table from now on, so lookups built from
+        the item table (shelves, spec sheets, the speller) take it in without a rebuild."""
+        self._listeners.append(learn)
 
     def catch_up(self) -> int:
         """Apply every entry newer than the generation held to this process; how many."""
@@ -111,9 +118,13 @@ class LiveCatalog:
         item = Item.from_offer(change.offer)
         built = self._built[item_id]
         same_text = built is not None and bm25_text(built) == bm25_text(item)
-        if item_id not in self.items:
+        new = item_id not in self.items
+        if new:
             self._count(item.platform, 1)
         self.items[item_id] = item
+        if new:
+            for learn in self._listeners:
+                learn(item)
         self.store.put(item, change.vector)
         return LexicalChange.put(item, same_text=same_text)
 

@@ -4,7 +4,7 @@ embedder."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -41,6 +41,7 @@ class SearchIndex:
     """The index version's folder (its profile and facets live there)."""
     live: LiveCatalog | None = None
     """Follows the catalog journal when the index was built from an imported catalog."""
+    _facets: tuple[str, CatalogFacets] | None = field(default=None, repr=False)
 
     @property
     def version(self) -> str:
@@ -101,15 +102,27 @@ class SearchIndex:
 
     @cached_property
     def speller(self) -> Speller:
-        """Reads shoppers' slips as this catalog's words; built once, on first use."""
-        return Speller.from_items(self.items.values())
+        """Reads shoppers' slips as this catalog's words; built once, on first use, then
+        taught each item a live upsert adds."""
+        speller = Speller.from_items(self.items.values())
+        if self.live is not None:
+            self.live.listen(speller.learn)
+        return speller
 
-    @cached_property
+    @property
     def facets(self) -> CatalogFacets:
-        """The catalog's facets: stored with this version, else computed once on first use."""
-        if self.folder is None:
-            return build_facets(self.items.values())
-        return load_facets(self.folder, self.items.values)
+        """The catalog's facets: stored with this version, else computed once on first use;
+        computed again (once per catalog generation) after live changes."""
+        generation = self.cache_version
+        held = self._facets
+        if held is not None and held[0] == generation:
+            return held[1]
+        if self.folder is None or generation != self.manifest.version:
+            found = build_facets(list(self.items.values()))
+        else:
+            found = load_facets(self.folder, self.items.values)
+        self._facets = (generation, found)
+        return found
 
     def item(self, item_id: str) -> Item | None:
         """The catalog item with this id, if indexed."""

@@ -104,6 +104,9 @@ class ItemSearchTool:
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
         self.sheets = SheetLookup(index.items)
         self.shelves = ShelfLookup(index.items)
+        if index.live is not None:  # items a live upsert adds join the lookups
+            index.live.listen(self.sheets.add)
+            index.live.listen(self.shelves.add)
         self.memo = SearchMemo(lambda: index.cache_version)
 
     async def run(self, args: ItemSearchArgs, ctx: ToolContext) -> ItemSearchResult:

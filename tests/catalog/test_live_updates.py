@@ -218,3 +218,35 @@ async def test_similar_items_follow_live_changes(live: Settings) -> None:
         after = await store.similar(collection, anchor_id, _no_filters(), limit=5)
         assert twin_id not in [h.item_id for h in after]
         assert [h.item_id for h in after] == [h.item_id for h in left_out]
+
+
+async def test_new_live_items_join_the_lookups_built_from_the_item_table(live: Settings) -> None:
+    """The speller, the facets and the model-code index of compare were built before the
+    upsert; the new items are in them after it, without a rebuild."""
+    from app.recall.matching_offers import OfferFinder
+
+    async with Runtime(live) as runtime:
+        index = runtime.index
+        assert index.live is not None
+        assert index.speller.word("zephyrime") is None, "not a catalog word yet"
+        finder = OfferFinder.build(index)
+        items_before = index.facets.items
+        template = stored(live, "antique-drawers")
+        lamps = [
+            template.model_copy(
+                update={"id": f"zephyrine-{n}", "title": f"Zephyrine Lamp ZX-44{n}0 Brass"}
+            )
+            for n in range(3)
+        ]
+        writer = LiveWriter.open(live, index.embedder)
+        writer.upsert([(lamp, "", n) for n, lamp in enumerate(lamps, start=1)], actor="test")
+        await index.live.refresh()
+        assert index.speller.word("zephyrime") == "zephyrine"
+        assert index.facets.items == items_before + 3
+        new = index.items[f"{SHOP}:zephyrine-1"]
+        keys = finder.matcher.lookup_keys(new)
+        assert keys, "the title carries a model code"
+        assert new.item_id in finder.codes.item_ids(keys)
+        writer.delete([(SHOP, f"zephyrine-{n}") for n in range(3)], actor="test")
+        await index.live.refresh()
+        assert index.facets.items == items_before
