@@ -20,7 +20,7 @@ from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters
 from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
-from app.recall.live_push import LexicalTarget, LivePush
+from app.recall.live_push import LexicalTarget, LivePush, push_configured
 from app.recall.live_update import LiveWriter
 from app.recall.search_index import SearchIndex
 from tests.catalog.live_catalog import SHOP, stored
@@ -141,4 +141,24 @@ async def test_changes_wait_in_the_journal_while_opensearch_is_unreachable(
         assert ids(other, "olive green jacket", price) == [JACKET]
     finally:
         back.close()
+        other.close()
+
+
+async def test_the_cli_push_sends_a_change_with_no_server_process_running(
+    on_opensearch: Settings,
+) -> None:
+    """What `catalog upsert|delete` runs after the commit: the configured remote backends get
+    the change (and the report's backlog is empty)."""
+    manifest = current_paths(on_opensearch.index_dir).read_manifest()
+    writer = LiveWriter.open(on_opensearch)
+    dearer = stored(on_opensearch, "olive-green-jacket").model_copy(update={"price": 640.0})
+    writer.upsert([(dearer, "", 1)], actor="test")
+    backlog = await push_configured(on_opensearch, manifest)
+    assert backlog
+    assert set(backlog.values()) == {0}
+    other = server_store(on_opensearch)
+    try:
+        price = SearchFilters.build(price_min=600.0)
+        assert ids(other, "olive green jacket", price) == [JACKET]
+    finally:
         other.close()
