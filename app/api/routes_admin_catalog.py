@@ -135,7 +135,8 @@ def _writer(request: Request, state: ApiState) -> LiveWriter | JSONResponse:
 
 
 async def _apply(state: ApiState) -> None:
-    """Apply the change here before answering, so this process never serves the old offer."""
+    """Apply the change here (and push it to remote backends, which may be down: the journal
+    keeps it for later) before answering, so this process never serves the old offer."""
     live = state.runtime.index.live
     if live is not None:
-        live.refresh()
+        await live.refresh()

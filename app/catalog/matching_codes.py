@@ -34,6 +34,11 @@ class CodeIndex:
                 postings[key].append(item.item_id)
         return cls({key: tuple(ids) for key, ids in postings.items()})
 
+    def add(self, matcher: ProductMatcher, item: Item) -> None:
+        """Index one more item (one a live upsert adds), after the built ones."""
+        for key in matcher.lookup_keys(item):
+            self._postings[key] = (*self._postings.get(key, ()), item.item_id)
+
     def item_ids(self, keys: Iterable[str]) -> list[str]:
         """Ids of the items carrying any of `keys`, without repeats, in index order."""
         seen: dict[str, None] = {}

@@ -57,8 +57,8 @@ class Speller:
     def __init__(
         self, titles: Mapping[str, int], used: Mapping[str, int], english: Mapping[str, int]
     ) -> None:
-        self._titles = titles
-        self._used = used
+        self._titles: Counter[str] = Counter(titles)
+        self._used: Counter[str] = Counter(used)
         self._english = english
 
     @classmethod
@@ -73,6 +73,12 @@ class Speller:
             used.update(named | _words(item.description))
         words = english_words() if english is None else english
         return cls(titles, used, {**dict.fromkeys(_CONTRACTIONS, 0), **words})
+
+    def learn(self, item: Item) -> None:
+        """Count a new item's words as `from_items` does (a live upsert between builds)."""
+        named = _words(item.title, item.brand, item.category)
+        self._titles.update(named)
+        self._used.update(named | _words(item.description))
 
     def word(self, word: str) -> str | None:
         """The word `word` is a slip of, or None when it is known or too far off."""

@@ -3,6 +3,7 @@ catalog in place; every running `serve` sees the change within a second, no rebu
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 from pathlib import Path
 from typing import cast
@@ -14,6 +15,7 @@ from app.catalog.importer import FORMATS, ImportFormat, ImportReport, offer_rows
 from app.cli._output import emit_json
 from app.config import get_settings
 from app.errors import InvalidRequest
+from app.recall.live_push import push_configured
 from app.recall.live_update import LiveReport, LiveWriter
 
 __all__ = ["register_live"]
@@ -40,7 +42,8 @@ def upsert_command(
     chosen = fmt if fmt != "auto" else defaults.get("format", "auto")
     if chosen not in FORMATS:
         raise InvalidRequest(f"unknown format {chosen!r}; one of {', '.join(FORMATS)}")
-    writer = LiveWriter.open(get_settings())
+    settings = get_settings()
+    writer = LiveWriter.open(settings)
     read = ImportReport()
     rows = offer_rows(
         paths,
@@ -54,6 +57,7 @@ def upsert_command(
     writer.upsert(rows, actor=_actor(), report=report)
     report.rejected += read.rejected
     report.errors[:0] = [vars(e) for e in read.errors]
+    _push(writer, report)
     _emit(report, as_json)
     if report.upserted + report.unchanged == 0:
         raise typer.Exit(2)
@@ -66,10 +70,19 @@ def delete_command(
 ) -> None:
     """Remove offers from the catalog and every serving index; exit 2 when none was known."""
     keys = [_key(i, shop) for i in ids]
-    report = LiveWriter.open(get_settings()).delete(keys, actor=_actor())
+    writer = LiveWriter.open(get_settings())
+    report = writer.delete(keys, actor=_actor())
+    _push(writer, report)
     _emit(report, as_json)
     if report.deleted == 0:
         raise typer.Exit(2)
+
+
+def _push(writer: LiveWriter, report: LiveReport) -> None:
+    """Send the acknowledged change to the remote backends configured; one that is down
+    gets it from the journal later (the backlog says how much waits)."""
+    if report.upserted or report.deleted:
+        report.backlog = asyncio.run(push_configured(get_settings(), writer.manifest)) or None
 
 
 def _key(given: str, shop: str | None) -> tuple[str, str]:
@@ -97,6 +110,9 @@ def _emit(report: LiveReport, as_json: bool) -> None:
         f"{report.unchanged:,}, deleted {report.deleted:,}, rejected {report.rejected:,}; "
         f"catalog generation {report.generation}"
     )
+    for target, waiting in (report.backlog or {}).items():
+        if waiting:
+            typer.echo(f"  {target}: {waiting} change(s) wait in the journal for the push")
     for error in report.errors:
         where = error.get("item_id") or f"{error.get('file', '')}:{error.get('row')}"
         typer.echo(f"  {where}: {error['reason']}")

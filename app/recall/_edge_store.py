@@ -88,6 +88,17 @@ class EdgeVectorStore:
         with self._lock:
             self._written.add(collection)
 
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        """Remove the points of these item ids (absent ones are no error), then flush."""
+        if not item_ids:
+            return
+        ids: list[Any] = list(dict.fromkeys(point_id(i) for i in item_ids))
+        operation = UpdateOperation.delete_points(ids)
+        await asyncio.to_thread(self._run, collection, "delete", lambda s: s.update(operation))
+        await asyncio.to_thread(self._run, collection, "flush", _flush)
+        with self._lock:
+            self._written.add(collection)
+
     async def search(
         self,
         collection: str,

@@ -98,6 +98,18 @@ class QdrantServerStore:
                 "upsert", collection, _upsert_request(self._client, collection, structs)
             )
 
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        """Remove the points of these item ids (absent ones are no error), waiting for it."""
+        if not item_ids:
+            return
+        ids: list[Any] = list(dict.fromkeys(point_id(i) for i in item_ids))
+        selector = qm.PointIdsList(points=ids)
+        await self._call(
+            "delete",
+            collection,
+            lambda: self._client.delete(collection, points_selector=selector, wait=True),
+        )
+
     async def search(
         self,
         collection: str,

@@ -30,6 +30,9 @@ class BreakerGuardedStore:
     async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         await guarded(BREAKER, lambda: self.inner.upsert(collection, points), timed=False)
 
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        await guarded(BREAKER, lambda: self.inner.delete(collection, item_ids), timed=False)
+
     async def search(
         self,
         collection: str,

@@ -48,7 +48,7 @@ class LiveVectorStore:
         point = VectorPoint(item.item_id, unit.tolist(), item_payload(item))
         self._swap({**state.points, item.item_id: point}, state.touched | {item.item_id})
 
-    def delete(self, item_id: str) -> None:
+    def drop(self, item_id: str) -> None:
         """Never answer with `item_id` again."""
         state = self._state
         points = {k: v for k, v in state.points.items() if k != item_id}
@@ -59,6 +59,9 @@ class LiveVectorStore:
 
     async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         await self.base.upsert(collection, points)
+
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        await self.base.delete(collection, item_ids)
 
     async def search(
         self,

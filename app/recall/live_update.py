@@ -46,6 +46,8 @@ class LiveReport:
     errors: list[dict[str, Any]] = field(default_factory=list)
     generation: int = 0
     seconds: float = 0.0
+    backlog: dict[str, int] | None = None
+    """Entries each remote backend has yet to receive (None when none is configured)."""
 
     def reject(self, reason: str, *, file: str = "", row: int = 0, item_id: str = "") -> None:
         """Count a rejected row and list it (up to IMPORT_ERRORS_LISTED)."""
@@ -66,6 +68,7 @@ class LiveReport:
             "embedded": self.embedded,
             "generation": self.generation,
             "seconds": round(self.seconds, 3),
+            **({} if self.backlog is None else {"push_backlog": self.backlog}),
         }
 
 

@@ -51,7 +51,10 @@ class OfferFinder:
         """Read the item table once: matcher statistics (unless given) and the code index."""
         items = list(index.items.values())
         matcher = matcher or ProductMatcher.from_items(items)
-        return cls(index, matcher, CodeIndex.build(matcher, items))
+        finder = cls(index, matcher, CodeIndex.build(matcher, items))
+        if index.live is not None:  # items a live upsert adds are found by their codes
+            index.live.listen(lambda item: finder.codes.add(matcher, item))
+        return finder
 
     async def offers(
         self, item: Item, *, limit: int | None = None, platforms: Sequence[str] = ()

@@ -4,7 +4,7 @@ embedder."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -20,6 +20,7 @@ from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
 from app.recall.lexical_store import LexicalStore, open_lexical_store
 from app.recall.live_index import LiveCatalog
+from app.recall.live_push import LivePush, remote_targets
 from app.recall.live_store import LiveVectorStore
 from app.recall.vector_store import VectorStore, open_vector_store
 
@@ -40,6 +41,7 @@ class SearchIndex:
     """The index version's folder (its profile and facets live there)."""
     live: LiveCatalog | None = None
     """Follows the catalog journal when the index was built from an imported catalog."""
+    _facets: tuple[str, CatalogFacets] | None = field(default=None, repr=False)
 
     @property
     def version(self) -> str:
@@ -77,30 +79,50 @@ class SearchIndex:
             qdrant_url=settings.qdrant_url, edge_root=paths.vectors, api_key=key
         )
         items = read_items(paths.items)
+        lexical_index = settings.lexical_index(manifest.version)
         bm25 = open_lexical_store(
-            opensearch_url=settings.opensearch_url,
-            folder=paths.bm25,
-            index=settings.lexical_index(manifest.version),
+            opensearch_url=settings.opensearch_url, folder=paths.bm25, index=lexical_index
         )
         live_store = LiveVectorStore(store)
         catalog = OfferStore.of(settings.var_dir)
         live = None
         if imported(manifest) and catalog.path.is_file():
-            live = LiveCatalog(catalog.feed(), manifest, items, bm25, live_store)
-            live.refresh()
+            feed = catalog.feed()
+            targets = remote_targets(
+                store, bm25, collection=manifest.collection, index=lexical_index
+            )
+            push = None
+            if targets:
+                push = LivePush(
+                    feed, targets, dimension=manifest.dimension, since=manifest.live_seq
+                )
+            live = LiveCatalog(feed, manifest, items, bm25, live_store, push)
+            live.catch_up()
         return cls(manifest, items, bm25, live_store, embedder, paths.folder, live)
 
     @cached_property
     def speller(self) -> Speller:
-        """Reads shoppers' slips as this catalog's words; built once, on first use."""
-        return Speller.from_items(self.items.values())
+        """Reads shoppers' slips as this catalog's words; built once, on first use, then
+        taught each item a live upsert adds."""
+        speller = Speller.from_items(self.items.values())
+        if self.live is not None:
+            self.live.listen(speller.learn)
+        return speller
 
-    @cached_property
+    @property
     def facets(self) -> CatalogFacets:
-        """The catalog's facets: stored with this version, else computed once on first use."""
-        if self.folder is None:
-            return build_facets(self.items.values())
-        return load_facets(self.folder, self.items.values)
+        """The catalog's facets: stored with this version, else computed once on first use;
+        computed again (once per catalog generation) after live changes."""
+        generation = self.cache_version
+        held = self._facets
+        if held is not None and held[0] == generation:
+            return held[1]
+        if self.folder is None or generation != self.manifest.version:
+            found = build_facets(list(self.items.values()))
+        else:
+            found = load_facets(self.folder, self.items.values)
+        self._facets = (generation, found)
+        return found
 
     def item(self, item_id: str) -> Item | None:
         """The catalog item with this id, if indexed."""

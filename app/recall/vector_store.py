@@ -98,6 +98,10 @@ class VectorStore(Protocol):
         """Insert or replace points, in batches."""
         ...
 
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        """Remove the points of these item ids; an id with no point is no error."""
+        ...
+
     async def search(
         self,
         collection: str,

@@ -28,6 +28,9 @@ class CatalogLookups:
         self.scorer = scorer
         self.sheets = SheetLookup(index.items)
         self.shelves = ShelfLookup(index.items)
+        if index.live is not None:  # items a live upsert adds join the look-ups
+            index.live.listen(self.sheets.add)
+            index.live.listen(self.shelves.add)
 
     async def by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers

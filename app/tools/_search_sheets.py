@@ -38,6 +38,18 @@ class SheetLookup:
             for feature in item.features:
                 self._by_feature.setdefault(feature, []).append(item.item_id)
 
+    def add(self, item: Item) -> None:
+        """Take in an item new to the table (a live upsert): its features, title words and
+        amounts, in whichever of the tables are built already."""
+        for feature in item.features:
+            self._by_feature.setdefault(feature, []).append(item.item_id)
+        if "_by_word" in self.__dict__:
+            for word in tokens(f"{item.title} {item.brand or ''}"):
+                self._by_word.setdefault(word, set()).add(item.item_id)
+        if "_by_unit" in self.__dict__:
+            for unit in {s.measure[1] for s in find_specs(item.title) if s.value}:
+                self._by_unit.setdefault(unit, []).append(item.item_id)
+
     @functools.cached_property
     def _by_word(self) -> dict[str, set[str]]:
         out: dict[str, set[str]] = {}

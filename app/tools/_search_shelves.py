@@ -25,9 +25,12 @@ class ShelfLookup:
         self._items = items
         self._by_shelf: dict[tuple[str, ...], list[str]] = {}
         for item in items.values():
-            if item.product_type:
-                key = shelf_key(item.product_type)
-                self._by_shelf.setdefault(key, []).append(item.item_id)
+            self.add(item)
+
+    def add(self, item: Item) -> None:
+        """File one item on its shelf (built items, and new ones a live upsert adds)."""
+        if item.product_type:
+            self._by_shelf.setdefault(shelf_key(item.product_type), []).append(item.item_id)
 
     def shelved(self, product: str, filters: SearchFilters) -> list[Item]:
         """The items filed as the product (under its name, its catalog name or a type of its

@@ -1,7 +1,8 @@
 """With OPENSEARCH_URL set, the index build and live changes write lexical documents to
 OpenSearch (osmem-server here): the build indexes the imported catalog there instead of a
 bm25s folder, and a new item, a price change and a delete replayed from the journal reach the
-server's index, where any other process's store reads them."""
+server's index (pushed once, from the journal), where any other process's store reads them;
+while the server cannot be reached the changes wait in the journal and reach it when it can."""
 
 from __future__ import annotations
 
@@ -15,9 +16,11 @@ from app.catalog.importer import import_files
 from app.catalog.offer_store import OfferStore
 from app.config.settings import Settings
 from app.recall._opensearch_lexical import OpenSearchLexicalStore
+from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters
 from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
+from app.recall.live_push import LexicalTarget, LivePush, push_configured
 from app.recall.live_update import LiveWriter
 from app.recall.search_index import SearchIndex
 from tests.catalog.live_catalog import SHOP, stored
@@ -81,7 +84,9 @@ async def test_live_changes_reach_the_opensearch_index(on_opensearch: Settings) 
         repriced = stored(on_opensearch, "olive-green-jacket").model_copy(update={"price": 912.0})
         writer.upsert([(lamp, "", 1), (repriced, "", 2)], actor="test")
         writer.delete([(SHOP, "antique-drawers")], actor="test")
-        assert index.live.refresh() == 3
+        assert await index.live.refresh() == 3
+        assert index.live.push is not None
+        assert set(index.live.push.backlog().values()) == {0}
         new_price = index.items[JACKET].price_usd
         assert new_price is not None
 
@@ -97,3 +102,63 @@ async def test_live_changes_reach_the_opensearch_index(on_opensearch: Settings) 
         assert max(lexical, key=lambda h: h.score).item_id == LAMP
     finally:
         await index.close()
+
+
+async def test_changes_wait_in_the_journal_while_opensearch_is_unreachable(
+    on_opensearch: Settings,
+) -> None:
+    manifest = current_paths(on_opensearch.index_dir).read_manifest()
+    name = on_opensearch.lexical_index(manifest.version)
+    catalog = OfferStore.of(on_opensearch.var_dir)
+    writer = LiveWriter.open(on_opensearch)
+    cheaper = stored(on_opensearch, "olive-green-jacket").model_copy(update={"price": 3.0})
+    writer.upsert([(cheaper, "", 1)], actor="test")
+    unreachable = OpenSearchLexicalStore.connect("http://127.0.0.1:9", name)
+    down = LivePush(
+        catalog.feed(),
+        [LexicalTarget(unreachable, name)],
+        dimension=manifest.dimension,
+        since=manifest.live_seq,
+    )
+    try:
+        assert await down.push() == 0
+        assert list(down.backlog().values()) == [1]
+    finally:
+        BREAKERS.reset()
+        down.close()
+        unreachable.close()
+    other = server_store(on_opensearch)
+    back = LivePush(
+        catalog.feed(),
+        [LexicalTarget(other, name)],
+        dimension=manifest.dimension,
+        since=manifest.live_seq,
+    )
+    try:
+        assert await back.push() == 1
+        assert list(back.backlog().values()) == [0]
+        price = SearchFilters.build(price_max=5.0)
+        assert ids(other, "olive green jacket", price) == [JACKET]
+    finally:
+        back.close()
+        other.close()
+
+
+async def test_the_cli_push_sends_a_change_with_no_server_process_running(
+    on_opensearch: Settings,
+) -> None:
+    """What `catalog upsert|delete` runs after the commit: the configured remote backends get
+    the change (and the report's backlog is empty)."""
+    manifest = current_paths(on_opensearch.index_dir).read_manifest()
+    writer = LiveWriter.open(on_opensearch)
+    dearer = stored(on_opensearch, "olive-green-jacket").model_copy(update={"price": 640.0})
+    writer.upsert([(dearer, "", 1)], actor="test")
+    backlog = await push_configured(on_opensearch, manifest)
+    assert backlog
+    assert set(backlog.values()) == {0}
+    other = server_store(on_opensearch)
+    try:
+        price = SearchFilters.build(price_min=600.0)
+        assert ids(other, "olive green jacket", price) == [JACKET]
+    finally:
+        other.close()

@@ -85,7 +85,7 @@ async def test_a_price_change_and_a_delete_while_eight_searches_run(live: Settin
                 writer.delete, [(SHOP, "classic-varsity-top-small")], actor="test"
             )
             assert runtime.index.live is not None
-            runtime.index.live.refresh()  # what the admin route does before it answers
+            await runtime.index.live.refresh()  # what the admin route does before it answers
             acknowledged.set()
             await enough.wait()
             stop.set()
@@ -156,7 +156,7 @@ async def test_the_cli_upserts_only_changed_rows_and_reports_bad_ones(
         assert "SHOP:ID" in bad.stderr + bad.stdout
 
         assert runtime.index.live is not None
-        runtime.index.live.refresh()  # the throttled check, due now
+        await runtime.index.live.refresh()  # the throttled check, due now
         jackets = await _search(runtime, "olive green jacket")
         assert jackets[f"{SHOP}:olive-green-jacket"] == pytest.approx(12.5 * 1.03, abs=0.01)
         assert runtime.index.item(f"{SHOP}:new-lamp") is None
@@ -171,7 +171,7 @@ async def test_a_new_item_is_found_by_both_recall_sources(live: Settings) -> Non
         report = writer.upsert([(lamp, "", 1)], actor="test")
         assert (report.upserted, report.embedded) == (1, 1)
         assert runtime.index.live is not None
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         lamp_id = f"{SHOP}:brass-reading-lamp"
         dense = await runtime.dense.recall("brass reading lamp", _no_filters(), top_k=5)
         lexical = await runtime.bm25.recall("brass reading lamp", _no_filters(), top_k=5)
@@ -202,7 +202,7 @@ async def test_similar_items_follow_live_changes(live: Settings) -> None:
         twin = anchor.model_copy(update={"id": "antique-drawers-twin", "price": 99.0})
         writer.upsert([(twin, "", 1)], actor="test")
         assert runtime.index.live is not None
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         store, collection = runtime.index.store, runtime.index.collection
         anchor_id, twin_id = f"{SHOP}:antique-drawers", f"{SHOP}:antique-drawers-twin"
         near = await store.similar(collection, anchor_id, _no_filters(), limit=5)
@@ -214,7 +214,39 @@ async def test_similar_items_follow_live_changes(live: Settings) -> None:
         assert twin_id not in [h.item_id for h in left_out]
         assert len(left_out) == 5
         writer.delete([(SHOP, "antique-drawers-twin")], actor="test")
-        runtime.index.live.refresh()
+        await runtime.index.live.refresh()
         after = await store.similar(collection, anchor_id, _no_filters(), limit=5)
         assert twin_id not in [h.item_id for h in after]
         assert [h.item_id for h in after] == [h.item_id for h in left_out]
+
+
+async def test_new_live_items_join_the_lookups_built_from_the_item_table(live: Settings) -> None:
+    """The speller, the facets and the model-code index of compare were built before the
+    upsert; the new items are in them after it, without a rebuild."""
+    from app.recall.matching_offers import OfferFinder
+
+    async with Runtime(live) as runtime:
+        index = runtime.index
+        assert index.live is not None
+        assert index.speller.word("zephyrime") is None, "not a catalog word yet"
+        finder = OfferFinder.build(index)
+        items_before = index.facets.items
+        template = stored(live, "antique-drawers")
+        lamps = [
+            template.model_copy(
+                update={"id": f"zephyrine-{n}", "title": f"Zephyrine Lamp ZX-44{n}0 Brass"}
+            )
+            for n in range(3)
+        ]
+        writer = LiveWriter.open(live, index.embedder)
+        writer.upsert([(lamp, "", n) for n, lamp in enumerate(lamps, start=1)], actor="test")
+        await index.live.refresh()
+        assert index.speller.word("zephyrime") == "zephyrine"
+        assert index.facets.items == items_before + 3
+        new = index.items[f"{SHOP}:zephyrine-1"]
+        keys = finder.matcher.lookup_keys(new)
+        assert keys, "the title carries a model code"
+        assert new.item_id in finder.codes.item_ids(keys)
+        writer.delete([(SHOP, f"zephyrine-{n}") for n in range(3)], actor="test")
+        await index.live.refresh()
+        assert index.facets.items == items_before

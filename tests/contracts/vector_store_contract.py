@@ -203,6 +203,18 @@ class VectorStoreContract:
         await store.upsert(COLLECTION, [])
         assert await store.count(COLLECTION) == 50
 
+    async def test_delete_removes_points_and_ignores_absent_ids(self, filled: VectorStore) -> None:
+        gone = [catalog()[3].item_id, catalog()[7].item_id]
+        await filled.delete(COLLECTION, [*gone, "no-such-item"])
+        assert await filled.count(COLLECTION) == POINTS - 2
+        assert await filled.retrieve(COLLECTION, gone) == []
+        hits = await filled.search(
+            COLLECTION, list(catalog()[3].vector), SearchFilters(), limit=20, exact=True
+        )
+        assert not {h.item_id for h in hits} & set(gone)
+        await filled.delete(COLLECTION, [])
+        assert await filled.count(COLLECTION) == POINTS - 2
+
     async def test_retrieve_keeps_the_order_asked_and_skips_unknown_ids(
         self, filled: VectorStore
     ) -> None:

@@ -261,6 +261,9 @@ class FlakyRemoteStore:
     async def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         await self._answer()
 
+    async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
+        await self._answer()
+
     async def similar(
         self,
         collection: str,

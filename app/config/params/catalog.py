@@ -7,6 +7,7 @@ __all__ = [
     "IMPORT_ERRORS_LISTED",
     "LIVE_CHECK_INTERVAL_MS",
     "LIVE_MAX_ITEMS",
+    "LIVE_PUSH_TIMEOUT_S",
 ]
 
 IMPORT_ERRORS_LISTED = REGISTRY.declare(
@@ -47,4 +48,15 @@ LIVE_MAX_ITEMS = REGISTRY.declare(
     maximum=1_000_000,
     description="Most offers one live upsert or delete may carry; a bigger change is an "
     "import followed by an index build.",
+)
+LIVE_PUSH_TIMEOUT_S = REGISTRY.declare(
+    "LIVE_PUSH_TIMEOUT_S",
+    float,
+    10.0,
+    group="catalog",
+    minimum=0.1,
+    maximum=600.0,
+    description="Longest one push of acknowledged live changes to a remote vector or lexical "
+    "store may take; past it the changes stay in the journal and are pushed again later (and "
+    "no push is retried sooner than this after a failure).",
 )
