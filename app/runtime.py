@@ -24,15 +24,13 @@ from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_cache import SearchCache, open_search_cache
 from app.recall.search_index import SearchIndex
 from app.tools.base import Tool
-from app.tools.category_insight import CategoryInsightTool
-from app.tools.chat_fallback import ChatFallbackTool
-from app.tools.item_picker import ItemPickerTool
-from app.tools.item_search import ItemSearchTool
+from app.tools.browse import CategoryInsightTool, SimilarItemsTool
+from app.tools.compare import PriceCompareTool
 from app.tools.llm import ChatModel, open_chat_model
+from app.tools.picker import ItemPickerTool
 from app.tools.planner import PlannerTool
-from app.tools.price_compare import PriceCompareTool
-from app.tools.shopping_summary import ShoppingSummaryTool
-from app.tools.similar_items import SimilarItemsTool
+from app.tools.search import ItemSearchTool
+from app.tools.summary import ChatFallbackTool, ShoppingSummaryTool
 
 __all__ = ["Runtime"]
 

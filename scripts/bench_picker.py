@@ -31,7 +31,7 @@ from app.eval.bench_picker import REQUESTS, gate_case, gate_latency, searched_co
 from app.recall.reranker import build_reranker
 from app.runtime import Runtime
 from app.tools.base import invoke_tool
-from app.tools.item_picker import ItemPickerResult
+from app.tools.picker import ItemPickerResult
 
 
 async def run(repeats: int) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from app.eval.bench_search import cold_vs_warm, concurrent_identical, ms, timed_
 from app.eval.bench_stats import percentile
 from app.recall.filters import SearchFilters
 from app.runtime import Runtime
-from app.tools.item_search import ItemSearchTool, RelevanceFloor
+from app.tools.search import ItemSearchTool, RelevanceFloor
 
 GIBBERISH = [
     "asdkjh qwe", "xyzzy plugh", "qwertyuiop", "zzzzzz", "blorft snazzle", "hjkl asdf",

@@ -134,9 +134,9 @@ def test_layers_import_only_downward() -> None:
 @pytest.mark.parametrize(
     ("target", "owner"),
     [
-        ("app.tools._picker_specs", "app.tools"),
+        ("app.tools.terms._specs", "app.tools"),
         ("app.recall._cache_lru.TtlLru", "app.recall"),
-        ("app.tools.item_search", None),
+        ("app.tools.search.item_search", None),
         ("app.agent.__init__", None),
     ],
 )
@@ -149,7 +149,7 @@ def test_private_owner_reads_the_first_private_part(target: str, owner: str | No
     [
         ("app.runtime", "app.runtime"),
         ("app.runtime_agent", "app.runtime_agent"),
-        ("app.tools._search_run", "app.tools"),
+        ("app.tools.search._run", "app.tools"),
         ("harness.autopick", "harness"),
         ("scripts.bench_search", "scripts"),
     ],

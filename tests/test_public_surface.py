@@ -36,7 +36,7 @@ def module_name(path: Path) -> str:
 
 def test_the_scan_sees_the_public_modules() -> None:
     names = {module_name(p) for p in PUBLIC}
-    assert {"app.runtime", "app.runtime_agent", "app.tools.item_search"} <= names
+    assert {"app.runtime", "app.runtime_agent", "app.tools.search.item_search"} <= names
     assert not any(name.rpartition(".")[2].startswith("_") for name in names)
 
 

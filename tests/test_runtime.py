@@ -18,7 +18,7 @@ from app.recall.memo_retriever import MemoRetriever
 from app.runtime import Runtime
 from app.runtime_agent import warm_up
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult, ItemSearchTool
+from app.tools.search.item_search import ItemSearchResult, ItemSearchTool
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 

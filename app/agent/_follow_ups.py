@@ -20,9 +20,8 @@ from app.agent.session import Session
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
-from app.tools.picker_terms import find_specs
-from app.tools.plan_change import PlanChange
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan import PlanChange, ShoppingPlan
+from app.tools.terms import find_specs
 
 _CHEAPER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_cheaper") + r")\b")
 _PRICIER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_pricier") + r")\b")

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from app.agent.events import PickView
 from app.catalog.item import Item
-from app.tools.picker_terms import make_term, where_stated
-from app.tools.price_compare import ComparedItem, Offer, PriceCompareResult
+from app.tools.compare import ComparedItem, Offer, PriceCompareResult
+from app.tools.terms import make_term, where_stated
 
 _LISTED = 3
 """How many other offers the answer lists beside the cheapest."""

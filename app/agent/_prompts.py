@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.agent.hooks import HarnessHint
 from app.agent.session import Session
 from app.tools.llm import Message
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan import ShoppingPlan
 
 SYSTEM = """You are Pickwise, a shopping assistant over a real product catalog (described \
 below).

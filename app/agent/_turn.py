@@ -16,9 +16,9 @@ from app.agent.hooks import CallGuard, HarnessHint, Hook, TurnHook
 from app.agent.session import Session
 from app.catalog.item import Item
 from app.tools.base import ToolContext, ToolError, ToolOutcome
-from app.tools.item_picker import ItemPickerResult, Pick
-from app.tools.readings import Readings
-from app.tools.shopping_summary import cited_ids
+from app.tools.picker import ItemPickerResult, Pick
+from app.tools.plan import Readings
+from app.tools.summary import cited_ids
 
 Mode = Literal["llm", "offline"]
 PlannerName = Literal["llm", "rules"]

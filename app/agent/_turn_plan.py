@@ -15,9 +15,8 @@ from app.agent.plan_edit import apply_held_edit
 from app.catalog.item import Item
 from app.errors import DependencyDown, InvalidRequest, PickwiseError
 from app.tools.base import Tool, invoke_tool
+from app.tools.plan import ShoppingPlan, apply_change
 from app.tools.planner import PlannerResult
-from app.tools.planner_rules import apply_change
-from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["plan_turn"]
 

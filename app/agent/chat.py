@@ -43,9 +43,8 @@ from app.tools.llm import (
     role_available,
     turn_deadline,
 )
+from app.tools.plan import ShoppingPlan, count_readings_on
 from app.tools.planner import PlannerResult
-from app.tools.readings import count_readings_on
-from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = ["UNANSWERED", "HookFactory", "ShoppingAgent", "collect", "no_hooks", "summarize"]
 

@@ -14,7 +14,7 @@ from app.agent._turn import Turn
 from app.config.params.agent import AGENT_TOOL_RESULT_MAX_CHARS
 from app.tools.base import Tool, ToolOutcome, tool_json_schema
 from app.tools.llm import ChatModel, Message
-from app.tools.shopping_summary import check_item_ids
+from app.tools.summary import check_item_ids
 
 __all__ = ["HIDDEN_TOOLS", "SUMMARY_TOOL", "finish_with_summary", "model_tools", "run_llm_turn"]
 

@@ -20,8 +20,8 @@ from app.agent.events import PickView
 from app.agent.loop import finish_with_summary
 from app.tools.base import Tool
 from app.tools.candidates import DEFAULT_SLOT
-from app.tools.price_compare import PriceCompareResult
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.compare import PriceCompareResult
+from app.tools.plan import ShoppingPlan
 
 __all__ = ["BY", "run_offline_turn", "search_calls"]
 

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from app.agent.events import TurnEvent
 from app.errors import InvalidRequest
-from app.tools.shopping_plan import BundleSlot, ShoppingPlan
+from app.tools.plan import BundleSlot, ShoppingPlan
 
 if TYPE_CHECKING:
     from app.agent.session_access import SessionAccess

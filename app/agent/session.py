@@ -17,8 +17,7 @@ from app.agent.plan_edit import HeldPlanEdit
 from app.config.params.agent import SESSION_MAX_MESSAGES, SESSION_PLANNER_MESSAGES
 from app.errors import InvalidRequest
 from app.tools.candidates import CandidateRegistry
-from app.tools.plan_change import PlanChange
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan import PlanChange, ShoppingPlan
 
 __all__ = [
     "SESSIONS_FILE",

@@ -14,7 +14,7 @@ from app.catalog.item import Item
 from app.config.params.api import CARDS_MAX_IDS
 from app.errors import InvalidRequest
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.price_compare import PriceCompareResult
+from app.tools.compare import PriceCompareResult
 
 __all__ = ["card_of", "router"]
 

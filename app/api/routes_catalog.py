@@ -18,8 +18,8 @@ from app.catalog.facets import CatalogFacets
 from app.config.params.api import FACETS_TOP
 from app.errors import ConfigError, DependencyDown, InvalidRequest, NotFound
 from app.tools.base import ToolContext, ToolError, invoke_tool
-from app.tools.shopping_plan import ShoppingPlan
-from app.tools.similar_items import MAX_K, SimilarItemsResult
+from app.tools.browse import MAX_K, SimilarItemsResult
+from app.tools.plan import ShoppingPlan
 
 __all__ = ["FacetsAnswer", "router"]
 

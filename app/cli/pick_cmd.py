@@ -18,9 +18,8 @@ from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
 from app.config.settings import Settings
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
 from app.tools.candidates import DEFAULT_SLOT
-from app.tools.item_picker import ItemPickerResult
-from app.tools.planner_rules import plan_from_text
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.picker import ItemPickerResult
+from app.tools.plan import Constraint, ShoppingPlan, plan_from_text
 
 __all__ = ["pick", "pick_payload", "plan_with_options", "register", "run_pick", "searches"]
 

@@ -13,8 +13,8 @@ from app.cli._runtime import open_runtime
 from app.config import get_settings
 from app.config.settings import Settings
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
-from app.tools.item_search import ItemSearchResult
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.plan import Constraint, ShoppingPlan
+from app.tools.search import ItemSearchResult
 
 __all__ = ["TOOL", "register", "run_search", "search", "search_payload"]
 

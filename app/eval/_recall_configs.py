@@ -170,7 +170,7 @@ async def item_search_rankings(
     the failures (a failed search ranks nothing)."""
     from app.runtime import Runtime
     from app.tools.base import ToolContext, invoke_tool
-    from app.tools.item_search import ItemSearchResult
+    from app.tools.search import ItemSearchResult
 
     failures: list[str] = []
     out: Rankings = {}

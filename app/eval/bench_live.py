@@ -22,7 +22,7 @@ from app.recall.index_build import build_index
 from app.recall.live_update import LiveWriter
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.search import ItemSearchResult
 
 __all__ = ["bench_live"]
 

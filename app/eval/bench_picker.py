@@ -12,7 +12,7 @@ from app.eval.bench_stats import summary_ms
 from app.recall.reranker import Reranker
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan import plan_from_text
 
 __all__ = ["REQUESTS", "GateCase", "gate_case", "gate_cases", "gate_latency", "searched_context"]
 

@@ -12,7 +12,7 @@ from typing import Any
 from app.errors import PickwiseError
 from app.runtime import Runtime
 from app.tools.base import Tool, ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.search import ItemSearchResult
 
 __all__ = [
     "COLD_WARM_QUERIES",

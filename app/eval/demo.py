@@ -33,7 +33,7 @@ from app.recall.reranker_training import RerankerTrainConfig, model_dir_for, tra
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.search import ItemSearchResult
 
 __all__ = [
     "ERROR",

@@ -7,7 +7,7 @@ from collections.abc import Collection
 
 from app.agent.events import PickView, TurnSummary
 from app.eval.demo_script import Conversation
-from app.tools.item_search import ItemSearchResult
+from app.tools.search import ItemSearchResult
 
 __all__ = [
     "WIDTH",

@@ -15,7 +15,7 @@ from app.agent.events import TurnSummary
 from app.agent.hooks import HarnessHint
 from app.catalog.item import Item
 from app.tools.base import ToolContext, ToolOutcome
-from app.tools.item_picker import ItemPickerResult
+from app.tools.picker import ItemPickerResult
 
 __all__ = [
     "SCENARIOS",

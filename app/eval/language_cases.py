@@ -16,9 +16,8 @@ from app.agent.events import PickView
 from app.agent.follow_ups import FollowUp, follow_up_cues, read_follow_up
 from app.agent.session import Session
 from app.errors import ConfigError
+from app.tools.plan import ShoppingPlan, apply_change, plan_from_text, read_plan
 from app.tools.planner import platform_scope
-from app.tools.planner_rules import apply_change, plan_from_text, read_plan
-from app.tools.shopping_plan import ShoppingPlan
 
 __all__ = [
     "CORPUS_FILE",

@@ -13,7 +13,7 @@ from typing import Any
 
 from app.eval.language_cases import CORPUS_FILE, Case, judge_case, load_cases
 from app.eval.planner_eval import load_goals, priced_goals
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan import plan_from_text
 
 __all__ = ["corpus_report", "run_language_eval", "webshop_report"]
 

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.errors import ConfigError
-from app.tools.planner_rules import plan_from_text
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan import ShoppingPlan, plan_from_text
 
 __all__ = [
     "GOALS_FILE",

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from app.errors import ConfigError, DependencyDown, InvalidRequest, NotFound
 from app.telemetry import observe_tool
 from app.tools.candidates import CandidateRegistry
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan import ShoppingPlan
 
 __all__ = [
     "Tool",

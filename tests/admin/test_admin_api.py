@@ -283,7 +283,7 @@ async def test_log_lines_of_a_turn_carry_its_session_and_turn_ids(
         app_logger.setLevel(level)
     assert turn.status_code == 200, turn.text
     docs = [json.loads(line) for line in out.getvalue().splitlines()]
-    planner = [d for d in docs if d["logger"] == "app.tools.planner"]
+    planner = [d for d in docs if d["logger"] == "app.tools.planner.planner"]
     assert planner
     for doc in planner:
         assert doc["turn_id"] == turn.headers["x-turn-id"]

@@ -32,14 +32,14 @@ from app.recall.retriever import Hit
 from app.recall.search_cache import SearchCache, search_cache_key
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
-from app.tools._search_args import ItemSearchArgs, resolve_scope
-from app.tools._search_postfilters import ItemMatchers, apply_postfilters
-from app.tools._search_relevance import ScoredHit
 from app.tools.base import ToolContext, invoke_tool
 from app.tools.candidates import Candidate
-from app.tools.item_picker import ItemPickerResult, ItemPickerTool
-from app.tools.item_search import ItemSearchResult
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker.item_picker import ItemPickerResult, ItemPickerTool
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.search._args import ItemSearchArgs, resolve_scope
+from app.tools.search._postfilters import ItemMatchers, apply_postfilters
+from app.tools.search._relevance import ScoredHit
+from app.tools.search.item_search import ItemSearchResult
 from tests.admin.conftest import REDIS_URL
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ REQUIRED = {
     "VECTOR_QUERY_TIMEOUT_S", "PICK_DISPLAY_CAP", "PICK_GATE_FLOOR", "PICK_REL_SHOW_RATIO",
 }  # fmt: skip
 KNOWN_NAME_CLASHES = {
-    ("app/tools/category_insight.py", "MAX_TOP_K"): "category_insight's own schema cap",
+    ("app/tools/browse/category_insight.py", "MAX_TOP_K"): "category_insight's own schema cap",
 }
 
 

@@ -15,8 +15,8 @@ from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
-from app.tools.item_picker import ItemPickerTool
-from app.tools.price_compare import PriceCompareTool
+from app.tools.compare.price_compare import PriceCompareTool
+from app.tools.picker.item_picker import ItemPickerTool
 from tests.fakes.scripted_openai import scripted_openai, scripted_openai_server
 
 __all__ = ["open_agent", "scripted_openai", "scripted_openai_server"]

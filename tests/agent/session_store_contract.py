@@ -12,7 +12,7 @@ from app.agent.session import Session, SessionStore
 from app.config.registry import REGISTRY
 from app.errors import InvalidRequest
 from app.tools.candidates import Candidate
-from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
 
 def full_session(session_id: str = "s-1") -> Session:

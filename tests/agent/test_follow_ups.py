@@ -12,10 +12,10 @@ from app.agent.follow_ups import read_follow_up as settle_follow_up
 from app.agent.session import Session
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
-from app.tools._compare_result import ComparedItem, Offer, PriceCompareResult, ProductGroup
-from app.tools.planner_rules import apply_change, plan_from_text, read_plan
-from app.tools.readings import counting_readings
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.compare._result import ComparedItem, Offer, PriceCompareResult, ProductGroup
+from app.tools.plan.planner_rules import apply_change, plan_from_text, read_plan
+from app.tools.plan.readings import counting_readings
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 PLAN = plan_from_text(["wireless earbuds under $50"])
 PICKS = [

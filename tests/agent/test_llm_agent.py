@@ -21,10 +21,10 @@ from app.recall._kb_opensearch import OpenSearchKnowledgeBase
 from app.recall.category_kb import load_card_index
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
-from app.tools._summary_facts import cited_ids
 from app.tools.base import tool_json_schema
-from app.tools.category_insight import CategoryInsightTool
-from app.tools.price_compare import PriceCompareTool
+from app.tools.browse.category_insight import CategoryInsightTool
+from app.tools.compare.price_compare import PriceCompareTool
+from app.tools.summary._facts import cited_ids
 from tests.agent.conftest import open_agent
 from tests.agent.events_check import gather_events, of_type, tool_calls
 from tests.fakes.scripted_openai import Call, ScriptedOpenAI, calls, echo, fail, say, structured

@@ -15,11 +15,11 @@ from app.config.registry import REGISTRY
 from app.errors import BadReply, DependencyDown
 from app.recall.breakers import BREAKERS
 from app.telemetry import METRICS
-from app.tools._openai_chat import OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.llm import turn_deadline
-from app.tools.planner import PlannerResult, PlannerTool
-from app.tools.planner_rules import plan_from_text
+from app.tools.llm._openai_chat import OpenAIChatModel
+from app.tools.llm.llm import turn_deadline
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.planner.planner import PlannerResult, PlannerTool
 from tests.fakes.scripted_openai import Reply, ScriptedOpenAI, fail, hang, raw, structured
 
 MESSAGES = ["a wireless mouse under $25"]

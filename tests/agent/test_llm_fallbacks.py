@@ -19,7 +19,7 @@ from app.config.settings import Settings
 from app.recall.breakers import BREAKERS
 from app.recall.search_index import SearchIndex
 from app.telemetry import METRICS
-from app.tools.price_compare import PriceCompareTool
+from app.tools.compare.price_compare import PriceCompareTool
 from tests.agent.conftest import open_agent
 from tests.agent.events_check import gather_events, tool_calls
 from tests.fakes.scripted_openai import (

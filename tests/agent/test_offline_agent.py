@@ -17,11 +17,11 @@ from app.config.settings import Settings
 from app.errors import InvalidRequest, NotFound
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
-from app.tools._summary_facts import cited_ids
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
-from app.tools.planner_rules import plan_from_text, read_plan
-from app.tools.price_compare import PriceCompareTool
+from app.tools.compare.price_compare import PriceCompareTool
+from app.tools.plan.planner_rules import plan_from_text, read_plan
+from app.tools.search.item_search import ItemSearchResult
+from app.tools.summary._facts import cited_ids
 from tests.agent.conftest import open_agent
 from tests.agent.events_check import gather_events, of_type, tool_calls
 

@@ -8,7 +8,7 @@ from pydantic import ValidationError
 
 from app.agent.plan_edit import PlanEdit, apply_edit, apply_held_edit, hold_edit
 from app.errors import InvalidRequest
-from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
 PLAN = ShoppingPlan(
     category="headphones",

@@ -13,12 +13,12 @@ from app.catalog.item import Item
 from app.catalog.spelling import Respelling, Speller
 from app.config.registry import REGISTRY
 from app.language.shops import ShopNames
-from app.tools._openai_chat import OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.planner import PlannerResult, PlannerTool, platform_scope
-from app.tools.planner_rules import plan_from_text
-from app.tools.readings import counting_readings
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.llm._openai_chat import OpenAIChatModel
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.plan.readings import counting_readings
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
+from app.tools.planner.planner import PlannerResult, PlannerTool, platform_scope
 from tests.fakes.scripted_openai import ScriptedOpenAI, fail, structured
 
 MESSAGES = ["quiet headphones under €80, not Bose", "preferably black"]

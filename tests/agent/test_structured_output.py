@@ -12,10 +12,10 @@ import pytest
 from app.config.registry import REGISTRY
 from app.recall.breakers import BREAKERS
 from app.telemetry import METRICS
-from app.tools._openai_chat import PROMPT_SCHEMA_INTRO, OpenAIChatModel
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.planner import PlannerResult, PlannerTool
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.llm._openai_chat import PROMPT_SCHEMA_INTRO, OpenAIChatModel
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.planner.planner import PlannerResult, PlannerTool
 from tests.fakes.scripted_openai import PROMPT_SCHEMA_MARK, Recorded, ScriptedOpenAI, structured
 
 MESSAGES = ["quiet headphones under $80"]

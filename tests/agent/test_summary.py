@@ -10,15 +10,15 @@ import pytest
 
 from app.catalog.spelling import Respelling
 from app.config.registry import REGISTRY
-from app.tools._openai_chat import OpenAIChatModel
-from app.tools._picker_result import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
-from app.tools._search_result import AppliedScope, BlockedItem, ItemSearchResult, PriceOnly
-from app.tools._summary_facts import check_item_ids, cited_ids
 from app.tools.base import ToolContext, ToolError, invoke_tool
-from app.tools.chat_fallback import ChatFallbackResult, ChatFallbackTool
-from app.tools.planner import PlannerResult
-from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
-from app.tools.shopping_summary import ShoppingSummaryResult, ShoppingSummaryTool
+from app.tools.llm._openai_chat import OpenAIChatModel
+from app.tools.picker._result import GateReport, ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.planner.planner import PlannerResult
+from app.tools.search._result import AppliedScope, BlockedItem, ItemSearchResult, PriceOnly
+from app.tools.summary._facts import check_item_ids, cited_ids
+from app.tools.summary.chat_fallback import ChatFallbackResult, ChatFallbackTool
+from app.tools.summary.shopping_summary import ShoppingSummaryResult, ShoppingSummaryTool
 from tests.fakes.scripted_openai import ScriptedOpenAI, echo, fail, say
 
 KEYBOARD = "amazon:50f1ddc72bef"

@@ -18,7 +18,7 @@ from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from app.runtime_agent import build_agent
 from app.tools.base import ToolContext, ToolOutcome
-from app.tools.price_compare import PriceCompareTool
+from app.tools.compare.price_compare import PriceCompareTool
 
 
 class AdminChangesMidTurn:

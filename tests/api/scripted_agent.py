@@ -14,7 +14,7 @@ from app.agent._session_stores import MemorySessionStore
 from app.agent.events import EventType, PickView, TurnEvent
 from app.agent.session_access import SessionAccess, as_access
 from app.errors import DependencyDown, InvalidRequest
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 FAIL_BEFORE = "fail before"
 FAIL_MIDWAY = "fail midway"

@@ -24,7 +24,7 @@ from app.recall.index_build import build_index
 from app.recall.index_manifest import current_paths
 from app.recall.search_index import SearchIndex
 from app.recall.similar_items import SimilarFinder
-from app.tools._picker_result import ItemPickerResult
+from app.tools.picker._result import ItemPickerResult
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from app.config.settings import Settings
 from app.recall.live_update import LiveWriter
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.search.item_search import ItemSearchResult
 from tests.catalog.live_catalog import LIVE_REDIS_URL, SHOP, live_catalog, stored
 
 PICKWISE = Path(sys.executable).with_name("pickwise")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.catalog.short_names import to_short_names, with_short_names
-from app.tools._picker_terms import Term, make_term, term_in
+from app.tools.terms._terms import Term, make_term, term_in
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from app.cli.main import app
 from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
-from app.tools.item_picker import STAGES
+from app.tools.picker.item_picker import STAGES
 
 PICK_KEYS = {"item_id", "title", "platform", "price_usd", "reason", "gate_score", "offers"}
 LOGITECH = re.compile(r"(?<![0-9a-z])logitech(?![0-9a-z])", re.IGNORECASE)

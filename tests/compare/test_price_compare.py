@@ -12,11 +12,11 @@ import pytest
 from app.catalog.matching import ProductMatcher
 from app.config.params.compare import COMPARE_DEFAULT_ITEMS
 from app.recall.search_index import SearchIndex
-from app.tools._compare_result import ComparedItem, PriceCompareResult
 from app.tools.base import ToolContext, ToolError, invoke_tool
 from app.tools.candidates import Candidate
-from app.tools.price_compare import PriceCompareTool
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.compare._result import ComparedItem, PriceCompareResult
+from app.tools.compare.price_compare import PriceCompareTool
+from app.tools.plan.shopping_plan import ShoppingPlan
 from tests.compare.conftest import listing
 
 pytestmark = pytest.mark.slow

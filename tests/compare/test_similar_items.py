@@ -15,8 +15,8 @@ from app.catalog.matching import ProductMatcher
 from app.recall.filters import SearchFilters
 from app.recall.search_index import SearchIndex
 from app.tools.base import ToolContext, ToolError, invoke_tool
-from app.tools.shopping_plan import Constraint, ShoppingPlan
-from app.tools.similar_items import SimilarItemsResult, SimilarItemsTool, limits_of
+from app.tools.browse.similar_items import SimilarItemsResult, SimilarItemsTool, limits_of
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
 from tests.compare.conftest import listing
 
 pytestmark = pytest.mark.slow

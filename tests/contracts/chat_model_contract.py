@@ -16,7 +16,7 @@ from typing import Any, Protocol
 import pytest
 
 from app.errors import DependencyDown
-from app.tools.llm import ChatModel, Message
+from app.tools.llm.llm import ChatModel, Message
 
 TOOLS: list[dict[str, Any]] = [
     {

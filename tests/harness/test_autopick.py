@@ -21,8 +21,8 @@ from app.config.settings import Settings
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool
-from app.tools.item_picker import ItemPickerResult, ItemPickerTool
-from app.tools.planner_rules import plan_from_text
+from app.tools.picker.item_picker import ItemPickerResult, ItemPickerTool
+from app.tools.plan.planner_rules import plan_from_text
 from harness.autopick import AutopickHook
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]

@@ -19,10 +19,10 @@ import pytest
 import yaml
 
 import app.agent._follow_ups as follow_ups
-import app.tools.planner as planner_tool
-import app.tools.planner_rules as planner_rules
+import app.tools.plan.planner_rules as planner_rules
+import app.tools.planner.planner as planner_tool
 from app.eval.language_cases import split_of
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 SKIPPED_FILES = ("test_planner_properties.py", "test_planner_eval.py")
 """Generated (hypothesis) or WebShop-file phrases: not labelled cases."""

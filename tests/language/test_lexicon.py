@@ -17,7 +17,7 @@ from app.language.lexicon import (
     read_table,
     units,
 )
-from app.tools._budget_rules import currency_code
+from app.tools.plan._budget_rules import currency_code
 
 _FILLER_TEXT = """
     a about above after again against all also am an and any anything are aren't around as at
@@ -44,7 +44,7 @@ _FILLER_TEXT = """
     overall altogether combined locate wanna gonna
 """
 FILLER_WORDS_BEFORE = frozenset(_FILLER_TEXT.split())
-"""STOP_WORDS of app/tools/_text_rules.py before the move."""
+"""STOP_WORDS of app/tools/plan/_text_rules.py before the move."""
 
 
 def test_the_filler_words_are_the_ones_the_code_had() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from app.config import REGISTRY
 from app.config.params.planner import PLANNER_AROUND_SLACK
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan.planner_rules import plan_from_text
 
 
 @pytest.mark.parametrize(
@@ -169,8 +169,8 @@ def test_a_negated_floor_is_a_ceiling(text: str) -> None:
 
 
 def test_budget_evidence_is_the_shoppers_words() -> None:
-    from app.tools._budget_rules import find_budget
-    from app.tools._text_rules import SpanMask, lower_same_length
+    from app.tools.plan._budget_rules import find_budget
+    from app.tools.plan._text_rules import SpanMask, lower_same_length
 
     text = "A Laptop UNDER $900 please"
     mentions = find_budget(lower_same_length(text), text, SpanMask()).mentions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan.planner_rules import plan_from_text
 
 
 def test_two_products_make_two_slots() -> None:

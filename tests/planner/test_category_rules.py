@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.errors import InvalidRequest
-from app.tools._lexicon_rules import beside_product
-from app.tools._text_rules import normalize
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan._lexicon_rules import beside_product
+from app.tools.plan._text_rules import normalize
+from app.tools.plan.planner_rules import plan_from_text
 
 
 def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:

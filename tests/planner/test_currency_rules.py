@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from app.tools._budget_rules import RATES_FILE, currency_code, usd_rates
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan._budget_rules import RATES_FILE, currency_code, usd_rates
+from app.tools.plan.planner_rules import plan_from_text
 
 
 def test_rate_table_is_dated_approximate_and_based_on_usd() -> None:

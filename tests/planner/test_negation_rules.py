@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.tools.planner_rules import plan_from_text
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 
 def _plan(text: str) -> ShoppingPlan:

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.tools._budget_rules import usd_rates
-from app.tools._text_rules import normalize
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan._budget_rules import usd_rates
+from app.tools.plan._text_rules import normalize
+from app.tools.plan.planner_rules import plan_from_text
 
 _amounts = st.decimals(min_value=Decimal("1"), max_value=Decimal("99999"), places=2)
 _products = st.sampled_from(

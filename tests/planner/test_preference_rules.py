@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan.planner_rules import plan_from_text
 
 
 @pytest.mark.parametrize(

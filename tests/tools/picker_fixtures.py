@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.catalog.item import Item
-from app.tools._picker_filter import hard_filter, prepare
-from app.tools._picker_model import Filtered, PickInputs
 from app.tools.candidates import Candidate
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker._filter import hard_filter, prepare
+from app.tools.picker._model import Filtered, PickInputs
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 
 def item(n: int, title: str, price: float | None = 10.0, **fields: Any) -> Item:

@@ -3,10 +3,10 @@ the summary says what the picks cost together and which set fits."""
 
 from __future__ import annotations
 
-from app.tools._bundle_total import together
-from app.tools._picker_bundle import bundle_share
-from app.tools._picker_result import Pick
-from app.tools.planner_rules import plan_from_text
+from app.tools.picker._bundle import bundle_share
+from app.tools.picker._result import Pick
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.summary._bundle_total import together
 from tests.tools.picker_fixtures import candidates, item
 
 LAPTOPS = [item(1, "Acer Notebook", 850.0), item(2, "Lenovo Notebook", 500.0)]

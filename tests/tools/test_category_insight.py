@@ -16,7 +16,7 @@ from app.recall._kb_opensearch import OpenSearchKnowledgeBase
 from app.recall.breakers import BREAKERS
 from app.recall.category_kb import InProcessKnowledgeBase
 from app.tools.base import ToolContext, ToolError, invoke_tool, tool_json_schema
-from app.tools.category_insight import CategoryInsightResult, CategoryInsightTool
+from app.tools.browse.category_insight import CategoryInsightResult, CategoryInsightTool
 from tests.contracts.knowledge_base_contract import real_kb_inputs
 
 pytestmark = pytest.mark.slow

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app.recall.breakers import BREAKERS
-from app.tools._openai_chat import OpenAIChatModel
-from app.tools.llm import ChatModel
+from app.tools.llm._openai_chat import OpenAIChatModel
+from app.tools.llm.llm import ChatModel
 from tests.contracts.chat_model_contract import ChatEdge, ChatModelContract
 from tests.fakes.scripted_openai import (
     Call,

@@ -22,12 +22,12 @@ from app.recall._reranker_remote import RemoteReranker
 from app.recall.breakers import BREAKERS
 from app.recall.reranker import local_model_dir
 from app.runtime import Runtime
-from app.tools._picker_scoring import TextVectors
 from app.tools.base import ToolContext, ToolError, ToolOutcome, invoke_tool, tool_json_schema
-from app.tools.item_picker import STAGES, ItemPickerResult, ItemPickerTool
-from app.tools.planner_rules import plan_from_text
-from app.tools.price_compare import PriceCompareResult
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.compare.price_compare import PriceCompareResult
+from app.tools.picker._scoring import TextVectors
+from app.tools.picker.item_picker import STAGES, ItemPickerResult, ItemPickerTool
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.plan.shopping_plan import ShoppingPlan
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 

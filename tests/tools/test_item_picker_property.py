@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.catalog.item import Item
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import finish_gate, plan_gate
-from app.tools._picker_model import Weights
-from app.tools._picker_report import slot_report
-from app.tools._picker_scoring import semantic_scores, weigh
-from app.tools._picker_select import select
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._gate import finish_gate, plan_gate
+from app.tools.picker._model import Weights
+from app.tools.picker._report import slot_report
+from app.tools.picker._scoring import semantic_scores, weigh
+from app.tools.picker._select import select
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
 from tests.tools.picker_fixtures import inputs_for
 
 WORDS = ["keyboard", "mouse", "gluten", "soy", "razer", "free", "no", "without", "non", "pro"]

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from app.config.params.picker import PICK_W_CHEAP, PICK_W_CHEAP_ASKED
-from app.tools._picker_filter import cheapness, excluded_by, hard_filter, prepare
-from app.tools._picker_gate import (
+from app.tools.picker._filter import cheapness, excluded_by, hard_filter, prepare
+from app.tools.picker._gate import (
     accessories,
     contradiction,
     finish_gate,
@@ -20,30 +20,22 @@ from app.tools._picker_gate import (
     plan_gate,
     run_gate,
 )
-from app.tools._picker_model import (
-    Chosen,
-    Filtered,
-    Gate,
-    PickInputs,
-    Scored,
-    Semantics,
-    Weights,
-)
-from app.tools._picker_report import OfferView, reason, slot_report
-from app.tools._picker_result import PickOffer
-from app.tools._picker_scoring import (
+from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Scored, Semantics, Weights
+from app.tools.picker._report import OfferView, reason, slot_report
+from app.tools.picker._result import PickOffer
+from app.tools.picker._scoring import (
     TextVectors,
     current_weights,
     semantic_scores,
     semantics,
     weigh,
 )
-from app.tools._picker_select import cheapest_first, select
-from app.tools._picker_specs import find_specs, spec_said
-from app.tools._picker_terms import make_term, mentions, negated_only, term_in
-from app.tools.item_picker import to_judge
-from app.tools.planner_rules import plan_from_text
-from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.picker._select import cheapest_first, select
+from app.tools.picker.item_picker import to_judge
+from app.tools.plan.planner_rules import plan_from_text
+from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.terms._specs import find_specs, spec_said
+from app.tools.terms._terms import make_term, mentions, negated_only, term_in
 from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
 
 WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=1.0)

@@ -27,10 +27,10 @@ from app.recall.retriever import Retriever
 from app.recall.search_cache import SearchCache
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
-from app.tools._search_postfilters import signature
 from app.tools.base import ToolContext, ToolError, invoke_tool, tool_json_schema
-from app.tools.item_search import ItemSearchResult, ItemSearchTool
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
+from app.tools.search._postfilters import signature
+from app.tools.search.item_search import ItemSearchResult, ItemSearchTool
 
 REDIS_URL = "redis://127.0.0.1:6379/12"
 MINI = re.compile(r"(?<![0-9a-z])mini(?![0-9a-z])", re.IGNORECASE)

@@ -21,8 +21,8 @@ from app.recall.pipeline import RecallConfig, RecallPipeline
 from app.recall.search_cache import SearchCache
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult, ItemSearchTool
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.search.item_search import ItemSearchResult, ItemSearchTool
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 

@@ -21,9 +21,9 @@ from app.config.settings import Settings
 from app.recall.filters import SearchFilters
 from app.recall.fusion import fuse
 from app.runtime import Runtime
-from app.tools._search_product import names_product, read_product
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult
+from app.tools.search._product import names_product, read_product
+from app.tools.search.item_search import ItemSearchResult
 
 pytestmark = [pytest.mark.slow, pytest.mark.asyncio(loop_scope="module")]
 

@@ -11,13 +11,13 @@ from pydantic import ValidationError
 from app.catalog.item import Item
 from app.config.registry import REGISTRY
 from app.recall.fusion import FusedHit
-from app.tools._query_expansion import content_words, expansion_variants
-from app.tools._search_args import ItemSearchArgs, resolve_scope
-from app.tools._search_postfilters import ItemMatchers, apply_postfilters, dedupe
-from app.tools._search_probe import block_reasons, explain_blocks
-from app.tools._search_relevance import RelevanceFloor, ScoredHit, on_topic
-from app.tools._search_result import PriceOnly
-from app.tools.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.search._args import ItemSearchArgs, resolve_scope
+from app.tools.search._expansion import content_words, expansion_variants
+from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
+from app.tools.search._probe import block_reasons, explain_blocks
+from app.tools.search._relevance import RelevanceFloor, ScoredHit, on_topic
+from app.tools.search._result import PriceOnly
 
 
 def item(item_id: str, title: str, **fields: Any) -> Item:

@@ -17,8 +17,8 @@ from app.config.settings import Settings
 from app.recall.filters import brand_key
 from app.runtime import Runtime
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.item_search import ItemSearchResult, RelevanceFloor
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
+from app.tools.search.item_search import ItemSearchResult, RelevanceFloor
 
 REDIS_URL = "redis://127.0.0.1:6379/14"
 CALCULATOR_QUESTION = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.catalog.item import Item
 from app.catalog.schema import Offer
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.plan.shopping_plan import ShoppingPlan
 from tests.tools.picker_fixtures import filtered_for
 
 

@@ -9,11 +9,11 @@ import dataclasses
 import numpy as np
 
 from app.catalog.item import Item
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_model import Filtered, Gate, PickInputs, Weights
-from app.tools._picker_scoring import semantic_scores, weigh
-from app.tools._picker_terms import make_term, term_in
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._model import Filtered, Gate, PickInputs, Weights
+from app.tools.picker._scoring import semantic_scores, weigh
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.terms._terms import make_term, term_in
 from tests.tools.picker_fixtures import inputs_for, item
 
 WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=2.0)

@@ -9,9 +9,9 @@ import pytest
 
 from app.config.params.picker import PICK_W_FRESH
 from app.config.registry import REGISTRY
-from app.tools._picker_filter import freshness
-from app.tools._picker_model import Gate, Scored, Weights
-from app.tools._picker_scoring import current_weights, semantic_scores, weigh
+from app.tools.picker._filter import freshness
+from app.tools.picker._model import Gate, Scored, Weights
+from app.tools.picker._scoring import current_weights, semantic_scores, weigh
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item
 
 NO_GATE = Gate(False, "off", None, 0.3)

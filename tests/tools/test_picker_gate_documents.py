@@ -9,10 +9,10 @@ from collections.abc import Sequence
 import pytest
 
 from app.catalog.item import Item
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import accessories, gate_document, run_gate
-from app.tools._search_product import names_as_compound_modifier
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._gate import accessories, gate_document, run_gate
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.search._product import names_as_compound_modifier
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item
 
 DELL = 'DELL SE2719H 68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black'

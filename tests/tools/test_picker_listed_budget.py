@@ -6,7 +6,7 @@ from __future__ import annotations
 from app.catalog.currency import to_usd
 from app.catalog.item import Item
 from app.catalog.schema import Offer
-from app.tools.planner_rules import plan_from_text
+from app.tools.plan.planner_rules import plan_from_text
 from tests.tools.picker_fixtures import filtered_for
 
 

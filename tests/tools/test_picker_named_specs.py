@@ -8,12 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.catalog.standards import canonical_standards
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import finish_gate, plan_gate
-from app.tools._picker_model import Weights
-from app.tools._picker_scoring import semantic_scores, weigh
-from app.tools._picker_select import fewest_unmet, select
-from app.tools.planner_rules import plan_from_text
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._gate import finish_gate, plan_gate
+from app.tools.picker._model import Weights
+from app.tools.picker._scoring import semantic_scores, weigh
+from app.tools.picker._select import fewest_unmet, select
+from app.tools.plan.planner_rules import plan_from_text
 from tests.tools.picker_fixtures import inputs_for, item
 
 WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=1.0)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.tools._picker_specs import Spec, find_specs, spec_said, spec_stated
+from app.tools.terms._specs import Spec, find_specs, spec_said, spec_stated
 
 INCH_55 = Spec(55.0, "inch", "55 inch")
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.tools._picker_terms import make_term, term_in
+from app.tools.terms._terms import make_term, term_in
 
 
 @pytest.mark.parametrize(

@@ -10,15 +10,15 @@ from collections.abc import Sequence
 import pytest
 
 from app.catalog.item import Item
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_model import Gate, Weights
-from app.tools._picker_report import slot_report
-from app.tools._picker_result import SlotPicks
-from app.tools._picker_scoring import semantic_scores, weigh
-from app.tools._picker_select import select
-from app.tools._picker_terms import make_term, term_in
-from app.tools._summary_facts import unstated
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._model import Gate, Weights
+from app.tools.picker._report import slot_report
+from app.tools.picker._result import SlotPicks
+from app.tools.picker._scoring import semantic_scores, weigh
+from app.tools.picker._select import select
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.summary._facts import unstated
+from app.tools.terms._terms import make_term, term_in
 from tests.tools.picker_fixtures import inputs_for, item
 
 WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=2.0)

@@ -9,9 +9,9 @@ import pytest
 
 from app.eval.language_cases import load_cases
 from app.tools.base import ToolContext, invoke_tool
-from app.tools.planner import PlannerResult, PlannerTool
-from app.tools.planner_rules import plan_from_text, read_plan
-from app.tools.readings import Readings, count_readings_on, counting_readings, note_reading
+from app.tools.plan.planner_rules import plan_from_text, read_plan
+from app.tools.plan.readings import Readings, count_readings_on, counting_readings, note_reading
+from app.tools.planner.planner import PlannerResult, PlannerTool
 
 
 def test_readings_outside_a_turn_count_nowhere() -> None:

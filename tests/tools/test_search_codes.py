@@ -6,8 +6,8 @@ from __future__ import annotations
 from app.catalog.item import Item
 from app.catalog.model_codes import query_codes
 from app.recall.fusion import FusedHit
-from app.tools._search_codes import codes_first
-from app.tools._search_relevance import ScoredHit
+from app.tools.search._codes import codes_first
+from app.tools.search._relevance import ScoredHit
 
 
 def hit(title: str, n: int) -> ScoredHit:

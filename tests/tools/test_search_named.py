@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from app.catalog.item import Item
 from app.recall.fusion import FusedHit
-from app.tools._search_named import named_first
-from app.tools._search_product import names_product
-from app.tools._search_relevance import ScoredHit
+from app.tools.search._named import named_first
+from app.tools.search._product import names_product
+from app.tools.search._relevance import ScoredHit
 
 TITLES = [
     "Targus Sleeve for 15.6in laptops",

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.catalog.item import Item
-from app.tools._search_product import (
+from app.tools.plan.readings import counting_readings
+from app.tools.search._product import (
     accessory_asked,
     asked_product,
     is_named_target,
@@ -16,7 +17,6 @@ from app.tools._search_product import (
     read_product,
     target_codes,
 )
-from app.tools.readings import counting_readings
 
 
 def item(title: str, category: str | None = None, description: str = "") -> Item:

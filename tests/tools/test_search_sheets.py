@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from app.catalog.item import Item
 from app.recall.filters import SearchFilters
-from app.tools._picker_terms import Term, make_term
-from app.tools._search_args import ItemSearchArgs, resolve_scope
-from app.tools._search_postfilters import ItemMatchers
-from app.tools._search_probe import PriceVerdict
-from app.tools._search_sheets import SheetLookup, sheet_price_verdict, unstated
-from app.tools.shopping_plan import Constraint, ShoppingPlan
+from app.tools.plan.shopping_plan import Constraint, ShoppingPlan
+from app.tools.search._args import ItemSearchArgs, resolve_scope
+from app.tools.search._postfilters import ItemMatchers
+from app.tools.search._probe import PriceVerdict
+from app.tools.search._sheets import SheetLookup, sheet_price_verdict, unstated
+from app.tools.terms._terms import Term, make_term
 
 
 def term(text: str) -> Term:

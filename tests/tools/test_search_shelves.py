@@ -10,11 +10,11 @@ import pytest
 
 from app.catalog.item import Item
 from app.recall.filters import SearchFilters
-from app.tools._picker_filter import hard_filter
-from app.tools._picker_gate import run_gate
-from app.tools._search_product import names_product, on_shelf
-from app.tools._search_shelves import ShelfLookup, needs_shelf
-from app.tools.shopping_plan import ShoppingPlan
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._gate import run_gate
+from app.tools.plan.shopping_plan import ShoppingPlan
+from app.tools.search._product import names_product, on_shelf
+from app.tools.search._shelves import ShelfLookup, needs_shelf
 from tests.tools.picker_fixtures import inputs_for
 
 

@@ -1,0 +1,75 @@
+"""Contrary variants: a form the shopper asked for rules its alternatives down ("over-ear"
+headphones, not in-ear ones; "wireless", not wired). item_picker weighs a title that says
+an alternative like one that says an avoided term, and its reason names what it is instead."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from app.language import lexicon
+from app.tools.terms import Term, make_term, term_in
+
+FAMILIES: tuple[frozenset[str], ...] = (
+    frozenset({"in ear", "over ear", "on ear"}),
+    frozenset({"wired", "wireless"}),
+    frozenset({"inkjet", "laser"}),
+    frozenset({"internal", "external"}),
+    frozenset({"ddr", "ddr2", "ddr3", "ddr4", "ddr5"}),
+    frozenset({"single", "dual", "triple", "quad"}),
+)
+"""Forms of which a product is one at a time, as normalised terms read them."""
+
+TRAITS = lexicon.word_set("picker_contrary_traits")
+"""Traits an item has or lacks, with no alternative to name: a pick that does not state an
+asked one says so, as it does of an asked form."""
+
+
+_DRIVES = lexicon.word_set("picker_contrary_drives")
+"""Products a "portable" one of is an external one ("a portable ssd")."""
+
+
+def asked_forms(asked: Iterable[Term], *, product: str | None = None) -> tuple[str, ...]:
+    """The forms asked as terms or in the product's name, in its words or in words that
+    imply them ("inkjet" of "inkjet printer", wireless of "bluetooth headphones", external
+    of "portable ssd"), in a stable order."""
+    said = {term.text for term in asked}
+    if "portable" in said and set((product or "").lower().split()) & _DRIVES:
+        said.add("external")
+    return tuple(
+        form
+        for family in FAMILIES
+        for form in sorted(family)
+        if form in said or _names(product, form)
+    )
+
+
+def _names(product: str | None, form: str) -> bool:
+    term = make_term(form)
+    return bool(product) and term is not None and term_in(product, term)
+
+
+def contrary_terms(forms: Iterable[str]) -> tuple[str, ...]:
+    """The alternatives of every asked form that no other asked form also names ("over ear"
+    -> in ear, on ear), in a stable order."""
+    said = set(forms)
+    out: list[str] = []
+    for family in FAMILIES:
+        if family & said:
+            out += sorted(family - said)
+    return tuple(out)
+
+
+def is_form(term: str) -> bool:
+    """Whether the term names one of the forms a product is one at a time ("wireless")."""
+    return any(term in family for family in FAMILIES)
+
+
+def is_checked(term: str) -> bool:
+    """Whether an asked word is a form or a trait, which a pick's reason says it lacks."""
+    return term in TRAITS or is_form(term)
+
+
+def same_family(asked: str, said: Iterable[str]) -> bool:
+    """Whether the asked form and every form said belong to one family ("wireless" and
+    "wired"; not "over ear" and "wired")."""
+    return any({asked, *said} <= family for family in FAMILIES)

@@ -1,0 +1,84 @@
+"""item_picker stage 6: merge near-duplicate listings, show only picks close to the best one
+(and a penalised one only when nothing else is shown), never one that lacks an asked spec
+another candidate states, and cap how many are shown."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from app.tools.picker._model import Chosen, Scored, Selection
+from app.tools.picker._twins import same_product
+
+
+def cheapest_first(selection: Selection) -> Selection:
+    """The picks in order of price, for a shopper who asked for the cheapest: those stating
+    more of what was asked first, unpriced ones last among equals (a 4 GB card is no
+    answer to "the cheapest 32gb micro sd card", however cheap)."""
+
+    def order(chosen: Chosen) -> tuple[int, bool, float]:
+        sem, price = chosen.scored.semantics, chosen.scored.item.price_usd
+        unmet = len(sem.specs_unsaid) + len(sem.terms_unsaid)
+        return unmet, price is None, price or 0.0
+
+    return dataclasses.replace(selection, picks=tuple(sorted(selection.picks, key=order)))
+
+
+def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
+    """Whether two scored items are listings of one product (`same_product`)."""
+    return same_product(a.item, b.item, threshold=threshold)
+
+
+def select(
+    ranked: Sequence[Scored], *, max_picks: int, show_ratio: float, dup_threshold: float
+) -> Selection:
+    """Walk the ranking best first, folding each near-duplicate into the better listing kept
+    before it; show those scoring at least `show_ratio` of the best (only the best when it
+    scores 0), at most `max_picks`. An item the gate penalised is a closest match only: it
+    is shown when no unpenalised item is. A size or standard the shopper named is held by
+    rule, whatever the models scored: while a candidate that may be shown states more of
+    the asked specs, no item stating fewer is shown (`fewest_unmet`)."""
+    kept: list[Scored] = []
+    merged: dict[str, list[str]] = {}
+    for scored in ranked:
+        twin = next((k for k in kept if near_duplicates(k, scored, threshold=dup_threshold)), None)
+        if twin is None:
+            kept.append(scored)
+            merged[scored.item.item_id] = []
+        else:
+            merged[twin.item.item_id].append(scored.item.item_id)
+    if not kept:
+        return Selection((), ranked=len(ranked), merged=0, below_ratio=0, over_cap=0)
+    shown = _close_to_best(kept, show_ratio)
+    if any(not k.penalised for k in shown):
+        shown = [k for k in shown if not k.penalised]
+        field = [k for k in kept if not k.penalised]
+    else:
+        field = kept
+    fitting = fewest_unmet(field)
+    if {k.item.item_id for k in shown} - {k.item.item_id for k in fitting}:
+        shown = _close_to_best(fitting, show_ratio)
+    picks = shown[: max(1, max_picks)]
+    return Selection(
+        picks=tuple(Chosen(p, tuple(merged[p.item.item_id])) for p in picks),
+        ranked=len(ranked),
+        merged=len(ranked) - len(kept),
+        below_ratio=len(kept) - len(shown),
+        over_cap=len(shown) - len(picks),
+    )
+
+
+def fewest_unmet(field: Sequence[Scored]) -> list[Scored]:
+    """The items, in order, that leave the fewest asked specs (sizes, standards, connectors)
+    unstated by title or spec sheet: a spec no item states counts against all alike, so
+    each spec some item states is stated by these whenever one item can state them all."""
+    if not field:
+        return []
+    fewest = min(len(s.semantics.specs_unsaid) for s in field)
+    return [s for s in field if len(s.semantics.specs_unsaid) == fewest]
+
+
+def _close_to_best(kept: Sequence[Scored], show_ratio: float) -> list[Scored]:
+    """Those scoring at least `show_ratio` of the first (only the first when it scores 0)."""
+    best = kept[0].score
+    return [k for k in kept if k.score >= show_ratio * best] if best > 0 else list(kept[:1])

@@ -1,0 +1,303 @@
+"""Budget rules: the price ceiling a shopper states, in the currency written. A number needs
+a currency or a price cue ("under", "or less"), and a bare number followed by a unit or
+noun is refused, so "under 16 inches" or "up to 10 people" never become budgets."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from app.config.params.planner import PLANNER_AROUND_SLACK
+from app.errors import ConfigError
+from app.language import lexicon
+from app.language.lexicon import currency_patterns
+from app.tools.plan._text_rules import STOP_WORDS, WORD, SpanMask
+
+RATES_FILE = Path(__file__).resolve().parents[3] / "data" / "currency_rates.json"
+
+_CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(rf"^(?:{pattern})$"), code) for pattern, code in currency_patterns()
+)
+"""Currency as written (lower-cased, spaces squeezed) to its ISO code; first match wins."""
+
+_PREFIX = r"(?:" + lexicon.alternation("currency_prefixes") + r")"
+_SUFFIX = r"(?:" + lexicon.alternation("currency_suffixes") + r")"
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"
+_AMOUNT = (
+    rf"(?<![\w.,$€£¥₹₩])(?P<pre@>{_PREFIX})?(?P<num@>{_NUMBER})(?P<k@>\s?k)?"
+    rf"(?![\w])(?:\s?(?P<suf@>{_SUFFIX})(?![a-z]))?"
+)
+
+
+def _amount(i: int) -> str:
+    """The amount pattern with its groups numbered `i` (a range has two amounts)."""
+    return _AMOUNT.replace("@", str(i))
+
+
+_STRONG_CUE = lexicon.alternation("budget_strong_cues")
+_WEAK_CUE = lexicon.alternation("budget_weak_cues")
+_APPROX = lexicon.alternation("budget_approx_cues")
+_SUFFIX_CUE = lexicon.alternation("budget_suffix_cues")
+_FLOOR_CUE = r"(?<!no\s)(?<!not\s)\b(?:" + lexicon.alternation("budget_floor_cues") + r")"
+_NOT_A_PRICE_AFTER = re.compile(r"\s*(?:" + lexicon.alternation("not_a_price_after") + r")\b")
+
+_RANGE = re.compile(
+    rf"(?:(?P<cue>{_STRONG_CUE})\s+)?(?:(?P<between>between|from)\s+)?"
+    + _amount(1)
+    + r"\s*(?P<sep>-|to|and)\s*"
+    + _amount(2)
+)
+_CUED = re.compile(
+    r"\b(?:(?:the\s+|whose\s+|a\s+|my\s+)?price\s+(?:(?:is|should\s+be|must\s+be)\s+)?)?"
+    rf"(?:(?P<strong>{_STRONG_CUE})|(?P<weak>{_WEAK_CUE}))\s*(?::\s*)?"
+    rf"(?:(?P<approx>{_APPROX})\s*)?" + _amount(1)
+)
+_APPROX_ONLY = re.compile(rf"(?<![\w])(?P<approx>{_APPROX})\s*" + _amount(1))
+_SUFFIXED = re.compile(_amount(1) + rf"\s*(?P<tail>{_SUFFIX_CUE}|or\s+so)(?![a-z])")
+_FLOOR = re.compile(rf"{_FLOOR_CUE}\s+" + _amount(1))
+_BARE_CURRENCY = re.compile(_amount(1))
+_POUND = re.compile(r"pounds?")
+_SOFT_BEFORE = re.compile(r"(?:" + lexicon.alternation("soft_budget_before") + r")[\s,]*$")
+_CLEAR = re.compile(r"\b(?:" + lexicon.alternation("budget_clear_phrases") + r")\b")
+
+
+@dataclass(frozen=True)
+class BudgetMention:
+    """One stated price ceiling: the amount as written, its currency, and where it is."""
+
+    amount: float
+    currency: str
+    budget_usd: float
+    evidence: str
+    start: int
+    end: int
+    cued: bool
+    soft: bool
+    floor_usd: float | None = None
+    """The lower end in USD when the shopper gave a range ("between $300 and $600")."""
+
+
+@dataclass(frozen=True)
+class FloorMention:
+    """One stated lowest price on its own ("over $300"), in USD, and where it is."""
+
+    floor_usd: float
+    start: int
+
+
+@dataclass(frozen=True)
+class BudgetFindings:
+    """Every budget mention and lone price floor of one message and, if any, where the
+    shopper dropped the budget."""
+
+    mentions: tuple[BudgetMention, ...] = ()
+    cleared_at: int | None = None
+    floors: tuple[FloorMention, ...] = ()
+
+
+def pick_mention(mentions: list[BudgetMention] | tuple[BudgetMention, ...]) -> BudgetMention:
+    """The last firm, cued mention wins; softer or uncued ones only when nothing better."""
+    ranked = sorted(mentions, key=lambda m: (m.cued, not m.soft, m.start))
+    return ranked[-1]
+
+
+@lru_cache(maxsize=1)
+def usd_rates() -> dict[str, float]:
+    """The static, approximate rate table (US dollars per unit) from data/currency_rates.json."""
+    try:
+        table = json.loads(RATES_FILE.read_text(encoding="utf-8"))["usd_per_unit"]
+    except (OSError, ValueError, KeyError) as exc:
+        raise ConfigError(f"cannot read the currency rate table {RATES_FILE}: {exc}") from exc
+    return {str(code): float(rate) for code, rate in table.items()}
+
+
+def currency_code(written: str | None) -> str | None:
+    """The ISO code of a currency as written ('€', 'euros', 'C$'); None when unknown."""
+    if not written:
+        return None
+    key = re.sub(r"\s+", " ", written.strip().lower())
+    for pattern, code in _CURRENCY_TABLE:
+        if pattern.match(key):
+            return code
+    return None
+
+
+_CHEAP = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheap_words") + r")\b")
+
+
+_CHEAPEST = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheapest_words") + r")\b")
+
+
+def asks_cheapest(low: str) -> bool:
+    """Whether lower-case `low` asks for the cheapest ("the cheapest ssd", "lowest price")."""
+    return bool(_CHEAPEST.search(low))
+
+
+def asks_cheap(low: str) -> bool:
+    """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet",
+    "the cheapest ssd"; not "not cheap")."""
+    return bool(_CHEAP.search(low))
+
+
+def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
+    """All budget mentions in `low` (claimed in `mask`) and where the budget was dropped."""
+    cleared_at: int | None = None
+    for m in _CLEAR.finditer(low):
+        mask.take(m.start(), m.end())
+        cleared_at = m.start()
+    found: list[BudgetMention] = []
+    for m in _RANGE.finditer(low):
+        mention = _range_mention(m, low, original, mask)
+        if mention is not None:
+            found.append(mention)
+    for m in _CUED.finditer(low):
+        mention = _cued_mention(m, low, original, mask)
+        if mention is not None:
+            found.append(mention)
+    for m in _APPROX_ONLY.finditer(low):
+        if _currency_of(m, 1) is not None and mask.is_free(m.start(), m.end()):
+            found.append(_mention(m, 1, low, original, mask, cued=True, approx=True))
+    for m in _SUFFIXED.finditer(low):
+        if not mask.is_free(m.start(), m.end()) or _is_pound(m, 1):
+            continue
+        if _currency_of(m, 1) is None and not _bare_number_ok(low, m.end()):
+            continue
+        approx = m.group("tail").startswith("or") and m.group("tail").endswith("so")
+        found.append(_mention(m, 1, low, original, mask, cued=True, approx=approx))
+    floors: list[FloorMention] = []
+    for m in _FLOOR.finditer(low):
+        currency = _currency_of(m, 1)
+        if currency is None and not _bare_number_ok(low, m.end()):
+            continue
+        if not mask.is_free(m.start(), m.end()) or _NOT_A_PRICE_AFTER.match(low, m.end()):
+            continue
+        mask.take(m.start(), m.end())
+        if currency is not None and _number(m, 1) > 0:
+            floors.append(FloorMention(_usd(_number(m, 1), currency), m.start()))
+    for m in _BARE_CURRENCY.finditer(low):
+        if _currency_of(m, 1) is None or not mask.is_free(m.start(), m.end()):
+            continue
+        if _NOT_A_PRICE_AFTER.match(low, m.end()):
+            continue
+        found.append(_mention(m, 1, low, original, mask, cued=False, approx=False))
+    found = sorted((x for x in found if x.amount > 0), key=lambda x: x.start)
+    return BudgetFindings(tuple(found), cleared_at, tuple(floors))
+
+
+def _range_mention(
+    m: re.Match[str], low: str, original: str, mask: SpanMask
+) -> BudgetMention | None:
+    if not mask.is_free(m.start(), m.end()):
+        return None
+    currency = _currency_of(m, 2) or _currency_of(m, 1)
+    if currency is None and m.group("cue") is None:
+        return None
+    if currency is None and not _bare_number_ok(low, _number_end(m, 2)):
+        return None
+    if m.group("sep") == "and" and m.group("between") is None:
+        return None
+    lower, upper = sorted((_number(m, 1), _number(m, 2)))
+    if upper <= 0:
+        return None
+    mention = _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
+    if lower <= 0 or m.group("cue") is not None:
+        return mention
+    floor = round(lower * mention.budget_usd / upper, 2)
+    return replace(mention, floor_usd=floor)
+
+
+def _cued_mention(
+    m: re.Match[str], low: str, original: str, mask: SpanMask
+) -> BudgetMention | None:
+    if not mask.is_free(m.start(), m.end()):
+        return None
+    pounds_ok = m.group("strong") is not None and not re.match(r"\s*(?:of\b|\()", low[m.end() :])
+    currency = _currency_of(m, 1, pounds_ok=pounds_ok and _bare_number_ok(low, m.end()))
+    if currency is None and (
+        m.group("strong") is None or not _bare_number_ok(low, _number_end(m, 1))
+    ):
+        return None
+    if m.group("strong") is None and _NOT_A_PRICE_AFTER.match(low, m.end()):
+        return None
+    approx = m.group("approx") is not None
+    return _build(
+        _number(m, 1), currency or "USD", m, low, original, mask, cued=True, approx=approx
+    )
+
+
+def _mention(
+    m: re.Match[str], i: int, low: str, original: str, mask: SpanMask, *, cued: bool, approx: bool
+) -> BudgetMention:
+    currency = _currency_of(m, i) or "USD"
+    return _build(_number(m, i), currency, m, low, original, mask, cued=cued, approx=approx)
+
+
+def _build(
+    amount: float,
+    currency: str,
+    m: re.Match[str],
+    low: str,
+    original: str,
+    mask: SpanMask,
+    *,
+    cued: bool,
+    approx: bool,
+) -> BudgetMention:
+    mask.take(m.start(), m.end())
+    headroom = 1.0 + PLANNER_AROUND_SLACK.get() if approx else 1.0
+    soft = bool(_SOFT_BEFORE.search(low, max(0, m.start() - 20), m.start()))
+    return BudgetMention(
+        amount=amount,
+        currency=currency,
+        budget_usd=_usd(amount * headroom, currency),
+        evidence=original[m.start() : m.end()].strip(),
+        start=m.start(),
+        end=m.end(),
+        cued=cued,
+        soft=soft,
+    )
+
+
+def _usd(amount: float, currency: str) -> float:
+    """`amount` of `currency` in US dollars by the static rate table (at least one cent)."""
+    rate = usd_rates().get(currency)
+    if rate is None:
+        raise ConfigError(f"no rate for {currency} in {RATES_FILE}")
+    return max(round(amount * rate, 2), 0.01)
+
+
+def _number(m: re.Match[str], i: int) -> float:
+    value = float(m.group(f"num{i}").replace(",", ""))
+    return value * 1000 if m.group(f"k{i}") else value
+
+
+def _number_end(m: re.Match[str], i: int) -> int:
+    """Where amount `i` ends before any currency word ("1k" ends after the k)."""
+    return m.end(f"k{i}") if m.group(f"k{i}") else m.end(f"num{i}")
+
+
+def _currency_of(m: re.Match[str], i: int, *, pounds_ok: bool = False) -> str | None:
+    """The currency of amount `i`; a bare "pound(s)" is a weight unless `pounds_ok`."""
+    if _is_pound(m, i) and not pounds_ok:
+        return None
+    return currency_code(m.group(f"pre{i}")) or currency_code(m.group(f"suf{i}"))
+
+
+def _is_pound(m: re.Match[str], i: int) -> bool:
+    """True for "5 pounds" with no other currency mark: usually a weight ("a 5 pound bag")."""
+    suffix = m.group(f"suf{i}")
+    return not m.group(f"pre{i}") and suffix is not None and bool(_POUND.fullmatch(suffix))
+
+
+def _bare_number_ok(low: str, end: int) -> bool:
+    """A number without currency is a price only when no unit or noun follows it."""
+    rest = low[end:]
+    if re.match(r"\s*(?:in\b|x\b|[\"'%/*x]|-\s*\w)", rest):
+        return False
+    nxt = WORD.search(rest)
+    if nxt is None or re.match(r"\s*[,;:!?)]|\.(?!\d)", rest):
+        return True
+    return nxt.start() > 0 and nxt.group(0) in STOP_WORDS

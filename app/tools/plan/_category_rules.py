@@ -1,0 +1,298 @@
+"""Category and is-shopping rules: the head product noun of the first noun chunk with up to
+two noun modifiers ("a quiet GAMING KEYBOARD"), a tool asked by purpose ("something to
+charge my phone"), and "not shopping" only for clear small talk."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.catalog.product_nouns import singular
+from app.catalog.specs import UNITS
+from app.language import lexicon
+from app.tools.plan._amount_rules import (
+    MEASURED,
+    PIECES,
+    STORAGE_FORMS,
+    TEENS,
+    TENS,
+    is_storage_part,
+    is_unit,
+)
+from app.tools.plan._lexicon_rules import (
+    AMBIGUOUS_HEADS,
+    COMPOUND_MODIFIERS,
+    CONTAINER_NOUNS,
+    HEADS_AFTER_A_PRODUCT,
+    IMPLIED_MODIFIERS,
+    PARTS_NAMED_LAST,
+    PASSED_MODIFIERS,
+    TWO_WORD_NAMES,
+    is_product_noun,
+)
+from app.tools.plan._phrase_rules import BOUNDARY_WORDS
+from app.tools.plan._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
+
+_CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
+_REQUEST_LEAD = re.compile(
+    r"\b(?:"
+    + lexicon.alternation("category_request_lead")
+    + r")\s+(?:me\s+)?(?:(?:a|an|some|the|new)\s+)?"
+)
+_SMALL_TALK = re.compile(
+    (r"^\W*(?:" + lexicon.alternation("category_small_talk_1") + r")\b|\b(?:")
+    + lexicon.alternation("category_small_talk")
+    + r")\b"
+)
+PURPOSE_PRODUCTS = lexicon.word_map("category_purpose_products")
+"""Verbs a shopper asks a tool for by purpose, and the product noun of that tool."""
+_PURPOSE = re.compile(
+    (
+        r"\b(?:"
+        + lexicon.alternation("category_purpose_1")
+        + r")\s+(?:to|that\s+(?:can|will)|for)\s+("
+    )
+    + "|".join(PURPOSE_PRODUCTS)
+    + r")\b"
+)
+_SHOPPING_WORDS = re.compile(r"\b(?:" + lexicon.alternation("category_shopping_words") + r")\b")
+
+
+@dataclass(frozen=True)
+class CategoryGuess:
+    """The category phrase, its singular head noun, and the offsets of its words; `passed`:
+    the offsets of words within them that describe the product apart from its name
+    ("hdmi male-to-male cable"), left to the keywords."""
+
+    category: str
+    head: str
+    start: int
+    end: int
+    passed: tuple[tuple[int, int], ...] = ()
+
+    def claims(self, tok: Token) -> bool:
+        """Whether the token is a word of the category phrase."""
+        inside = self.start < tok.end and tok.start < self.end
+        return inside and (tok.start, tok.end) not in self.passed
+
+
+def chunks(low: str, start: int, end: int, allowed: Allowed) -> list[list[Token]]:
+    """Runs of allowed words with no punctuation or function word between them."""
+    runs: list[list[Token]] = [[]]
+    prev: Token | None = None
+    for tok in tokens(low, start, end):
+        broken = prev is not None and bool(_CHUNK_BREAK.search(low, prev.end, tok.start))
+        if not allowed(tok) or tok.text in BOUNDARY_WORDS or tok.text == "of" or broken:
+            runs.append([])
+        if allowed(tok) and tok.text not in BOUNDARY_WORDS and tok.text != "of":
+            runs[-1].append(tok)
+        prev = tok
+    return [run for run in runs if run]
+
+
+def guess_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """The head product noun phrase of `low[start:end]`, or None when it names no product;
+    a request by purpose ("something to charge my phone") asks for the tool of the verb."""
+    purpose = _purpose(low, start, end, allowed)
+    if purpose is not None:
+        return purpose
+    runs = chunks(low, start, end, allowed)
+    for idx, run in enumerate(runs):
+        head = _head_index(run)
+        if head is None:
+            continue
+        if singular(run[head].text) in CONTAINER_NOUNS and idx + 1 < len(runs):
+            after = low[run[head].end : runs[idx + 1][0].start]
+            inner = _head_index(runs[idx + 1])
+            if re.fullmatch(r"\s+of\s+(?:(?:a|an|the|some)\s+)?", after) and inner is not None:
+                run, head = runs[idx + 1], inner
+        return _phrase(run, head)
+    return None
+
+
+def _purpose(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """ "something to charge my phone" -> charger, before any product the verb acts on."""
+    m = _PURPOSE.search(low, start, end)
+    if m is None:
+        return None
+    verb = next(iter(tokens(low, m.start(1), m.end(1))), None)
+    if verb is None or not allowed(verb):
+        return None
+    if any(is_product_noun(t.text) for t in tokens(low, start, m.start())):
+        return None
+    product = PURPOSE_PRODUCTS[m.group(1)]
+    return CategoryGuess(product, product, m.start(1), m.end(1))
+
+
+def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
+    """For nouns the lexicon lacks: the last words of the chunk after "i need a", "find me"."""
+    for m in _REQUEST_LEAD.finditer(low, start, end):
+        runs = chunks(low, m.end(), end, allowed)
+        if not runs or runs[0][0].start - m.end() > 1:
+            continue
+        words = [t for t in runs[0] if t.text not in STOP_WORDS and not t.text[0].isdigit()][-2:]
+        if words:
+            category = " ".join(t.text for t in words)
+            return CategoryGuess(category, singular(words[-1].text), words[0].start, words[-1].end)
+    return None
+
+
+def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:
+    """Greetings, thanks and small talk that name no product, price or constraint."""
+    if has_product or has_findings or _SHOPPING_WORDS.search(low):
+        return False
+    return n_keywords == 0 or bool(_SMALL_TALK.search(low))
+
+
+def _head_index(run: list[Token]) -> int | None:
+    """The last product noun of the run, passing over one that a measured spec makes part of
+    an earlier product's description ("laptop 16 gb RAM", "gaming laptop 1tb SSD"; not a
+    container: "3 ounce bag of jerky") and a processor after a machine; a word that heads
+    only after a product noun takes its place ("monitor arm"), or memory or storage in a list
+    of sized parts ("tablet ram 2gb rom 16gb")."""
+    for k in range(len(run) - 1, -1, -1):
+        if not _heads(run, k):
+            continue
+        size = _part_size(run, k)
+        if size and _head_index(run[: k - size]) is not None:
+            continue
+        if _in_spec_list(run, k) and _head_index(run[:k]) is not None:
+            continue
+        if run[k].text in PARTS_NAMED_LAST and k > 0 and _head_index(run[:k]) is not None:
+            continue
+        if k + 1 < len(run) and singular(run[k + 1].text) in HEADS_AFTER_A_PRODUCT:
+            return k + 1
+        return k
+    return None
+
+
+def _part_size(run: list[Token], k: int) -> int:
+    """How many words before the k-th state the size that makes it a sized part, not a
+    container, with a word before them; 0 when none do."""
+    size = _size_before(run, k)
+    return size if 0 < size < k and singular(run[k].text) not in CONTAINER_NOUNS else 0
+
+
+def _sized_storage(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is memory or storage with its size ("8 gb RAM mini computer"),
+    which describes the product, not its kind."""
+    return is_storage_part(run[k].text) and _size_before(run, k) > 0
+
+
+def _size_before(run: list[Token], k: int) -> int:
+    """How many words before the k-th state a measured size ("16gb", "16 gb"), or 0."""
+    if k > 0 and MEASURED.fullmatch(run[k - 1].text):
+        return 1
+    if k > 1 and run[k - 2].text[0].isdigit() and run[k - 1].text in UNITS:
+        return 2
+    return 0
+
+
+def _size_after(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is memory or storage whose size follows it ("ram 2gb", "storage
+    64 gb"), a part named before its size."""
+    if not is_storage_part(run[k].text) or k + 1 >= len(run):
+        return False
+    nxt = run[k + 1].text
+    unit_next = k + 2 < len(run) and nxt[0].isdigit() and run[k + 2].text in UNITS
+    return bool(MEASURED.fullmatch(nxt)) or unit_next
+
+
+def _in_spec_list(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is a part named before its size with another sized part after
+    ("ram 2gb rom 16gb"): the product's specs, where "laptop ram 16gb" alone is laptop RAM."""
+    if not _size_after(run, k):
+        return False
+    return any(_size_after(run, j) or _sized_storage(run, j) for j in range(k + 2, len(run)))
+
+
+def _heads(run: list[Token], k: int) -> bool:
+    """Whether the k-th word can head the run: a product noun (an ambiguous one only last),
+    or a noun that names a product after the word before it ("power strip")."""
+    word = run[k].text
+    if _two_word_name(run, k):
+        return True
+    if word in PIECES:
+        return False
+    if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
+        return False
+    return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
+
+
+_PARTICLE_VERBS = {"ups": lexicon.word_set("category_particle_verbs")}
+"""Nouns that are another word after a verb ("pop ups", "push ups" are no UPS)."""
+
+
+def _two_word_name(run: list[Token], k: int) -> bool:
+    """Whether the k-th word and the one before it make a `TWO_WORD_NAMES` name."""
+    return k > 0 and (run[k - 1].text, singular(run[k].text)) in TWO_WORD_NAMES
+
+
+_SPLIT_COMPOUNDS = {
+    ("smart", "watch"): "smartwatch",
+    ("smart", "phone"): "smartphone",
+    ("head", "phone"): "headphone",
+    ("lap", "top"): "laptop",
+    ("charging", "pad"): "charger",
+}
+"""Product names of two words whose second half is a product noun of its own, by the one
+word catalogs write: "a smart watch" is a smartwatch, not a watch; "a wireless charging pad"
+a wireless charger, not a pad."""
+
+
+def _phrase(run: list[Token], head: int) -> CategoryGuess:
+    joined = _joined_head(run, head)
+    last = head - 1 if joined else head
+    first, taken, passed, implied = last, 0, [], []
+    noun = joined or run[head].text
+    while first > 0 and taken < 2:
+        tok = run[first - 1]
+        if singular(noun) in IMPLIED_MODIFIERS.get(tok.text, ()):
+            implied.append(tok)
+            first -= 1
+            continue
+        if tok.text in PASSED_MODIFIERS:
+            passed.append(tok)
+            first -= 1
+            continue
+        names = (
+            (first == last and _two_word_name(run, last))
+            or tok.text in COMPOUND_MODIFIERS
+            or (is_product_noun(tok.text) and tok.text not in AMBIGUOUS_HEADS)
+        )
+        sized = _sized_storage(run, first - 1) and singular(noun) not in STORAGE_FORMS
+        if not names or _counted_unit(run, first - 1) or sized:
+            break
+        first, taken = first - 1, taken + 1
+    while passed and passed[-1] is run[first]:
+        first += 1
+        passed.pop()
+    words = [t.text for t in run[first:last] if t not in passed and t not in implied] + [noun]
+    spans = tuple((t.start, t.end) for t in passed)
+    return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end, spans)
+
+
+_COUNT_WORDS = lexicon.word_set("category_count_words")
+"""Count words beside NUMBER_WORDS, TENS and TEENS that end a count before its unit ("one hundred
+foot"); "one" is no number word elsewhere, being as often a pronoun."""
+
+
+def _counted_unit(run: list[Token], k: int) -> bool:
+    """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
+    foot"), not a modifier of the product ("foot massager")."""
+    if k == 0 or not is_unit(run[k].text):
+        return False
+    count = run[k - 1].text
+    spelled = count in NUMBER_WORDS or count in TENS or count in TEENS
+    return count.isdigit() or spelled or count in _COUNT_WORDS
+
+
+def _joined_head(run: list[Token], head: int) -> str | None:
+    """The one-word name of a split head ("smart watches" -> "smartwatches"), or None."""
+    if head == 0:
+        return None
+    word = run[head].text
+    joined = _SPLIT_COMPOUNDS.get((run[head - 1].text, singular(word)))
+    if joined is None:
+        return None
+    return joined if singular(word) == word else joined + "s"

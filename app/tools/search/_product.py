@@ -1,0 +1,312 @@
+"""Which product a search asks for, and whether a hit is one. When no hit names the product,
+item_search recalls the product alone ("monitor macbook" found only Mini DVI adapters), and
+under hard filters it probes such a result like a short one ("a power bank under $50":
+power cords and toys, while every power bank costs more)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
+from app.catalog.item import Item
+from app.catalog.model_codes import ModelCode, named_codes, query_codes
+from app.catalog.product_kinds import card_words, other_kind
+from app.catalog.product_nouns import (
+    canonical,
+    catalog_name,
+    category_words,
+    head,
+    is_accessory_noun,
+    is_generic_head,
+    names_as_product,
+    tokens,
+)
+from app.catalog.shelves import (
+    rival_shelf_keys,
+    says_sort,
+    shelf_key,
+    shelf_keys,
+    unshelved_words,
+)
+from app.catalog.short_names import to_short_names, with_short_names
+from app.tools.plan import ShoppingPlan, is_product_noun, plan_from_text
+
+
+def asked_product(query: str, planned: str | None = None, given: str | None = None) -> str | None:
+    """The product a search asks for, from typed values only (the query is never read as a
+    plan): the product the caller named (`given`: the slot's category, or what the model
+    said it searches for, "laptop sleeve"), else the plan's category for the slot when the
+    query names its noun, else None."""
+    named = " ".join((given or "").lower().split())
+    if named:
+        return named
+    if planned and names_noun(query, planned):
+        return planned
+    return None
+
+
+def searched_product(
+    query: str, plan: ShoppingPlan, planned: str | None, given: str | None
+) -> str | None:
+    """The product a search asks for (`asked_product`); a search outside any plan (the plan
+    names no product words: the CLI, an evaluation) has its query read once instead."""
+    if given is None and not (plan.category or plan.bundle or plan.keywords or plan.must_have):
+        return read_product(query)
+    return asked_product(query, planned, given)
+
+
+def read_product(query: str) -> str | None:
+    """The product a search made outside any plan asks for ("pickwise search power bank":
+    "power bank"): its query is the shopper's text, read here once by the rule planner."""
+    return plan_from_text([query]).category or None
+
+
+def names_noun(request: str, product: str) -> bool:
+    """Whether the request says the product's noun, in any number or a near-synonym
+    ("laptops" or "notebook" for laptop)."""
+    noun = head(product)
+    return noun is not None and noun in {canonical(t) for t in tokens(request)}
+
+
+def accessory_asked(product: str, request: str, features: Iterable[str] = ()) -> str | None:
+    """The accessory the rule planner reads in a request that names `product` only as what
+    the accessory is for ("laptop sleeve" for a laptop; not "camera 1080p carrying case",
+    where the case is asked beside the camera), else None; an accessory among the
+    product's must-have `features` is a part of it ("laptop stylus" for a laptop with a
+    stylus)."""
+    noun = head(product)
+    read = plan_from_text([request]).category
+    read_noun = head(read) if read else None
+    if noun is None or read is None or read_noun is None or read_noun == noun:
+        return None
+    if not is_accessory_noun(read_noun) or noun not in category_words(read):
+        return None
+    featured = {canonical(t) for feature in features for t in tokens(feature)}
+    return None if read_noun in featured else read
+
+
+def names_product(item: Item, product: str, request: str = "") -> bool:
+    """`_names` for the product as asked or by its catalog name ("usb stick" is named by a
+    "USB flash drive"), or an item the catalog files as it (a "Tower Black PC" typed PC is
+    a desktop pc)."""
+    alias = catalog_name(product)
+    if _names(item, product, request) or (alias != product and _names(item, alias, request)):
+        return True
+    return on_shelf(item, product)
+
+
+def _names(item: Item, product: str, request: str) -> bool:
+    """Whether the item's title or known category (when the noun heads it: not a mouse's
+    "keyboards mice input devices") names the product's noun as the thing itself, not as
+    what an accessory is for ("Laptop Sleeve", "screen protector Mobile
+    phone/Smartphone", a description saying "Screen Protector"; what follows a "+" comes
+    with it) nor as another kind
+    ("Graphics Tablet" for a tablet, unless the request says "drawing"); a hyphenated
+    compound names it too ("Power-Bank")."""
+    noun = head(product)
+    if noun is None or describes_add_on(item.description, noun):
+        return False
+    shelf = to_short_names((item.known_category or "").lower())
+    texts = [as_sold(item.title.lower()), shelf if shelf and head(shelf) == noun else ""]
+    texts += [_split_compounds(text, noun) for text in texts if "-" in text]
+    texts = [with_short_names(text) for text in texts]
+    asked = (*category_words(product), *tokens(request))
+    return any(
+        names_as_product(text, noun)
+        and not names_only_as_add_on_target(text, noun)
+        and not names_only_as_feature(text, noun)
+        and other_kind(text, noun, asked) is None
+        for text in texts
+    ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+_PLUS = re.compile(r"\s\+\s")
+
+
+def as_sold(title: str) -> str:
+    """The title with a "+" between products read as "with": what follows comes with the
+    first ("Micro SDXC Card + Adapter" is a card, sold with an adapter)."""
+    return _PLUS.sub(" with ", title)
+
+
+def _split_compounds(text: str, noun: str) -> str:
+    """`text` with the hyphenated compounds that hold the noun split ("Power-Bank",
+    "Triple-Monitor"); other hyphens stay, so "USB-C Docking Station" still reads as one
+    accessory after the noun."""
+
+    def split(match: re.Match[str]) -> str:
+        compound = match.group(0)
+        held = any(canonical(part) == noun for part in compound.split("-"))
+        return compound.replace("-", " ") if held else compound
+
+    return _HYPHENATED.sub(split, text)
+
+
+_HYPHENATED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_FEATURE_REACH = 4
+"""How many words after "with" a feature may come ("Webcam with Snapshot and Microphone")."""
+
+
+def names_only_as_feature(title: str, noun: str) -> bool:
+    """Whether every mention of the noun comes after a "with" that follows another product's
+    noun: a "USB Binaural Headset with Microphone" is a headset, not a microphone."""
+    words = tokens(title)
+    found = [i for i, w in enumerate(words) if canonical(w) == noun]
+    return bool(found) and all(_is_feature_at(words, i, noun) for i in found)
+
+
+def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
+    withs = [i for i in range(max(0, at - _FEATURE_REACH), at) if words[i] == "with"]
+    if not withs:
+        return False
+    return any(is_product_noun(w) and canonical(w) != noun for w in words[: withs[-1]])
+
+
+_SAME_MODIFIER = {"projection": "projector"}
+"""Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
+
+
+def _says_modifiers(text: str, product: str, noun: str) -> bool:
+    """Whether every other word of the product's name ("gaming" of "gaming mouse") is in
+    `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
+    generic name of a machine says another ("Desktop PC" for a desktop computer)."""
+    said = {canonical(t) for t in tokens(text)}
+    said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
+    said |= {part for word in said for part in card_words(word)}
+    generic = any(is_generic_head(word) for word in said)
+    return all(
+        word in said or (generic and is_generic_head(word))
+        for word in category_words(product)
+        if word != noun
+    )
+
+
+def none_named(items: Iterable[Item], product: str | None, request: str = "") -> bool:
+    """True when a product is asked and no item names it."""
+    return product is not None and not any(names_product(item, product, request) for item in items)
+
+
+def on_rival_shelf(item: Item, product: str) -> bool:
+    """Whether the catalog files the item as another kind of the product's machine (a
+    notebook, when a desktop is asked)."""
+    shelf = item.product_type
+    return shelf is not None and shelf_key(shelf) in rival_shelf_keys(product)
+
+
+def on_shelf(item: Item, product: str) -> bool:
+    """Whether the catalog files the item as the product: its product type (from
+    the title or the spec sheet) is the product's name ("Mini PC" for a mini pc), the
+    catalogs' name for it, or a type of its kind ("PC" for a desktop) when its title says the
+    sort asked ("gaming desktop": ROG, Legion)."""
+    shelf = item.product_type
+    if shelf is None or shelf_key(shelf) not in shelf_keys(product):
+        return False
+    sorts = unshelved_words(product, shelf)
+    words = {canonical(t) for t in tokens(f"{item.title} {item.brand or ''}")} if sorts else set()
+    return all(says_sort(words, sort) for sort in sorts)
+
+
+def sibling_product(title: str, category: str) -> str | None:
+    """The other product a title names with the category's modifier when it never names the
+    category's product ("Power Cord" for a power bank, "Gaming Mouse" for a gaming
+    keyboard), or None."""
+    words = tokens(category)
+    if len(words) < 2:
+        return None
+    noun, modifier = canonical(words[-1]), words[-2]
+    said = tokens(title)
+    if any(canonical(w) == noun for w in said):
+        return None
+    return next(
+        (
+            f"{modifier} {said[i + 1]}"
+            for i in range(len(said) - 1)
+            if said[i] == modifier
+            and is_product_noun(said[i + 1])
+            and _other_product(said[i + 1], noun)
+        ),
+        None,
+    )
+
+
+def accessorized_product(title: str, category: str) -> str | None:
+    """The product an asked accessory is for, when the title is that product and names no
+    accessory ("Galaxy Watch ... smartwatch" for smartwatch bands), or None."""
+    words = tokens(category)
+    if len(words) < 2:
+        return None
+    noun, target = canonical(words[-1]), canonical(words[-2])
+    if not (is_accessory_noun(noun) or noun in _ASKED_ACCESSORIES):
+        return None
+    said = tokens(title)
+    if not any(canonical(w) == target for w in said):
+        return None
+    return target if _is_the_product(said, title, target) else None
+
+
+def target_codes(category: str, musts: Iterable[str]) -> tuple[ModelCode, ...]:
+    """The model codes the must-haves name when the asked product is an accessory or a
+    supply ("ink" that must have "officejet 6500"): the model it is for; none otherwise."""
+    noun = head(category)
+    if noun is None or not is_accessory_noun(noun):
+        return ()
+    return query_codes(" ".join(musts))
+
+
+def is_named_target(item: Item, codes: Sequence[ModelCode]) -> bool:
+    """Whether the item is the model an asked accessory is for (`target_codes`: the OfficeJet
+    6500 printer for its ink): it writes one of the codes and no accessory noun."""
+    said = tokens(item.title)
+    return named_codes(item, codes) > 0 and not any(is_accessory_noun(canonical(w)) for w in said)
+
+
+_ASKED_ACCESSORIES = frozenset({"band"})
+"""Nouns that name an accessory when asked after its product ("smartwatch bands") but are
+no accessory noun in titles, which use them otherwise ("Dual Band Router", "Fit band")."""
+
+
+def _is_the_product(said: list[str], title: str, target: str) -> bool:
+    """Whether a title names the target product as itself: not only as what an add-on is
+    for, and with no accessory noun at all."""
+    if not is_product_noun(target) or is_accessory_noun(target):
+        return False
+    if any(is_accessory_noun(canonical(w)) for w in said):
+        return False
+    return not names_only_as_add_on_target(title, target)
+
+
+def _other_product(word: str, noun: str) -> bool:
+    """Whether the word names a product other than the noun; one generic name of a machine
+    is not another product than the next ("Desktop PC" is a desktop computer)."""
+    said = canonical(word)
+    return said != noun and not (is_generic_head(said) and is_generic_head(noun))
+
+
+_CONNECTIVES = frozenset({"with", "and", "for", "&", "plus", "incl", "including", "or"})
+
+
+def names_as_compound_modifier(title: str, noun: str) -> bool:
+    """True when the title names the noun only inside a hyphenated word that describes
+    another product or an accessory named right after it ("Triple-Monitor USB-C Docking
+    Station", "Dual-Monitor Arm"); a one-letter lead makes the product's own name (a Y-Cable)."""
+    words = tokens(title.lower())
+    if any(canonical(w) == noun for w in words):
+        return False
+    for i, word in enumerate(words):
+        parts = word.split("-")
+        if len(parts) > 1 and len(parts[0]) > 1 and canonical(parts[-1]) == noun:
+            return _describes_next(words[i + 1 : i + 4], noun)
+    return False
+
+
+def _describes_next(after: Sequence[str], noun: str) -> bool:
+    """Whether a product or accessory noun other than `noun` follows before a connective."""
+    for word in after:
+        if word in _CONNECTIVES:
+            return False
+        if canonical(word) != noun and (
+            is_product_noun(word) or is_accessory_noun(canonical(word))
+        ):
+            return True
+    return False
