@@ -35,6 +35,7 @@ from app.eval.bench_stats import (
 from app.eval.demo_script import SCENARIOS
 from app.eval.load import LoadOptions, run_load
 from app.eval.load_serve import private_redis, served
+from app.language.vocabulary_measure import measure
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
 from app.runtime import Runtime
@@ -84,6 +85,7 @@ def run_bench(
         "index": build,
         **summarise(runs),
         "catalog": {**bench_import(settings), **bench_live(settings), **scale},
+        "language": bench_language(),
         **({"load": load} if load is not None else {}),
         "repeats": options.repeats,
         "load_avg": {"start": load_start, "end": load_averages()},
@@ -95,6 +97,14 @@ def run_bench(
         row = append_result("bench", report, options.results)
         return {"commit": row["commit"], "at": row["at"], **report}
     return {"commit": git_commit(), **report}
+
+
+def bench_language() -> dict[str, Any]:
+    """The vocabulary measure of this checkout: product words still typed into Python and
+    the size of the data/lexicon files that hold the rest (not timed, counted)."""
+    found = measure(Path(__file__).resolve().parents[2])
+    keys = ("typed_vocabulary_lines", "lexicon_files", "lexicon_entries")
+    return {key: found[key] for key in keys}
 
 
 def bench_load(settings: Settings, options: LoadOptions) -> dict[str, Any]:

@@ -22,18 +22,21 @@ from app.config.params.picker import PICK_RERANK_K
 from app.config.settings import Settings
 from app.eval.bench import BenchOptions, run_bench, summarise
 from app.eval.bench_stats import append_result, median_of, percentile, summary_ms
+from app.language.vocabulary_measure import measure
 from app.recall.embedder import Embedder
 from app.recall.index_manifest import current_paths
 from app.recall.reranker import trained_models
 from app.recall.search_index import SearchIndex
 from app.runtime_agent import build_agent
 
+LEXICON = Path(__file__).resolve().parents[2] / "data" / "lexicon"
 REQUIRED = {
     "index": {"items", "build_s", "items_per_s"},
     "search": {"cold_ms", "warm_ms", "warm_speedup"},
     "singleflight": {"concurrent", "encodes", "vector_queries"},
     "gate": {"candidates", "p50_ms"},
     "turn": {"p50_ms", "p95_ms", "readings_p50", "readings_max"},
+    "language": {"typed_vocabulary_lines", "lexicon_files", "lexicon_entries"},
 }
 
 
@@ -138,6 +141,9 @@ def test_a_real_run_reports_every_figure_and_logs_it(
     assert report["search"]["all_warm_were_l1"] is True
     assert report["turn"] == {**report["turn"], "turns": 2, "failed": 0}
     assert report["turn"]["readings_max"] >= 1
+    counted = measure(Path(__file__).resolve().parents[2])
+    assert report["language"]["typed_vocabulary_lines"] == counted["typed_vocabulary_lines"]
+    assert report["language"]["lexicon_files"] == len(list(LEXICON.glob("*.tsv")))
     assert len(report["load_avg"]["start"]) == 3
     (row,) = [json.loads(line) for line in log.read_text().splitlines()]
     assert row["bench"] == "bench"
@@ -171,12 +177,13 @@ def test_the_gate_is_timed_on_full_candidate_sets_or_says_why_not(
 @pytest.mark.slow
 def test_the_readable_summary_names_each_figure(bench_run: tuple[dict[str, Any], Path]) -> None:
     lines = summary_lines(bench_run[0])
-    assert [line.split(":")[0] for line in lines[:5]] == [
+    assert [line.split(":")[0] for line in lines[:6]] == [
         "index",
         "search",
         "single flight",
         "gate",
         "offline turn",
+        "vocabulary",
     ]
     assert "load average" in lines[-1]
 
