@@ -35,10 +35,12 @@ def test_one_small_size_runs_end_to_end() -> None:
     for key in ("vector_filtered", "vector_exact_filtered", "lexical", "lexical_filtered"):
         assert row[key]["n"] > 0
         assert row[key]["p50_ms"] > 0
-    assert row["hnsw_recall_at_10"] == 1.0, "without a graph every search is exact"
+    assert row["recall_at_10_vs_exact"] == 1.0, "without a graph every search is exact"
     assert row["rss_mb"] > 0
     assert "RANDOM unit vectors" in report["measures"]
-    assert scale_lines(report)[0].startswith("scale 1,500 items (random vectors)")
+    assert scale_lines(report)[0].startswith(
+        "scale 1,500 items (random vectors, quantization none)"
+    )
 
 
 def test_growth_is_the_p50_factor_per_tenfold_items() -> None:
