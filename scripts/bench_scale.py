@@ -1,10 +1,11 @@
 """The store-only scale curve alone (also `pickwise bench --scale SIZES`, section
-catalog.scale): filtered vector search (HNSW and exact), lexical search and resident memory at
-growing synthetic catalogs (demo titles recombined, random unit vectors), logged to
+catalog.scale): filtered vector search (exact, HNSW, quantized), lexical search and memory at
+growing synthetic catalogs (demo titles recombined, random or real-ish vectors), logged to
 bench/results.jsonl.
 
     .venv/bin/python scripts/bench_scale.py [--sizes 30000,100000,300000,1000000] [--queries 200]
         [--hnsw-m 16] [--quantization none|scalar|binary] [--oversampling 4] [--vectors real]
+        [--no-lexical]
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ if __name__ == "__main__":
     parser.add_argument(
         "--vectors", choices=VECTOR_KINDS, default="random", help="real: needs a built index"
     )
+    parser.add_argument("--no-lexical", action="store_true", help="vector store only")
     parser.add_argument("--no-record", action="store_true")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
@@ -45,6 +47,7 @@ if __name__ == "__main__":
         quantization=args.quantization,
         oversampling=args.oversampling,
         vectors=args.vectors,
+        lexical=not args.no_lexical,
     )
     if not args.no_record:
         append_result("scale", report)

@@ -116,7 +116,8 @@ def scale_lines(scale: dict[str, Any]) -> list[str]:
             f"{row['vector_filtered']['p50_ms']:.1f} ms p95 {row['vector_filtered']['p95_ms']:.1f}"
             f" ms (exact {row['vector_exact_filtered']['p50_ms']:.1f} ms, recall@10 "
             f"{row.get('recall_at_10_vs_exact')}), lexical p50 "
-            f"{row['lexical']['p50_ms']:.1f} ms, rss {row['rss_mb']:.0f} MiB"
+            f"{row.get('lexical', {}).get('p50_ms', float('nan')):.1f} ms, rss "
+            f"{row['rss_mb']:.0f} MiB"
         )
     return lines
 

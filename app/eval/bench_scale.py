@@ -58,14 +58,21 @@ def bench_scale(
     quantization: str | None = None,
     oversampling: float | None = None,
     vectors: str = "random",
+    lexical: bool = True,
 ) -> dict[str, Any]:
     """The curve over `sizes`: one build child and one search child per size (scratch folders
     under the system temp dir, removed afterwards); `titles` default to the demo catalog's,
-    quantization and oversampling to INDEX_QUANTIZATION and VECTOR_OVERSAMPLING."""
+    quantization and oversampling to INDEX_QUANTIZATION and VECTOR_OVERSAMPLING; `lexical`
+    False leaves BM25 out (a 1M build's slowest, most memory-hungry part)."""
     titles = list(titles) if titles is not None else _real_titles(settings)
     quantization = quantization or INDEX_QUANTIZATION.get()
     oversampling = oversampling or VECTOR_OVERSAMPLING.get()
-    options = {"hnsw_m": hnsw_m, "quantization": quantization, "oversampling": oversampling}
+    options = {
+        "hnsw_m": hnsw_m,
+        "quantization": quantization,
+        "oversampling": oversampling,
+        "lexical": lexical,
+    }
     rows = []
     with tempfile.TemporaryDirectory(prefix="pickwise-scale-") as tmp:
         source = Path(tmp) / _TITLES_FILE
@@ -210,12 +217,13 @@ def _build(folder: Path, size: int, titles: list[str], options: dict[str, Any]) 
         asyncio.run(write())
     vectors_s = time.perf_counter() - started
     started = time.perf_counter()
-    Bm25Index.build(items).save(folder / "bm25")
+    if options["lexical"]:
+        Bm25Index.build(items).save(folder / "bm25")
     lexical_s = time.perf_counter() - started
     return {
         "make_items_s": round(made_s, 1),
         "vector_build_s": round(vectors_s, 1),
-        "lexical_build_s": round(lexical_s, 1),
+        **({"lexical_build_s": round(lexical_s, 1)} if options["lexical"] else {}),
         "build_peak_rss_mb": _peak_rss_mb(),
     }
 
@@ -229,7 +237,7 @@ def _search(
     vectors = _unit_rows(np.random.default_rng(29), queries, base)
     filters = [_filters(rng) for _ in range(queries)]
     store = open_vector_store(qdrant_url=None, edge_root=folder / "vectors")
-    lexical = Bm25Index.load(folder / "bm25")
+    lexical = Bm25Index.load(folder / "bm25") if options["lexical"] else None
     picked = (
         rng.sample(titles, queries) if len(titles) >= queries else rng.choices(titles, k=queries)
     )
@@ -257,18 +265,23 @@ def _search(
 
     with REGISTRY.overridden(VECTOR_OVERSAMPLING=options["oversampling"]):
         vector = asyncio.run(measure())
-    plain, filtered = [], []
+    plain: list[float] = []
+    filtered: list[float] = []
     for i, text in enumerate(texts):
+        if lexical is None:
+            break
         started = time.perf_counter()
         lexical.search(text, SearchFilters(), top_k=20)
         plain.append(time.perf_counter() - started)
         started = time.perf_counter()
         lexical.search(text, filters[i], top_k=20)
         filtered.append(time.perf_counter() - started)
+    words = (
+        {"lexical": summary_ms(plain), "lexical_filtered": summary_ms(filtered)} if plain else {}
+    )
     return {
         **vector,
-        "lexical": summary_ms(plain),
-        "lexical_filtered": summary_ms(filtered),
+        **words,
         "rss_mb": _rss_mb(),
         "search_peak_rss_mb": _peak_rss_mb(),
     }
@@ -294,6 +307,8 @@ def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
     span = np.log10(last["items"] / first["items"])
     out = {}
     for key in ("vector_filtered", "vector_exact_filtered", "lexical", "lexical_filtered"):
+        if key not in first or key not in last:
+            continue
         a, b = first[key]["p50_ms"], last[key]["p50_ms"]
         out[f"{key}_p50_x_per_10x_items"] = round(float((b / a) ** (1 / span)), 2) if a else None
     out["rss_mb_per_100k_items"] = round(

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 
 from qdrant_edge import (
     BinaryQuantizationConfig,
+    BinaryQuantizationQueryEncoding,
     CountRequest,
     Distance,
     EdgeConfig,
@@ -306,8 +307,9 @@ def _quantization(kind: str) -> ScalarQuantizationConfig | BinaryQuantizationCon
     """The engine's config for an `INDEX_QUANTIZATION` value; codes kept in RAM (pinned)."""
     if kind == "scalar":
         return ScalarQuantizationConfig(type=ScalarType.Int8, quantile=0.99, memory=Memory.Pinned)
-    if kind == "binary":
-        return BinaryQuantizationConfig(memory=Memory.Pinned)
+    if kind == "binary":  # 1-bit codes against an 8-bit query: ~0.99 recall@10, not ~0.95
+        encoding = BinaryQuantizationQueryEncoding.Scalar8Bits
+        return BinaryQuantizationConfig(memory=Memory.Pinned, query_encoding=encoding)
     if kind == "none":
         return None
     raise ConfigError(f"unknown vector quantization {kind!r} (none, scalar or binary)")

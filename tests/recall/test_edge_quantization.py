@@ -28,9 +28,9 @@ DIM = 96
 CLUSTERS = 40
 QUERIES = 36
 LIMIT = 10
-# Least mean recall@10 against the exact scan on clustered vectors (measured: scalar 1.0,
-# binary ~0.96 at oversampling 4).
-MIN_RECALL = {"scalar": 0.97, "binary": 0.85}
+# Least mean recall@10 against the exact scan on clustered vectors at the default
+# VECTOR_OVERSAMPLING (measured: scalar 1.0, binary 0.98).
+MIN_RECALL = {"scalar": 0.97, "binary": 0.93}
 
 
 def clustered(seed: int = 3) -> tuple[list[VectorPoint], np.ndarray]:
