@@ -2,8 +2,8 @@
 
 Shards have no WAL (flushed after every upsert), so several processes can read a built index,
 and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms and
-every search is exact (HNSW: ~1 ms, recall@50 0.91). A million-item catalog needs a graph or
-quantized vectors (INDEX_QUANTIZATION): a scan of compact codes, rescored with the originals.
+every search is exact (HNSW: ~1 ms, recall@50 0.91). Quantized codes (INDEX_QUANTIZATION) make
+the scan cheaper, rescored with the originals: 47 ms instead of 84 at 1M items (binary).
 """
 
 from __future__ import annotations
