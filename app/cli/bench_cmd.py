@@ -114,10 +114,13 @@ def scale_lines(scale: dict[str, Any]) -> list[str]:
             lines.append(f"scale {row['items']:,}: failed {row}")
             continue
         lines.append(
-            f"scale {row['items']:,} items (random vectors): filtered vector p50 "
+            f"scale {row['items']:,} items ({scale.get('vectors', 'random')} vectors, "
+            f"quantization {scale.get('quantization', 'none')}): filtered vector p50 "
             f"{row['vector_filtered']['p50_ms']:.1f} ms p95 {row['vector_filtered']['p95_ms']:.1f}"
-            f" ms (exact {row['vector_exact_filtered']['p50_ms']:.1f} ms), lexical p50 "
-            f"{row['lexical']['p50_ms']:.1f} ms, rss {row['rss_mb']:.0f} MiB"
+            f" ms (exact {row['vector_exact_filtered']['p50_ms']:.1f} ms, recall@10 "
+            f"{row.get('recall_at_10_vs_exact')}), lexical p50 "
+            f"{row.get('lexical', {}).get('p50_ms', float('nan')):.1f} ms, rss "
+            f"{row['rss_mb']:.0f} MiB"
         )
     return lines
 

@@ -1,7 +1,8 @@
 """The store-only scale curve (`pickwise bench --scale`, `scripts/bench_scale.py`): filtered
-vector search (exact scan and HNSW), lexical search and resident memory at growing catalog
-sizes. Items are synthetic: titles recombined from the demo catalog's real titles, random
-unit vectors (no embedding), so the figures measure the stores, not relevance.
+vector search (exact scan beside HNSW and/or quantized codes), lexical search and resident
+memory at growing catalog sizes. Items are synthetic: titles recombined from the demo
+catalog's real titles; vectors random unit vectors, or "real-ish" (sums of two of the demo
+index's real MiniLM vectors), so the figures measure the stores, not relevance.
 
 Each size is built in one child process and searched in another, so the memory figure is
 what a serving process holds (stores opened, queries run), not the build's leftovers."""
@@ -26,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from app.catalog.item import Item
+from app.config.params.index import INDEX_QUANTIZATION, VECTOR_OVERSAMPLING
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.eval.bench_stats import load_averages, summary_ms
@@ -33,14 +35,16 @@ from app.recall.bm25 import Bm25Index
 from app.recall.filters import SearchFilters
 from app.recall.vector_store import VectorPoint, item_payload, open_vector_store
 
-__all__ = ["HNSW_M", "SIZES", "bench_scale", "growth", "synthetic_items"]
+__all__ = ["HNSW_M", "SIZES", "VECTOR_KINDS", "bench_scale", "growth", "synthetic_items"]
 
 SIZES = (30_000, 100_000, 300_000, 1_000_000)
 DIM = 384
 HNSW_M = 16
 COLLECTION = "scale"
 SHOPS = ("north", "south", "east", "west", "central", "harbour")
+VECTOR_KINDS = ("random", "real")
 _TITLES_FILE = "titles.json"
+_BASE_FILE = "base_vectors.npy"
 _WRITE_CHUNK = 8_192
 
 
@@ -51,32 +55,56 @@ def bench_scale(
     queries: int = 200,
     hnsw_m: int = HNSW_M,
     titles: Sequence[str] | None = None,
+    quantization: str | None = None,
+    oversampling: float | None = None,
+    vectors: str = "random",
+    lexical: bool = True,
 ) -> dict[str, Any]:
     """The curve over `sizes`: one build child and one search child per size (scratch folders
-    under the system temp dir, removed afterwards); `titles` default to the demo catalog's."""
+    under the system temp dir, removed afterwards); `titles` default to the demo catalog's,
+    quantization and oversampling to INDEX_QUANTIZATION and VECTOR_OVERSAMPLING; `lexical`
+    False leaves BM25 out (a 1M build's slowest, most memory-hungry part)."""
     titles = list(titles) if titles is not None else _real_titles(settings)
+    quantization = quantization or INDEX_QUANTIZATION.get()
+    oversampling = oversampling or VECTOR_OVERSAMPLING.get()
+    options = {
+        "hnsw_m": hnsw_m,
+        "quantization": quantization,
+        "oversampling": oversampling,
+        "lexical": lexical,
+    }
     rows = []
     with tempfile.TemporaryDirectory(prefix="pickwise-scale-") as tmp:
         source = Path(tmp) / _TITLES_FILE
         source.write_text(json.dumps(titles))
+        base = Path(tmp) / _BASE_FILE if vectors == "real" else None
+        if base is not None:
+            np.save(base, _real_vectors(settings))
+        options["base"] = str(base or "")
         for size in sizes:
             folder = Path(tmp) / str(size)
-            built = _child("build", folder, size, source, queries, hnsw_m)
-            searched = _child("search", folder, size, source, queries, hnsw_m)
+            built = _child("build", folder, size, source, queries, options)
+            searched = _child("search", folder, size, source, queries, options)
             rows.append({"items": size, **built, **searched})
             shutil.rmtree(folder, ignore_errors=True)
+    kind = "RANDOM unit vectors" if vectors == "random" else "REAL-ISH vectors (see vectors)"
     return {
         "sizes": rows,
         "growth": growth(rows),
         "dimension": DIM,
-        "hnsw_m": hnsw_m,
+        **{k: v for k, v in options.items() if k != "base"},
+        "vectors": vectors
+        if vectors == "random"
+        else "real-ish: each the normalised sum of two random demo-index MiniLM vectors "
+        "(queries drawn the same way)",
         "source_titles": len(titles),
         "load_avg": load_averages(),
         "measures": (
-            "store-only: synthetic items (demo titles recombined), RANDOM unit vectors (no "
+            f"store-only: synthetic items (demo titles recombined), {kind} (no "
             "embedding); filtered = 2 of 6 shops + a price range; vector p50/p95 over "
-            f"{queries} queries (HNSW m={hnsw_m}, ef_construct=100, 0 = none; exact scan "
-            "beside it), "
+            f"{queries} queries (HNSW m={hnsw_m}, ef_construct=100, 0 = none; quantization "
+            f"{quantization}, rescored at oversampling {oversampling}; exact scan beside it, "
+            "recall@10 of the search against it), "
             "lexical = bm25s over title x2 + brand; rss = the search process after opening "
             "both stores and querying"
         ),
@@ -125,11 +153,33 @@ def _filters(rng: random.Random) -> SearchFilters:
     )
 
 
+def _real_vectors(settings: Settings) -> np.ndarray:
+    """The demo index's dense vectors (unit length), read from its Qdrant Edge shard."""
+    from qdrant_edge import EdgeShard, ScrollRequest
+
+    from app.recall.index_manifest import collection_name, current_paths
+    from app.recall.vector_store import DENSE_VECTOR
+
+    paths = current_paths(settings.index_dir)
+    shard = EdgeShard.load(str(paths.vectors / collection_name(paths.version)))
+    rows: list[Any] = []
+    offset = None
+    try:
+        while True:
+            request = ScrollRequest(offset=offset, limit=4096, with_vector=[DENSE_VECTOR])
+            records, offset = shard.scroll(request)
+            rows += [r.vector[DENSE_VECTOR] for r in records if isinstance(r.vector, dict)]
+            if offset is None:
+                return np.asarray(rows, dtype=np.float32)
+    finally:
+        shard.close()
+
+
 def _child(
-    stage: str, folder: Path, size: int, titles: Path, queries: int, hnsw_m: int
+    stage: str, folder: Path, size: int, titles: Path, queries: int, options: dict[str, Any]
 ) -> dict[str, Any]:
     command = [sys.executable, "-m", "app.eval.bench_scale", stage, str(folder), str(size)]
-    command += [str(titles), str(queries), str(hnsw_m)]
+    command += [str(titles), str(queries), json.dumps(options)]
     root = str(Path(__file__).resolve().parents[2])
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p)
     env = {**os.environ, "PYTHONPATH": path}
@@ -139,20 +189,21 @@ def _child(
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def _build(folder: Path, size: int, titles: list[str], hnsw_m: int) -> dict[str, Any]:
-    """Write the vector shard (an HNSW graph of `hnsw_m` links, 0 = none) and the BM25
-    index of `size` items."""
+def _build(folder: Path, size: int, titles: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """Write the vector shard (an HNSW graph of `hnsw_m` links, 0 = none; quantized codes or
+    none) and the BM25 index of `size` items."""
     started = time.perf_counter()
     items = list(synthetic_items(titles, size))
     made_s = time.perf_counter() - started
     rng = np.random.default_rng(5)
+    base = np.load(options["base"]) if options["base"] else None
     store = open_vector_store(qdrant_url=None, edge_root=folder / "vectors")
 
     async def write() -> None:
         await store.ensure_collection(COLLECTION, DIM)
         for start in range(0, size, _WRITE_CHUNK):
             chunk = items[start : start + _WRITE_CHUNK]
-            vectors = _unit_rows(rng, len(chunk))
+            vectors = _unit_rows(rng, len(chunk), base)
             points = [
                 VectorPoint(item.item_id, vectors[i], item_payload(item))
                 for i, item in enumerate(chunk)
@@ -161,27 +212,32 @@ def _build(folder: Path, size: int, titles: list[str], hnsw_m: int) -> dict[str,
         await store.close()
 
     started = time.perf_counter()
-    with REGISTRY.overridden(INDEX_HNSW_M=hnsw_m):
+    quantization = options["quantization"]
+    with REGISTRY.overridden(INDEX_HNSW_M=options["hnsw_m"], INDEX_QUANTIZATION=quantization):
         asyncio.run(write())
     vectors_s = time.perf_counter() - started
     started = time.perf_counter()
-    Bm25Index.build(items).save(folder / "bm25")
+    if options["lexical"]:
+        Bm25Index.build(items).save(folder / "bm25")
     lexical_s = time.perf_counter() - started
     return {
         "make_items_s": round(made_s, 1),
         "vector_build_s": round(vectors_s, 1),
-        "lexical_build_s": round(lexical_s, 1),
+        **({"lexical_build_s": round(lexical_s, 1)} if options["lexical"] else {}),
         "build_peak_rss_mb": _peak_rss_mb(),
     }
 
 
-def _search(folder: Path, size: int, titles: list[str], queries: int) -> dict[str, Any]:
+def _search(
+    folder: Path, size: int, titles: list[str], queries: int, options: dict[str, Any]
+) -> dict[str, Any]:
     """Open both stores as a serving process would and time filtered searches."""
     rng = random.Random(23)
-    vectors = _unit_rows(np.random.default_rng(29), queries)
+    base = np.load(options["base"]) if options["base"] else None
+    vectors = _unit_rows(np.random.default_rng(29), queries, base)
     filters = [_filters(rng) for _ in range(queries)]
     store = open_vector_store(qdrant_url=None, edge_root=folder / "vectors")
-    lexical = Bm25Index.load(folder / "bm25")
+    lexical = Bm25Index.load(folder / "bm25") if options["lexical"] else None
     picked = (
         rng.sample(titles, queries) if len(titles) >= queries else rng.choices(titles, k=queries)
     )
@@ -204,22 +260,28 @@ def _search(folder: Path, size: int, titles: list[str], queries: int) -> dict[st
         return {
             "vector_filtered": summary_ms(hnsw),
             "vector_exact_filtered": summary_ms(exact),
-            "hnsw_recall_at_10": round(float(np.mean(recall)), 3),
+            "recall_at_10_vs_exact": round(float(np.mean(recall)), 3),
         }
 
-    vector = asyncio.run(measure())
-    plain, filtered = [], []
+    with REGISTRY.overridden(VECTOR_OVERSAMPLING=options["oversampling"]):
+        vector = asyncio.run(measure())
+    plain: list[float] = []
+    filtered: list[float] = []
     for i, text in enumerate(texts):
+        if lexical is None:
+            break
         started = time.perf_counter()
         lexical.search(text, SearchFilters(), top_k=20)
         plain.append(time.perf_counter() - started)
         started = time.perf_counter()
         lexical.search(text, filters[i], top_k=20)
         filtered.append(time.perf_counter() - started)
+    words = (
+        {"lexical": summary_ms(plain), "lexical_filtered": summary_ms(filtered)} if plain else {}
+    )
     return {
         **vector,
-        "lexical": summary_ms(plain),
-        "lexical_filtered": summary_ms(filtered),
+        **words,
         "rss_mb": _rss_mb(),
         "search_peak_rss_mb": _peak_rss_mb(),
     }
@@ -245,6 +307,8 @@ def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
     span = np.log10(last["items"] / first["items"])
     out = {}
     for key in ("vector_filtered", "vector_exact_filtered", "lexical", "lexical_filtered"):
+        if key not in first or key not in last:
+            continue
         a, b = first[key]["p50_ms"], last[key]["p50_ms"]
         out[f"{key}_p50_x_per_10x_items"] = round(float((b / a) ** (1 / span)), 2) if a else None
     out["rss_mb_per_100k_items"] = round(
@@ -253,8 +317,12 @@ def growth(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _unit_rows(rng: np.random.Generator, n: int) -> np.ndarray:
-    rows = rng.standard_normal((n, DIM)).astype(np.float32)
+def _unit_rows(rng: np.random.Generator, n: int, base: np.ndarray | None = None) -> np.ndarray:
+    """Random unit vectors, or (with `base`) normalised sums of two random `base` rows."""
+    if base is None:
+        rows = rng.standard_normal((n, DIM)).astype(np.float32)
+    else:
+        rows = base[rng.integers(0, len(base), n)] + base[rng.integers(0, len(base), n)]
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
@@ -269,21 +337,21 @@ def _peak_rss_mb() -> float:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Child entry point: `build|search FOLDER SIZE TITLES_JSON QUERIES HNSW_M`; one JSON
-    line out."""
+    """Child entry point: `build|search FOLDER SIZE TITLES_JSON QUERIES OPTIONS_JSON`; one
+    JSON line out."""
     parser = argparse.ArgumentParser()
     parser.add_argument("stage", choices=("build", "search"))
     parser.add_argument("folder", type=Path)
     parser.add_argument("size", type=int)
     parser.add_argument("titles", type=Path)
     parser.add_argument("queries", type=int)
-    parser.add_argument("hnsw_m", type=int)
+    parser.add_argument("options", type=json.loads)
     args = parser.parse_args(argv)
     titles = json.loads(args.titles.read_text())
     if args.stage == "build":
-        result = _build(args.folder, args.size, titles, args.hnsw_m)
+        result = _build(args.folder, args.size, titles, args.options)
     else:
-        result = _search(args.folder, args.size, titles, args.queries)
+        result = _search(args.folder, args.size, titles, args.queries, args.options)
     print(json.dumps(result))
 
 

@@ -2,7 +2,8 @@
 
 Shards have no WAL (flushed after every upsert), so several processes can read a built index,
 and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms and
-every search is exact (HNSW: ~1 ms, recall@50 0.91); a million-item catalog needs the graph.
+every search is exact (HNSW: ~1 ms, recall@50 0.91). Quantized codes (INDEX_QUANTIZATION) make
+the scan cheaper, rescored with the originals: 47 ms instead of 84 at 1M items (binary).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from qdrant_edge import (
+    BinaryQuantizationConfig,
+    BinaryQuantizationQueryEncoding,
     CountRequest,
     Distance,
     EdgeConfig,
@@ -26,17 +29,26 @@ from qdrant_edge import (
     HnswIndexConfig,
     MatchAny,
     MatchValue,
+    Memory,
     PayloadSchemaType,
     Point,
+    QuantizationSearchParams,
     Query,
     QueryRequest,
     RangeFloat,
+    ScalarQuantizationConfig,
+    ScalarType,
     ScoredPoint,
     SearchParams,
     UpdateOperation,
 )
 
-from app.config.params.index import INDEX_HNSW_M, INDEX_UPSERT_BATCH
+from app.config.params.index import (
+    INDEX_HNSW_M,
+    INDEX_QUANTIZATION,
+    INDEX_UPSERT_BATCH,
+    VECTOR_OVERSAMPLING,
+)
 from app.errors import ConfigError, IndexMissing, NotFound, PickwiseError
 from app.recall.filters import SearchFilters
 from app.recall.offload import offload
@@ -239,9 +251,13 @@ class EdgeVectorStore:
             hnsw = HnswIndexConfig(
                 m=INDEX_HNSW_M.get(), ef_construct=100, full_scan_threshold=10_000
             )
-            shard = EdgeShard.create(
-                str(path), EdgeConfig(vectors=vectors, wal_enabled=False, hnsw_config=hnsw)
+            config = EdgeConfig(
+                vectors=vectors,
+                wal_enabled=False,
+                hnsw_config=hnsw,
+                quantization_config=_quantization(INDEX_QUANTIZATION.get()),
             )
+            shard = EdgeShard.create(str(path), config)
         self._shards[collection] = shard
         present = set(shard.info().payload_schema)
         for field, kind in PAYLOAD_INDEXES.items():
@@ -287,13 +303,33 @@ def edge_filter(
     return Filter(must=must or None, must_not=must_not or None)
 
 
+def _quantization(kind: str) -> ScalarQuantizationConfig | BinaryQuantizationConfig | None:
+    """The engine's config for an `INDEX_QUANTIZATION` value; codes kept in RAM (pinned)."""
+    if kind == "scalar":
+        return ScalarQuantizationConfig(type=ScalarType.Int8, quantile=0.99, memory=Memory.Pinned)
+    if kind == "binary":  # 1-bit codes against an 8-bit query: ~0.99 recall@10, not ~0.95
+        encoding = BinaryQuantizationQueryEncoding.Scalar8Bits
+        return BinaryQuantizationConfig(memory=Memory.Pinned, query_encoding=encoding)
+    if kind == "none":
+        return None
+    raise ConfigError(f"unknown vector quantization {kind!r} (none, scalar or binary)")
+
+
 def _query(vector: list[float], where: Filter | None, *, limit: int, exact: bool) -> QueryRequest:
+    """An exact search ignores quantized codes; any other rescores `VECTOR_OVERSAMPLING` x
+    `limit` candidates with the original vectors (a no-op without quantized codes)."""
+    if exact:
+        params = SearchParams(exact=True, quantization=QuantizationSearchParams(ignore=True))
+    else:
+        oversampling = VECTOR_OVERSAMPLING.get()
+        rescored = QuantizationSearchParams(rescore=True, oversampling=oversampling)
+        params = SearchParams(quantization=rescored)
     return QueryRequest(
         limit=limit,
         query=Query.Nearest(vector, using=DENSE_VECTOR),
         filter=where,
         with_payload=True,
-        params=SearchParams(exact=True) if exact else None,
+        params=params,
     )
 
 

@@ -35,10 +35,26 @@ def test_one_small_size_runs_end_to_end() -> None:
     for key in ("vector_filtered", "vector_exact_filtered", "lexical", "lexical_filtered"):
         assert row[key]["n"] > 0
         assert row[key]["p50_ms"] > 0
-    assert row["hnsw_recall_at_10"] == 1.0, "without a graph every search is exact"
+    assert row["recall_at_10_vs_exact"] == 1.0, "without a graph every search is exact"
     assert row["rss_mb"] > 0
     assert "RANDOM unit vectors" in report["measures"]
-    assert scale_lines(report)[0].startswith("scale 1,500 items (random vectors)")
+    assert scale_lines(report)[0].startswith(
+        "scale 1,500 items (random vectors, quantization none)"
+    )
+
+
+def test_a_quantized_vector_only_run_reports_its_recall_against_the_exact_scan() -> None:
+    report = bench_scale(
+        Settings(), [1_500], queries=12, hnsw_m=0, titles=TITLES, quantization="binary",
+        oversampling=1.0, lexical=False,
+    )  # fmt: skip
+    (row,) = report["sizes"]
+    assert (report["quantization"], report["oversampling"]) == ("binary", 1.0)
+    assert "lexical" not in row
+    assert "lexical_build_s" not in row
+    assert row["vector_exact_filtered"]["n"] > 0
+    assert 0.0 < row["recall_at_10_vs_exact"] < 1.0, "1-bit codes of random vectors, no slack"
+    assert "quantization binary" in scale_lines(report)[0]
 
 
 def test_growth_is_the_p50_factor_per_tenfold_items() -> None:

@@ -8,10 +8,13 @@ __all__ = [
     "BM25_TITLE_REPEAT",
     "INDEX_DESCRIPTION_CHARS",
     "INDEX_HNSW_M",
+    "INDEX_QUANTIZATION",
     "INDEX_UPSERT_BATCH",
+    "QUANTIZATIONS",
     "SPEC_CATEGORY_MIN_SIMILARITY",
     "SPEC_CATEGORY_NEIGHBOURS",
     "SPEC_CATEGORY_VOTES",
+    "VECTOR_OVERSAMPLING",
 ]
 
 INDEX_UPSERT_BATCH = REGISTRY.declare(
@@ -42,6 +45,28 @@ INDEX_HNSW_M = REGISTRY.declare(
     description="Links per node of the HNSW graph a build gives an embedded (Qdrant Edge) "
     "collection; 0 builds none and every search is an exact scan (best recall, a few ms at "
     "30k items). Set 16 for large catalogs: see docs/benchmarks.md (scale).",
+)
+QUANTIZATIONS = ("none", "scalar", "binary")
+INDEX_QUANTIZATION = REGISTRY.declare(
+    "INDEX_QUANTIZATION",
+    str,
+    "none",
+    group="index",
+    choices=QUANTIZATIONS,
+    description="Compressed copy of the vectors a build gives a new embedded (Qdrant Edge) "
+    "collection, scanned first and rescored with the originals: none (exact floats), scalar "
+    "(int8) or binary (1 bit per dimension). Existing collections keep theirs; see "
+    "docs/benchmarks.md (scale).",
+)
+VECTOR_OVERSAMPLING = REGISTRY.declare(
+    "VECTOR_OVERSAMPLING",
+    float,
+    4.0,
+    group="index",
+    minimum=1.0,
+    maximum=32.0,
+    description="Candidates a search over quantized vectors keeps per hit asked, then rescores "
+    "with the original vectors (no effect on an unquantized collection or an exact search).",
 )
 BM25_TITLE_REPEAT = REGISTRY.declare(
     "BM25_TITLE_REPEAT",
