@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from app.tools.plan._budget_rules import RATES_FILE, currency_code, usd_rates
+from app.catalog.currency import RATES_FILE, usd_rates
+from app.tools.plan._budget_rules import currency_code
 from app.tools.plan.planner_rules import plan_from_text
 
 

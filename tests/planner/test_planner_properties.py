@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from app.tools.plan._budget_rules import usd_rates
+from app.catalog.currency import usd_rates
 from app.tools.plan._text_rules import normalize
 from app.tools.plan.planner_rules import plan_from_text
 

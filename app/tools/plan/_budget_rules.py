@@ -4,19 +4,15 @@ noun is refused, so "under 16 inches" or "up to 10 people" never become budgets.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
-from pathlib import Path
 
+from app.catalog.currency import RATES_FILE, usd_rates
 from app.config.params.planner import PLANNER_AROUND_SLACK
 from app.errors import ConfigError
 from app.language import lexicon
 from app.language.lexicon import currency_patterns
 from app.tools.plan._text_rules import STOP_WORDS, WORD, SpanMask
-
-RATES_FILE = Path(__file__).resolve().parents[3] / "data" / "currency_rates.json"
 
 _CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(rf"^(?:{pattern})$"), code) for pattern, code in currency_patterns()
@@ -102,16 +98,6 @@ def pick_mention(mentions: list[BudgetMention] | tuple[BudgetMention, ...]) -> B
     """The last firm, cued mention wins; softer or uncued ones only when nothing better."""
     ranked = sorted(mentions, key=lambda m: (m.cued, not m.soft, m.start))
     return ranked[-1]
-
-
-@lru_cache(maxsize=1)
-def usd_rates() -> dict[str, float]:
-    """The static, approximate rate table (US dollars per unit) from data/currency_rates.json."""
-    try:
-        table = json.loads(RATES_FILE.read_text(encoding="utf-8"))["usd_per_unit"]
-    except (OSError, ValueError, KeyError) as exc:
-        raise ConfigError(f"cannot read the currency rate table {RATES_FILE}: {exc}") from exc
-    return {str(code): float(rate) for code, rate in table.items()}
 
 
 def currency_code(written: str | None) -> str | None:
