@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.agent.chat import HookFactory, ShoppingAgent
-from app.agent.session import open_session_store
+from app.agent.session import SessionStore, open_session_store
 from app.runtime import Runtime
 from app.tools.base import Tool
+from app.tools.llm import ChatModel
 from harness import turn_hooks
 
 __all__ = ["build_agent", "warm_up"]
@@ -24,14 +25,35 @@ log = logging.getLogger(__name__)
 def build_agent(runtime: Runtime, *, hooks: HookFactory | None = None) -> ShoppingAgent:
     """The agent over `runtime`'s components with the harness's hooks; `hooks` replaces the
     default autopick harness (the budgets and dependency-down guards always run)."""
-    return ShoppingAgent(
+    return _agent(
+        runtime,
         runtime.tools,
         runtime.sessions,
         model=runtime.chat_model,
-        hooks=lambda: turn_hooks(runtime.tools, hooks() if hooks else None),
+        hooks=hooks,
+        catalog_brief=runtime.index.facets.brief(),
+    )
+
+
+def _agent(
+    runtime: Runtime,
+    tools: Mapping[str, Tool[Any, Any]],
+    sessions: SessionStore,
+    *,
+    model: ChatModel | None = None,
+    hooks: HookFactory | None = None,
+    catalog_brief: str = "",
+) -> ShoppingAgent:
+    """An agent over `tools` and `sessions` with the runtime's index look-ups and the
+    harness's hooks (`hooks` in place of autopick)."""
+    return ShoppingAgent(
+        tools,
+        sessions,
+        model=model,
+        hooks=lambda: turn_hooks(tools, hooks() if hooks else None),
         speller=runtime.index.speller,
         items=runtime.index.items,
-        catalog_brief=runtime.index.facets.brief(),
+        catalog_brief=catalog_brief,
     )
 
 
@@ -42,14 +64,7 @@ async def warm_up(runtime: Runtime) -> float:
     categories = runtime.index.facets.categories
     message = f"show me {categories[0].value.lower()}" if categories else "show me something"
     sessions = open_session_store(None)
-    tools = _without_model(runtime.tools)
-    agent = ShoppingAgent(
-        tools,
-        sessions,
-        hooks=lambda: turn_hooks(tools),
-        speller=runtime.index.speller,
-        items=runtime.index.items,
-    )
+    agent = _agent(runtime, _without_model(runtime.tools), sessions)
     started = time.perf_counter()
     try:
         async for _event in agent.run_turn(None, message):
