@@ -12,6 +12,8 @@ from pathlib import Path
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular, tokens
 from app.config.settings import Settings
+from app.eval._judging_pool import unjudged_pool
+from app.eval._judgment_file import Judgments
 from app.eval._recall_configs import EvalTarget, run_configs
 from app.recall.search_index import SearchIndex
 
@@ -120,9 +122,5 @@ async def pool_candidates(
     """(query, item id) -> the configurations that put the item in their top `depth`."""
     target = EvalTarget(settings, index, platform, max(depth, 10))
     runs = await run_configs(target, queries, POOL_CONFIGS)
-    pool: dict[tuple[str, str], list[str]] = {}
-    for name, run in runs.items():
-        for query, ids in (run.rankings or {}).items():
-            for item_id in list(dict.fromkeys(ids))[:depth]:
-                pool.setdefault((query, item_id), []).append(name)
-    return pool
+    rankings = {name: run.rankings or {} for name, run in runs.items()}
+    return unjudged_pool(Judgments(graded={}, source="none", rows=0), rankings, depth)
