@@ -13,6 +13,7 @@ from app.catalog.imported import DIGEST_FILE
 from app.catalog.item import Item
 from app.catalog.item_table import read_items
 from app.catalog.offer_store import OfferStore
+from app.catalog.profile import read_profile
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
@@ -117,8 +118,10 @@ class SearchIndex:
         held = self._facets
         if held is not None and held[0] == generation:
             return held[1]
-        if self.folder is None or generation != self.manifest.version:
+        if self.folder is None:
             found = build_facets(list(self.items.values()))
+        elif generation != self.manifest.version:  # the build's profile names title kinds
+            found = build_facets(list(self.items.values()), read_profile(self.folder))
         else:
             found = load_facets(self.folder, self.items.values)
         self._facets = (generation, found)
