@@ -59,7 +59,7 @@ def read_table(path: Path) -> tuple[dict[str, str], ...]:
 
 def filler_words() -> frozenset[str]:
     """Function words and request filler that never become keywords."""
-    return frozenset(row["word"] for row in table("filler_words"))
+    return word_set("filler_words")
 
 
 def number_words(use: str) -> dict[str, int]:
@@ -82,10 +82,7 @@ def currency_patterns() -> tuple[tuple[str, str], ...]:
 
 def units() -> dict[str, tuple[str, ...]]:
     """Each canonical unit and the ways it is written, in file order."""
-    written: dict[str, list[str]] = {}
-    for row in table("units"):
-        written.setdefault(row["unit"], []).append(row["written"])
-    return {unit: tuple(forms) for unit, forms in written.items()}
+    return {unit: tuple(forms) for unit, forms in _grouped("units", "unit", "written").items()}
 
 
 def _int(value: str, name: str) -> int:
@@ -112,18 +109,12 @@ def word_map(name: str) -> dict[str, str]:
 
 def word_groups(name: str) -> tuple[tuple[str, ...], ...]:
     """Groups of words (column `group` names the group, `word` a member), in file order."""
-    groups: dict[str, list[str]] = {}
-    for row in table(name):
-        groups.setdefault(row["group"], []).append(row["word"])
-    return tuple(tuple(members) for members in groups.values())
+    return tuple(tuple(members) for members in _grouped(name, "group").values())
 
 
 def word_sets(name: str) -> dict[str, frozenset[str]]:
     """Each key (column `key`) and its set of words (column `word`), in file order."""
-    sets: dict[str, list[str]] = {}
-    for row in table(name):
-        sets.setdefault(row["key"], []).append(row["word"])
-    return {key: frozenset(members) for key, members in sets.items()}
+    return {key: frozenset(members) for key, members in _grouped(name, "key").items()}
 
 
 def kinds_by_noun(name: str) -> dict[str, tuple[frozenset[str], ...]]:
@@ -142,3 +133,11 @@ def alternation(name: str) -> str:
     """The rows of a pattern list (column `pattern`) joined as one regex alternation, in file
     order (the order a regex tries them in)."""
     return "|".join(row["pattern"] for row in table(name))
+
+
+def _grouped(name: str, key: str, value: str = "word") -> dict[str, list[str]]:
+    """The `value` column of a file's rows grouped by its `key` column, both in file order."""
+    groups: dict[str, list[str]] = {}
+    for row in table(name):
+        groups.setdefault(row[key], []).append(row[value])
+    return groups
