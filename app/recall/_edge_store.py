@@ -96,9 +96,7 @@ class EdgeVectorStore:
         for start in range(0, len(points), batch):
             chunk = [_edge_point(p) for p in points[start : start + batch]]
             await asyncio.to_thread(self._run, collection, "upsert", _upsert(chunk))
-        await asyncio.to_thread(self._run, collection, "flush", _flush)
-        with self._lock:
-            self._written.add(collection)
+        await self._flushed(collection)
 
     async def delete(self, collection: str, item_ids: Sequence[str]) -> None:
         """Remove the points of these item ids (absent ones are no error), then flush."""
@@ -107,6 +105,10 @@ class EdgeVectorStore:
         ids: list[Any] = list(dict.fromkeys(point_id(i) for i in item_ids))
         operation = UpdateOperation.delete_points(ids)
         await asyncio.to_thread(self._run, collection, "delete", lambda s: s.update(operation))
+        await self._flushed(collection)
+
+    async def _flushed(self, collection: str) -> None:
+        """Flush a written shard to disk and note that this process wrote it."""
         await asyncio.to_thread(self._run, collection, "flush", _flush)
         with self._lock:
             self._written.add(collection)
