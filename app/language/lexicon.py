@@ -1,6 +1,6 @@
-"""The language-general vocabulary of shopper text (filler words, number words, ordinals,
-currencies), read from data/lexicon/*.tsv: words true of English shopping in any shop are
-data, so adding one is an edit to a file, not to a rule."""
+"""The vocabulary of shopper text (filler words, number words, product nouns, cue patterns),
+read from the named lists of data/lexicon/*.tsv: words true of English shopping in any shop
+are data, so adding one is an edit to a file, not to a rule."""
 
 from __future__ import annotations
 
@@ -11,13 +11,16 @@ from app.errors import ConfigError
 
 __all__ = [
     "LEXICON_DIR",
+    "LIST_COLUMN",
+    "Rows",
     "alternation",
     "currency_patterns",
     "filler_words",
     "kinds_by_noun",
     "number_words",
     "ordinals",
-    "read_table",
+    "read_lexicon",
+    "read_lists",
     "table",
     "units",
     "word_groups",
@@ -28,33 +31,91 @@ __all__ = [
 ]
 
 LEXICON_DIR = Path(__file__).resolve().parents[2] / "data" / "lexicon"
+LIST_COLUMN = "list"
+"""The first column of every lexicon row: the name of the list the row belongs to."""
 _NUMBER_USES = frozenset({"count", "teen", "tens", "quantity"})
+
+Rows = tuple[dict[str, str], ...]
 
 
 @functools.cache
-def table(name: str) -> tuple[dict[str, str], ...]:
-    """The rows of data/lexicon/<name>.tsv, read once per process."""
-    return read_table(LEXICON_DIR / f"{name}.tsv")
+def _lexicon() -> dict[str, Rows]:
+    return read_lexicon(LEXICON_DIR)
 
 
-def read_table(path: Path) -> tuple[dict[str, str], ...]:
-    """The rows of a lexicon file as column -> value: '#' lines are comments, the first
-    other line names the columns, every row has them all."""
+def table(name: str) -> Rows:
+    """The rows of the list `name`, whichever file of data/lexicon holds it; the files are
+    read once per process."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        return _lexicon()[name]
+    except KeyError:
+        raise ConfigError(f"no lexicon list {name!r} in {LEXICON_DIR}") from None
+
+
+def read_lexicon(directory: Path) -> dict[str, Rows]:
+    """Every list of a directory's *.tsv files by name; a name defined twice is an error."""
+    lists: dict[str, Rows] = {}
+    found_in: dict[str, str] = {}
+    paths = sorted(directory.glob("*.tsv"))
+    if not paths:
+        raise ConfigError(f"no lexicon files (*.tsv) in {directory}")
+    for path in paths:
+        for name, rows in read_lists(path).items():
+            if name in lists:
+                raise ConfigError(
+                    f"lexicon list {name!r} is defined twice: in {found_in[name]} and {path.name}"
+                )
+            lists[name] = rows
+            found_in[name] = path.name
+    return lists
+
+
+def read_lists(path: Path) -> dict[str, Rows]:
+    """The lists of one lexicon file, each as its rows of column -> value, in file order.
+    '#' lines are comments; a line `list<TAB>column...` names the columns of the rows after
+    it; every row starts with its list's name, and a list's rows stand together."""
+    try:
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read the lexicon file {path}: {exc}") from exc
-    lines = [line for line in lines if line.strip() and not line.startswith("#")]
-    if not lines:
-        raise ConfigError(f"{path} has no header line")
-    columns = lines[0].split("\t")
-    rows = []
-    for number, line in enumerate(lines[1:], start=2):
+    lists: dict[str, list[dict[str, str]]] = {}
+    columns: list[str] = []
+    current = ""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
         values = line.split("\t")
-        if len(values) != len(columns) or not all(values):
-            raise ConfigError(f"{path}: row {number} needs {len(columns)} non-empty columns")
-        rows.append(dict(zip(columns, values, strict=True)))
-    return tuple(rows)
+        if values[0] == LIST_COLUMN:
+            columns = _columns(values[1:], path, number)
+            current = ""
+            continue
+        name = _row_list(values, columns, path, number)
+        if name != current and name in lists:
+            raise ConfigError(f"{path}, line {number}: list {name!r} is defined twice")
+        current = name
+        lists.setdefault(name, []).append(dict(zip(columns, values[1:], strict=True)))
+    if not columns:
+        raise ConfigError(f"{path} has no header line ({LIST_COLUMN}<TAB>column...)")
+    return {name: tuple(rows) for name, rows in lists.items()}
+
+
+def _columns(names: list[str], path: Path, number: int) -> list[str]:
+    if not names or not all(names) or len(set(names)) != len(names):
+        raise ConfigError(f"{path}, line {number}: a header names distinct non-empty columns")
+    return names
+
+
+def _row_list(values: list[str], columns: list[str], path: Path, number: int) -> str:
+    """The list a row belongs to, once the row is known to fit its header."""
+    if not columns:
+        raise ConfigError(f"{path}, line {number}: a row before the header line")
+    if len(values) != len(columns) + 1 or not all(values):
+        shape = ", ".join([LIST_COLUMN, *columns])
+        raise ConfigError(
+            f"{path}, line {number}: a row needs {len(columns) + 1} non-empty tab-separated"
+            f" columns ({shape})"
+        )
+    return values[0]
 
 
 def filler_words() -> frozenset[str]:
@@ -89,7 +150,7 @@ def _int(value: str, name: str) -> int:
     try:
         return int(value)
     except ValueError as exc:
-        raise ConfigError(f"data/lexicon/{name}.tsv: {value!r} is not a whole number") from exc
+        raise ConfigError(f"lexicon list {name!r}: {value!r} is not a whole number") from exc
 
 
 def words(name: str) -> tuple[str, ...]:

@@ -1,6 +1,6 @@
 """Which of the catalog's shops a shopper's messages limit the search to ("on walmart",
 "not from amazon", "any shop"): the shops are the catalog's, the names shoppers use for them
-are data (data/lexicon/shop_names.tsv), so an imported shop is scoped like a demo one."""
+are data (data/lexicon/shops.tsv), so an imported shop is scoped like a demo one."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from app.language.lexicon import LEXICON_DIR, read_table
+from app.language.lexicon import LEXICON_DIR, read_lists
 
 __all__ = ["MIN_WORDS", "ROOTS", "lexicon_size", "measure", "vocabulary_lines"]
 
@@ -51,10 +51,13 @@ def measure(root: Path, packages: Iterable[str] = ROOTS) -> dict[str, object]:
 
 
 def lexicon_size(directory: Path = LEXICON_DIR) -> dict[str, object]:
-    """How many lexicon files there are and how many entries (rows) they hold."""
-    entries = {path.stem: len(read_table(path)) for path in sorted(directory.glob("*.tsv"))}
+    """How many lexicon files there are, how many named lists and entries (rows) they hold,
+    and the entries per file."""
+    lists = {path.stem: read_lists(path) for path in sorted(directory.glob("*.tsv"))}
+    entries = {stem: sum(len(rows) for rows in named.values()) for stem, named in lists.items()}
     return {
         "lexicon_files": len(entries),
+        "lexicon_lists": sum(len(named) for named in lists.values()),
         "lexicon_entries": sum(entries.values()),
         "lexicon": entries,
     }

@@ -1,10 +1,9 @@
 """The language-general lexicon: the data files hold exactly the lists the rules had typed
-into Python before they moved to data/lexicon/, and a malformed file is a clear error."""
+into Python before they moved to data/lexicon/ (the file format: test_lexicon_files.py)."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -14,7 +13,6 @@ from app.language.lexicon import (
     filler_words,
     number_words,
     ordinals,
-    read_table,
     units,
 )
 from app.tools.plan._budget_rules import currency_code
@@ -125,32 +123,6 @@ def test_the_units_are_the_ones_the_code_had() -> None:
         "port": ("port", "ports"),
     }
     assert list(units())[:3] == ["inch", "tb", "gb"]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "",
-        "# only a comment\n",
-        "word\tvalue\nfive\n",
-        "word\tvalue\nfive\t\n",
-    ],
-)
-def test_a_malformed_lexicon_file_is_a_config_error(tmp_path: Path, text: str) -> None:
-    path = tmp_path / "words.tsv"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(ConfigError):
-        read_table(path)
-
-
-def test_a_missing_lexicon_file_is_a_config_error(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="cannot read"):
-        read_table(tmp_path / "absent.tsv")
-
-
-def test_comments_and_columns_are_read() -> None:
-    rows = read_table(Path(__file__).parents[2] / "data" / "lexicon" / "ordinals.tsv")
-    assert rows[0] == {"word": "first", "index": "0"}
 
 
 def test_an_unknown_number_use_is_a_config_error() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.language.lexicon import LEXICON_DIR, read_table
+from app.language.lexicon import LEXICON_DIR, read_lexicon, read_lists
 from app.language.vocabulary_measure import lexicon_size, measure, vocabulary_lines
 
 
@@ -55,8 +55,10 @@ def test_every_lexicon_file_parses_and_holds_entries() -> None:
     paths = sorted(LEXICON_DIR.glob("*.tsv"))
     assert paths
     for path in paths:
-        rows = read_table(path)
-        assert rows, path
+        lists = read_lists(path)
+        assert lists, path
+        assert all(lists.values()), path
     size = lexicon_size()
     assert size["lexicon_files"] == len(paths)
-    assert size["lexicon_entries"] == sum(len(read_table(path)) for path in paths)
+    assert size["lexicon_lists"] == len(read_lexicon(LEXICON_DIR))
+    assert size["lexicon_entries"] == sum(len(rows) for rows in read_lexicon(LEXICON_DIR).values())
