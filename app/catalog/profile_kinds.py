@@ -97,8 +97,8 @@ class KindFilter:
         if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
             return False  # a participle ("certified", "unshielded", "wired")
         forms = {word, singular(word)}
-        catalog = self.brands | self.attribute_values | self.units
-        return not forms & _NOT_KINDS and not forms & catalog
+        known = (_NOT_KINDS, self.brands, self.attribute_values, self.units)
+        return not any(forms & words for words in known)
 
 
 def said_words(title: str) -> set[str]:
