@@ -9,6 +9,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from app.agent.session import SESSIONS_FILE, SessionStore, open_session_store
+from app.catalog.profile_kinds import CatalogVocabulary
 from app.config.settings import Settings
 from app.errors import ConfigError
 from app.language.shops import ShopNames
@@ -28,6 +29,7 @@ from app.tools.browse import CategoryInsightTool, SimilarItemsTool
 from app.tools.compare import PriceCompareTool
 from app.tools.llm import ChatModel, open_chat_model
 from app.tools.picker import ItemPickerTool
+from app.tools.plan import use_catalog_vocabulary
 from app.tools.planner import PlannerTool
 from app.tools.search import ItemSearchTool
 from app.tools.summary import ChatFallbackTool, ShoppingSummaryTool
@@ -69,6 +71,8 @@ class Runtime:
         self.chat_model: ChatModel | None = None
         """The LLM when `OPENAI_BASE_URL` is set; None runs the agent offline."""
         self.tools: dict[str, Tool[Any, Any]] = {}
+        self._vocabulary_before: CatalogVocabulary | None = None
+        """The catalog vocabulary the rules read before this runtime set its index's."""
 
     async def __aenter__(self) -> Runtime:
         await self.open()
@@ -83,7 +87,8 @@ class Runtime:
         await self.close()
 
     async def open(self) -> None:
-        """Open the index (unless injected) and wire the cache, the sources and the tools."""
+        """Open the index (unless injected), make its catalog's kinds product nouns for the
+        planner's rules, and wire the cache, the sources and the tools."""
         if self._index is not None:
             raise ConfigError("this runtime is already open")
         index = self._given_index or SearchIndex.open(self.settings, embedder=self._embedder)
@@ -94,6 +99,7 @@ class Runtime:
                 await index.close()
             raise
         self._index, self._cache = index, cache
+        self._vocabulary_before = use_catalog_vocabulary(index.vocabulary)
         self._dense = DenseRetriever.from_index(index, cache)
         self._bm25 = MemoRetriever(
             Bm25Retriever(index.bm25),
@@ -123,6 +129,8 @@ class Runtime:
         self._cache = self._index = self._dense = self._bm25 = self._pipeline = None
         self._sessions, self.chat_model, self._kb = None, None, None
         self.tools = {}
+        if index is not None:
+            use_catalog_vocabulary(self._vocabulary_before)
         try:
             if cache is not None:
                 await cache.close()

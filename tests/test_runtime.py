@@ -1,6 +1,7 @@
 """The composition root on the real index and a real Redis: what it wires, the search cache
 shared through Redis by two runtimes, one encode for concurrent identical searches, and
-what it closes (an injected index stays open)."""
+what it closes (an injected index stays open), and the catalog vocabulary it gives the
+planner while open."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from app.recall.memo_retriever import MemoRetriever
 from app.runtime import Runtime
 from app.runtime_agent import warm_up
 from app.tools.base import ToolContext, invoke_tool
+from app.tools.plan import current_vocabulary
 from app.tools.search.item_search import ItemSearchResult, ItemSearchTool
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -65,6 +67,9 @@ async def test_wires_the_index_sources_and_tools(runtime: Runtime) -> None:
         "similar_items",
     }
     assert isinstance(runtime.tool("item_search"), ItemSearchTool)
+    assert current_vocabulary() is runtime.index.vocabulary, "the planner reads its kinds"
+    assert runtime.index.vocabulary.kinds
+    assert runtime.index.vocabulary.brands
     with pytest.raises(ConfigError, match="no tool 'nope'"):
         runtime.tool("nope")
     with pytest.raises(ConfigError, match="already open"):
@@ -112,6 +117,7 @@ async def test_close_releases_what_it_opened_but_not_an_injected_index(
     async with borrowed:
         assert (await search(borrowed, "usb hub")).hits
     assert borrowed.tools == {}
+    assert current_vocabulary() is runtime.index.vocabulary, "put back on close"
     with pytest.raises(ConfigError, match="not open"):
         _ = borrowed.pipeline
     await borrowed.close()

@@ -9,15 +9,24 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.catalog.item import Item
-from app.catalog.product_nouns import singular, tokens
+from app.catalog.product_nouns import head, is_broad, singular
+from app.catalog.profile_kinds import (
+    MIN_HEAD_SHARE,
+    CatalogVocabulary,
+    KindFilter,
+    said_words,
+    title_head,
+)
 
 __all__ = [
     "PROFILE_RECIPE",
     "CatalogProfile",
+    "CategoryEntry",
     "PriceRange",
     "build_profile",
     "plural",
@@ -64,7 +73,8 @@ class PriceRange(BaseModel):
 
 
 class CategoryEntry(BaseModel):
-    """One category: how many items, its noun forms and its price range."""
+    """One category: how many items, its noun forms, its price range, and whether the catalog
+    lists it or it is the head noun of titles (None: a profile saved before this was kept)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -72,6 +82,7 @@ class CategoryEntry(BaseModel):
     singular: str
     plural: str
     prices: PriceRange | None = None
+    source: Literal["listed", "title"] | None = None
 
 
 class CatalogProfile(BaseModel):
@@ -93,6 +104,29 @@ class CatalogProfile(BaseModel):
         """The profile's category of an item: its listed one, else its title's head noun."""
         return _category(item, self.categories)
 
+    def kind_filter(self) -> KindFilter:
+        """What this catalog says is no kind: its brands, attribute values and title units."""
+        return KindFilter.of(self.brands, self.attributes, self.units)
+
+    def vocabulary(self) -> CatalogVocabulary:
+        """The product nouns and brands this catalog adds to the planner's: the head noun of
+        each listed category that names one type, and each title kind, both forms of each,
+        passed through the kind filter again. A profile saved before categories said their
+        source gives only the heads of its many-word (listed) names: its title heads were
+        never filtered."""
+        keep = self.kind_filter()
+        kinds: set[str] = set()
+        for name, entry in self.categories.items():
+            if entry.source is None and " " not in name:
+                continue
+            listed = entry.source != "title"
+            noun = (None if is_broad(name) else head(name)) if listed else entry.singular
+            if noun and keep.is_kind(noun):
+                kinds.update({noun, plural(noun)})
+        return CatalogVocabulary(
+            kinds=frozenset(kinds), brands=frozenset(b.lower() for b in self.brands)
+        )
+
     def save(self, folder: Path) -> Path:
         path = folder / PROFILE_FILE
         path.write_text(self.model_dump_json(indent=1))
@@ -106,9 +140,11 @@ def read_profile(folder: Path) -> CatalogProfile | None:
 
 
 def build_profile(items: Iterable[Item]) -> CatalogProfile:
-    """One pass over the items, then the title head nouns seen often enough to be kinds."""
+    """One pass over the items, then the title head nouns seen often enough to be kinds
+    that the kind filter (lexicon, brands, attribute values, units) lets through."""
     listed: Counter[str] = Counter()
     heads: Counter[str] = Counter()
+    said: Counter[str] = Counter()
     brands: Counter[str] = Counter()
     shops: Counter[str] = Counter()
     currencies: Counter[str] = Counter()
@@ -121,8 +157,10 @@ def build_profile(items: Iterable[Item]) -> CatalogProfile:
         shops[item.platform] += 1
         if item.category:
             listed[item.category.lower()] += 1
-        elif head := _head(item.title):
-            heads[head] += 1
+        else:
+            said.update(said_words(item.title))
+            if kind := title_head(item.title):
+                heads[kind] += 1
         if item.brand:
             brands[item.brand] += 1
         if item.currency:
@@ -132,8 +170,18 @@ def build_profile(items: Iterable[Item]) -> CatalogProfile:
         units.update(m.group(1).lower() for m in _UNIT.finditer(item.title))
         rated = rated or item.rating is not None
         stocked = stocked or item.availability != "unknown"
+    keep = KindFilter.of(brands, attributes, units)
     names = dict(listed)
-    names.update({h: n for h, n in heads.items() if n >= _MIN_HEAD_TITLES and h not in names})
+    names.update(
+        {
+            h: n
+            for h, n in heads.items()
+            if n >= _MIN_HEAD_TITLES
+            and n >= MIN_HEAD_SHARE * said[h]
+            and h not in names
+            and keep.is_kind(h)
+        }
+    )
     prices: defaultdict[str, list[float]] = defaultdict(list)
     for item in kept:
         category = _category(item, names)
@@ -148,6 +196,7 @@ def build_profile(items: Iterable[Item]) -> CatalogProfile:
                 singular=singular(name),
                 plural=plural(singular(name)),
                 prices=_range(prices.get(name, [])),
+                source="listed" if name in listed else "title",
             )
             for name, count in sorted(names.items(), key=lambda kv: (-kv[1], kv[0]))
         },
@@ -163,16 +212,11 @@ def build_profile(items: Iterable[Item]) -> CatalogProfile:
     )
 
 
-def _head(title: str) -> str | None:
-    words = [w for w in tokens(title) if w.isalpha() or "-" in w]
-    return singular(words[-1]) if words else None
-
-
 def _category(item: Item, names: Mapping[str, object]) -> str | None:
     if item.category:
         return item.category.lower()
-    head = _head(item.title)
-    return head if head in names else None
+    kind = title_head(item.title)
+    return kind if kind in names else None
 
 
 def _range(values: list[float]) -> PriceRange | None:

@@ -7,11 +7,13 @@ from typing import Any
 
 import typer
 
+from app.catalog.profile import read_profile
 from app.cli._eval_esci import esci
 from app.cli._eval_matching import matching
 from app.cli._eval_recall import recall
 from app.cli._output import emit_json
 from app.config import get_settings
+from app.errors import ConfigError
 from app.eval.language_cases import CORPUS_FILE
 from app.eval.language_eval import run_language_eval
 from app.eval.planner_eval import run_planner_eval
@@ -51,11 +53,24 @@ def language(
     webshop: bool = typer.Option(True, help="Also score the 12,087 WebShop goals (~1 min)."),
     max_failures: int = typer.Option(30, min=0, help="Failures listed per split."),
     seed: int = typer.Option(0, help="Seed of WebShop's appended price clauses."),
+    profile: Path | None = typer.Option(
+        None,
+        help="A folder holding a catalog profile.json (an index version's): its kinds are "
+        "merged into the rules' product nouns, as a runtime on that index merges them.",
+    ),
 ) -> None:
     """Rule reading on the labelled corpus (per extractor and field, dev and heldout apart)
     and on WebShop goals (what needs no labels)."""
     data_dir = get_settings().data_dir if webshop else None
-    report = run_language_eval(data_dir, cases_file=cases, seed=seed, max_failures=max_failures)
+    vocabulary = None
+    if profile is not None:
+        found = read_profile(profile)
+        if found is None:
+            raise ConfigError(f"no catalog profile in {profile}")
+        vocabulary = found.vocabulary()
+    report = run_language_eval(
+        data_dir, cases_file=cases, seed=seed, max_failures=max_failures, vocabulary=vocabulary
+    )
     if json_out:
         emit_json(report)
         return

@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from app.catalog.profile_kinds import CatalogVocabulary
 from app.eval.language_cases import CORPUS_FILE, Case, judge_case, load_cases
 from app.eval.planner_eval import load_goals, priced_goals
-from app.tools.plan import plan_from_text
+from app.tools.plan import catalog_vocabulary, plan_from_text
 
 __all__ = ["corpus_report", "run_language_eval", "webshop_report"]
 
@@ -102,14 +103,18 @@ def run_language_eval(
     cases_file: Path = CORPUS_FILE,
     seed: int = 0,
     max_failures: int = 30,
+    vocabulary: CatalogVocabulary | None = None,
 ) -> dict[str, Any]:
-    """The corpus report, and the WebShop one when a datasets folder is given."""
-    report: dict[str, Any] = {
-        "corpus": str(cases_file),
-        **corpus_report(load_cases(cases_file), max_failures=max_failures),
-    }
-    if data_dir is not None:
-        report["webshop"] = webshop_report(load_goals(data_dir), seed=seed)
+    """The corpus report, and the WebShop one when a datasets folder is given; with a
+    catalog's vocabulary merged into the rules' product nouns when one is given."""
+    with catalog_vocabulary(vocabulary) as merged:
+        report: dict[str, Any] = {
+            "corpus": str(cases_file),
+            "catalog_kinds": len(merged.kinds),
+            **corpus_report(load_cases(cases_file), max_failures=max_failures),
+        }
+        if data_dir is not None:
+            report["webshop"] = webshop_report(load_goals(data_dir), seed=seed)
     return report
 
 

@@ -14,6 +14,7 @@ from app.catalog.item import Item
 from app.catalog.item_table import read_items
 from app.catalog.offer_store import OfferStore
 from app.catalog.profile import read_profile
+from app.catalog.profile_kinds import CatalogVocabulary
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
@@ -109,6 +110,13 @@ class SearchIndex:
         if self.live is not None:
             self.live.listen(speller.learn)
         return speller
+
+    @cached_property
+    def vocabulary(self) -> CatalogVocabulary:
+        """The product kinds and brands of this version's catalog profile (none without one),
+        merged with the lexicon's at start-up."""
+        profile = read_profile(self.folder) if self.folder is not None else None
+        return profile.vocabulary() if profile is not None else CatalogVocabulary()
 
     @property
     def facets(self) -> CatalogFacets:

@@ -8,9 +8,15 @@ from app.tools.plan._lexicon_rules import (
     PART_HOSTS,
     beside_product,
     catalog_alias,
+    is_catalog_kind,
     is_product_noun,
 )
 from app.tools.plan._text_rules import NUMBER_WORDS, SETUP_WORDS
+from app.tools.plan.catalog_words import (
+    catalog_vocabulary,
+    current_vocabulary,
+    use_catalog_vocabulary,
+)
 from app.tools.plan.plan_change import PlanChange
 from app.tools.plan.planner_rules import RulesReading, apply_change, plan_from_text, read_plan
 from app.tools.plan.readings import (
@@ -37,11 +43,15 @@ __all__ = [
     "apply_change",
     "beside_product",
     "catalog_alias",
+    "catalog_vocabulary",
     "count_readings_on",
     "counting_readings",
+    "current_vocabulary",
+    "is_catalog_kind",
     "is_product_noun",
     "note_reading",
     "one_reading",
     "plan_from_text",
     "read_plan",
+    "use_catalog_vocabulary",
 ]

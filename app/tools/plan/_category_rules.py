@@ -1,6 +1,7 @@
 """Category and is-shopping rules: the head product noun of the first noun chunk with up to
-two noun modifiers ("a quiet GAMING KEYBOARD"), a tool asked by purpose ("something to
-charge my phone"), and "not shopping" only for clear small talk."""
+two noun modifiers ("a quiet GAMING KEYBOARD"), else a kind of the catalog in use ("a red
+KURTA"), a tool asked by purpose ("something to charge my phone"), and "not shopping" only
+for clear small talk."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from app.tools.plan._lexicon_rules import (
     PARTS_NAMED_LAST,
     PASSED_MODIFIERS,
     TWO_WORD_NAMES,
+    is_catalog_kind,
     is_product_noun,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
@@ -107,6 +109,17 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
             if re.fullmatch(r"\s+of\s+(?:(?:a|an|the|some)\s+)?", after) and inner is not None:
                 run, head = runs[idx + 1], inner
         return _phrase(run, head)
+    return _catalog_kind(runs)
+
+
+def _catalog_kind(runs: list[list[Token]]) -> CategoryGuess | None:
+    """Where no lexicon noun heads a run, the first run that ends in a kind of the catalog in
+    use ("a red KURTA with embroidery" on a fashion catalog); only last, as an ambiguous
+    head: a catalog's kinds are read from its titles, not checked by hand ("MACHINE
+    washable")."""
+    for run in runs:
+        if run[-1].text not in PIECES and is_catalog_kind(run[-1].text):
+            return _phrase(run, len(run) - 1)
     return None
 
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS
 from app.language import lexicon
+from app.tools.plan.catalog_words import current_vocabulary
 
 PRODUCT_NOUNS = lexicon.word_set("lexicon_product_nouns")
 """Nouns that can head a product request ("a quiet gaming KEYBOARD")."""
@@ -217,6 +218,29 @@ macbook" asks for a monitor ("external" names a product for drives and cd drives
 def is_product_noun(word: str) -> bool:
     """True when `word` (any number) can head a product request."""
     return word in PRODUCT_NOUNS or singular(word) in PRODUCT_NOUNS
+
+
+def is_catalog_kind(word: str) -> bool:
+    """True when `word` (any number) is a kind of the catalog in use that the lexicon lacks
+    (`use_catalog_vocabulary`) and knows in no other role (a part or property, a purpose, a
+    word of asking to shop): it heads a request only where no lexicon noun does."""
+    if is_product_noun(word) or not current_vocabulary().names_kind(word):
+        return False
+    return word not in _NO_CATALOG_HEADS and singular(word) not in _NO_CATALOG_HEADS
+
+
+_NO_CATALOG_HEADS = (
+    ATTRIBUTE_NOUNS
+    | PURPOSE_NOUNS
+    | COLOR_WORDS
+    | {
+        row["pattern"]
+        for row in lexicon.table("category_shopping_words")
+        if row["pattern"].isalpha()
+    }
+)
+"""Words the rules read in another role than a product's name, whatever a catalog's titles
+end in: "SHOP for a bedframe", "a contemporary DESIGN", "COLOUR should be blue"."""
 
 
 def is_gerund(word: str) -> bool:

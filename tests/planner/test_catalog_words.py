@@ -1,0 +1,78 @@
+"""The catalog's kinds merged into the planner's product nouns: a shopper asking for a kind
+the lexicon lacks ("kurta", "dupatta") gets it as the plan's category only once the catalog's
+profile is in use; junk title heads never reach the planner; the hook puts back what it
+replaced."""
+
+from __future__ import annotations
+
+from app.catalog.item import Item
+from app.catalog.profile import build_profile
+from app.catalog.profile_kinds import CatalogVocabulary
+from app.catalog.schema import Offer
+from app.tools.plan import (
+    catalog_vocabulary,
+    current_vocabulary,
+    is_catalog_kind,
+    plan_from_text,
+    use_catalog_vocabulary,
+)
+
+
+def fashion_vocabulary() -> CatalogVocabulary:
+    """The vocabulary of a small fashion catalog whose items list no category."""
+    titles = [
+        "Women Printed Cotton Kurta",
+        "Women Solid Silk Dupatta",
+        "Kurta Set Black",
+        "Dupatta Pink",
+    ]
+    items = [
+        Item.from_offer(
+            Offer.model_validate(
+                {"id": f"{n}-{i}", "shop": "myntra", "title": f"Label{i} {title}"}
+                | {"price": 900 + i, "currency": "INR", "brand": f"Label{i}"}
+            )
+        )
+        for n, title in enumerate(titles)
+        for i in range(6)
+    ]
+    return build_profile(items).vocabulary()
+
+
+def test_a_catalog_kind_is_the_plan_category_only_when_merged() -> None:
+    asks = {
+        "cotton kurtas for women under $40": "kurtas",
+        "a red kurta with embroidery": "kurta",
+        "show me a silk dupatta": "dupatta",
+    }
+    for text in asks:
+        assert plan_from_text([text]).category is None, text
+    with catalog_vocabulary(fashion_vocabulary()):
+        for text, category in asks.items():
+            plan = plan_from_text([text])
+            assert plan.category == category, text
+            assert category not in plan.keywords
+    assert plan_from_text(["a red kurta with embroidery"]).category is None, "put back"
+
+
+def test_junk_title_heads_do_not_become_product_nouns() -> None:
+    vocabulary = fashion_vocabulary()
+    assert {"kurta", "kurtas", "dupatta", "dupattas"} <= vocabulary.kinds
+    assert vocabulary.brands == {f"label{i}" for i in range(6)}
+    with catalog_vocabulary(vocabulary):
+        assert not is_catalog_kind("black")
+        assert not is_catalog_kind("pink")
+        assert not is_catalog_kind("case"), "a lexicon noun stays the lexicon's"
+        assert plan_from_text(["a black case for my phone"]).category == "case"
+
+
+def test_the_hook_returns_what_it_replaces() -> None:
+    mine = CatalogVocabulary(kinds=frozenset({"dupatta"}))
+    before = use_catalog_vocabulary(mine)
+    try:
+        assert current_vocabulary() is mine
+        assert is_catalog_kind("dupattas")
+    finally:
+        assert use_catalog_vocabulary(before) is mine
+    assert current_vocabulary() is before
+    assert not is_catalog_kind("dupatta")
