@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 PROFILE_FILE = "profile.json"
-PROFILE_RECIPE = "profile:v1"
+PROFILE_RECIPE = "profile:v2"
 """Part of the index version: a profile computed differently rebuilds (vectors reused)."""
 _MIN_HEAD_TITLES = 5
 _MAX_VALUES = 100
