@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from qdrant_edge import (
+    AcornSearchParams,
     BinaryQuantizationConfig,
     BinaryQuantizationQueryEncoding,
     CountRequest,
@@ -44,9 +45,13 @@ from qdrant_edge import (
 )
 
 from app.config.params.index import (
+    INDEX_HNSW_FULL_SCAN_KB,
     INDEX_HNSW_M,
+    INDEX_HNSW_PAYLOAD_M,
     INDEX_QUANTIZATION,
     INDEX_UPSERT_BATCH,
+    VECTOR_ACORN,
+    VECTOR_HNSW_EF,
     VECTOR_OVERSAMPLING,
 )
 from app.errors import ConfigError, IndexMissing, NotFound, PickwiseError
@@ -251,7 +256,10 @@ class EdgeVectorStore:
         else:
             path.mkdir(parents=True, exist_ok=True)
             hnsw = HnswIndexConfig(
-                m=INDEX_HNSW_M.get(), ef_construct=100, full_scan_threshold=10_000
+                m=INDEX_HNSW_M.get(),
+                ef_construct=100,
+                full_scan_threshold=INDEX_HNSW_FULL_SCAN_KB.get(),
+                payload_m=INDEX_HNSW_PAYLOAD_M.get(),
             )
             config = EdgeConfig(
                 vectors=vectors,
@@ -319,13 +327,15 @@ def _quantization(kind: str) -> ScalarQuantizationConfig | BinaryQuantizationCon
 
 def _query(vector: list[float], where: Filter | None, *, limit: int, exact: bool) -> QueryRequest:
     """An exact search ignores quantized codes; any other rescores `VECTOR_OVERSAMPLING` x
-    `limit` candidates with the original vectors (a no-op without quantized codes)."""
+    `limit` candidates with the original vectors and walks a graph, where there is one, with
+    `VECTOR_HNSW_EF` candidates (and ACORN under filters when `VECTOR_ACORN`)."""
     if exact:
         params = SearchParams(exact=True, quantization=QuantizationSearchParams(ignore=True))
     else:
         oversampling = VECTOR_OVERSAMPLING.get()
         rescored = QuantizationSearchParams(rescore=True, oversampling=oversampling)
-        params = SearchParams(quantization=rescored)
+        acorn = AcornSearchParams(enable=True) if VECTOR_ACORN.get() and where else None
+        params = SearchParams(hnsw_ef=VECTOR_HNSW_EF.get(), acorn=acorn, quantization=rescored)
     return QueryRequest(
         limit=limit,
         query=Query.Nearest(vector, using=DENSE_VECTOR),
