@@ -1,10 +1,9 @@
 """`VectorStore` over Qdrant Edge: the real Qdrant engine in-process, one shard per collection.
 
 Shards have no WAL (flushed after every upsert), so several processes can read a built index,
-and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms and
-every search is exact (HNSW: ~1 ms, recall@50 0.91). Quantized codes (INDEX_QUANTIZATION) make
-the scan cheaper, rescored with the originals: 47 ms instead of 84 at 1M items (binary).
-"""
+and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms. A large
+catalog gets a graph without per-value graphs, walked with ACORN under filters (6.6 ms p50 at
+1M items, recall@10 0.93); quantized codes (INDEX_QUANTIZATION) make a scan cheaper instead."""
 
 from __future__ import annotations
 
