@@ -2,7 +2,7 @@
 
 Shards have no WAL (flushed after every upsert), so several processes can read a built index,
 and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms. A large
-catalog gets a graph without per-value graphs, walked with ACORN under filters (6.6 ms p50 at
+catalog gets a graph without per-value graphs, walked with ACORN under filters (8.9 ms p50 at
 1M items, recall@10 0.93); quantized codes (INDEX_QUANTIZATION) make a scan cheaper instead."""
 
 from __future__ import annotations
