@@ -4,8 +4,8 @@ growing synthetic catalogs (demo titles recombined, random or real-ish vectors),
 bench/results.jsonl.
 
     .venv/bin/python scripts/bench_scale.py [--sizes 30000,100000,300000,1000000] [--queries 200]
-        [--hnsw-m 16] [--quantization none|scalar|binary] [--oversampling 4] [--vectors real]
-        [--no-lexical]
+        [--hnsw-m 16] [--payload-m 0] [--quantization none|scalar|binary] [--oversampling 4]
+        [--vectors real] [--no-lexical]
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--hnsw-m", type=int, default=HNSW_M, help="0: exact scan only")
+    parser.add_argument(
+        "--payload-m", type=int, default=0, help="links of the per-payload-value graphs"
+    )
     parser.add_argument("--quantization", choices=QUANTIZATIONS, help="default: INDEX_QUANTIZATION")
     parser.add_argument("--oversampling", type=float, help="default: VECTOR_OVERSAMPLING")
     parser.add_argument(
@@ -44,6 +47,7 @@ if __name__ == "__main__":
         sizes,
         queries=args.queries,
         hnsw_m=args.hnsw_m,
+        payload_m=args.payload_m,
         quantization=args.quantization,
         oversampling=args.oversampling,
         vectors=args.vectors,

@@ -54,6 +54,7 @@ def bench_scale(
     *,
     queries: int = 200,
     hnsw_m: int = HNSW_M,
+    payload_m: int = 0,
     titles: Sequence[str] | None = None,
     quantization: str | None = None,
     oversampling: float | None = None,
@@ -69,6 +70,7 @@ def bench_scale(
     oversampling = oversampling or VECTOR_OVERSAMPLING.get()
     options = {
         "hnsw_m": hnsw_m,
+        "payload_m": payload_m,
         "quantization": quantization,
         "oversampling": oversampling,
         "lexical": lexical,
@@ -102,7 +104,8 @@ def bench_scale(
         "measures": (
             f"store-only: synthetic items (demo titles recombined), {kind} (no "
             "embedding); filtered = 2 of 6 shops + a price range; vector p50/p95 over "
-            f"{queries} queries (HNSW m={hnsw_m}, ef_construct=100, 0 = none; quantization "
+            f"{queries} queries (HNSW m={hnsw_m}, payload_m={payload_m}, ef_construct=100, "
+            "0 = none; quantization "
             f"{quantization}, rescored at oversampling {oversampling}; exact scan beside it, "
             "recall@10 of the search against it), "
             "lexical = bm25s over title x2 + brand; rss = the search process after opening "
@@ -213,7 +216,11 @@ def _build(folder: Path, size: int, titles: list[str], options: dict[str, Any]) 
 
     started = time.perf_counter()
     quantization = options["quantization"]
-    with REGISTRY.overridden(INDEX_HNSW_M=options["hnsw_m"], INDEX_QUANTIZATION=quantization):
+    with REGISTRY.overridden(
+        INDEX_HNSW_M=options["hnsw_m"],
+        INDEX_HNSW_PAYLOAD_M=options["payload_m"],
+        INDEX_QUANTIZATION=quantization,
+    ):
         asyncio.run(write())
     vectors_s = time.perf_counter() - started
     started = time.perf_counter()

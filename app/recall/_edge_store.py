@@ -1,10 +1,9 @@
 """`VectorStore` over Qdrant Edge: the real Qdrant engine in-process, one shard per collection.
 
 Shards have no WAL (flushed after every upsert), so several processes can read a built index,
-and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms and
-every search is exact (HNSW: ~1 ms, recall@50 0.91). Quantized codes (INDEX_QUANTIZATION) make
-the scan cheaper, rescored with the originals: 47 ms instead of 84 at 1M items (binary).
-"""
+and by default no HNSW graph (INDEX_HNSW_M=0): at 30k items an exact scan takes ~3 ms. A large
+catalog gets a graph without per-value graphs, walked with ACORN under filters (8.9 ms p50 at
+1M items, recall@10 0.93); quantized codes (INDEX_QUANTIZATION) make a scan cheaper instead."""
 
 from __future__ import annotations
 
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from qdrant_edge import (
+    AcornSearchParams,
     BinaryQuantizationConfig,
     BinaryQuantizationQueryEncoding,
     CountRequest,
@@ -44,9 +44,13 @@ from qdrant_edge import (
 )
 
 from app.config.params.index import (
+    INDEX_HNSW_FULL_SCAN_KB,
     INDEX_HNSW_M,
+    INDEX_HNSW_PAYLOAD_M,
     INDEX_QUANTIZATION,
     INDEX_UPSERT_BATCH,
+    VECTOR_ACORN,
+    VECTOR_HNSW_EF,
     VECTOR_OVERSAMPLING,
 )
 from app.errors import ConfigError, IndexMissing, NotFound, PickwiseError
@@ -251,7 +255,10 @@ class EdgeVectorStore:
         else:
             path.mkdir(parents=True, exist_ok=True)
             hnsw = HnswIndexConfig(
-                m=INDEX_HNSW_M.get(), ef_construct=100, full_scan_threshold=10_000
+                m=INDEX_HNSW_M.get(),
+                ef_construct=100,
+                full_scan_threshold=INDEX_HNSW_FULL_SCAN_KB.get(),
+                payload_m=INDEX_HNSW_PAYLOAD_M.get(),
             )
             config = EdgeConfig(
                 vectors=vectors,
@@ -319,13 +326,15 @@ def _quantization(kind: str) -> ScalarQuantizationConfig | BinaryQuantizationCon
 
 def _query(vector: list[float], where: Filter | None, *, limit: int, exact: bool) -> QueryRequest:
     """An exact search ignores quantized codes; any other rescores `VECTOR_OVERSAMPLING` x
-    `limit` candidates with the original vectors (a no-op without quantized codes)."""
+    `limit` candidates with the original vectors and walks a graph, where there is one, with
+    `VECTOR_HNSW_EF` candidates (and ACORN under filters when `VECTOR_ACORN`)."""
     if exact:
         params = SearchParams(exact=True, quantization=QuantizationSearchParams(ignore=True))
     else:
         oversampling = VECTOR_OVERSAMPLING.get()
         rescored = QuantizationSearchParams(rescore=True, oversampling=oversampling)
-        params = SearchParams(quantization=rescored)
+        acorn = AcornSearchParams(enable=True) if VECTOR_ACORN.get() and where else None
+        params = SearchParams(hnsw_ef=VECTOR_HNSW_EF.get(), acorn=acorn, quantization=rescored)
     return QueryRequest(
         limit=limit,
         query=Query.Nearest(vector, using=DENSE_VECTOR),

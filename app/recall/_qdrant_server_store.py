@@ -17,7 +17,16 @@ from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from app.config.params.index import INDEX_UPSERT_BATCH
+from app.config.params.index import (
+    INDEX_HNSW_FULL_SCAN_KB,
+    INDEX_HNSW_M,
+    INDEX_HNSW_PAYLOAD_M,
+    INDEX_QUANTIZATION,
+    INDEX_UPSERT_BATCH,
+    VECTOR_ACORN,
+    VECTOR_HNSW_EF,
+    VECTOR_OVERSAMPLING,
+)
 from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.errors import ConfigError, DependencyDown, IndexMissing, NotFound, PickwiseError
 from app.recall.filters import SearchFilters
@@ -78,7 +87,12 @@ class QdrantServerStore:
             await self._call(
                 "create_collection",
                 collection,
-                lambda: client.create_collection(collection, vectors_config=vectors),
+                lambda: client.create_collection(
+                    collection,
+                    vectors_config=vectors,
+                    hnsw_config=_hnsw_config(),
+                    quantization_config=_quantization(INDEX_QUANTIZATION.get()),
+                ),
             )
             present = set()
         for field, kind in PAYLOAD_INDEXES.items():
@@ -195,7 +209,7 @@ class QdrantServerStore:
                 query=vector,
                 using=DENSE_VECTOR,
                 query_filter=where,
-                search_params=qm.SearchParams(exact=True) if exact else None,
+                search_params=_search_params(exact=exact, filtered=where is not None),
                 limit=limit,
                 with_payload=True,
                 timeout=_server_timeout(timeout),
@@ -349,3 +363,34 @@ def _server_timeout(seconds: float) -> int:
 
 def _content(exc: UnexpectedResponse) -> str:
     return exc.content.decode("utf-8", "replace")[:300]
+
+
+def _hnsw_config() -> qm.HnswConfigDiff:
+    """The server builds its graph (its own `m` unless INDEX_HNSW_M is set), with per-value
+    graphs only when INDEX_HNSW_PAYLOAD_M asks, as the edge store does."""
+    m = INDEX_HNSW_M.get()
+    return qm.HnswConfigDiff(
+        m=m or None,
+        payload_m=INDEX_HNSW_PAYLOAD_M.get(),
+        full_scan_threshold=INDEX_HNSW_FULL_SCAN_KB.get(),
+    )
+
+
+def _quantization(kind: str) -> qm.QuantizationConfig | None:
+    """INDEX_QUANTIZATION as the server's config: int8 or 1-bit codes kept in RAM."""
+    if kind == "scalar":
+        int8 = qm.ScalarQuantizationConfig(type=qm.ScalarType.INT8, quantile=0.99, always_ram=True)
+        return qm.ScalarQuantization(scalar=int8)
+    if kind == "binary":
+        return qm.BinaryQuantization(binary=qm.BinaryQuantizationConfig(always_ram=True))
+    return None
+
+
+def _search_params(*, exact: bool, filtered: bool) -> qm.SearchParams:
+    """The edge store's search settings: exact ignores codes; otherwise rescore the codes'
+    candidates and walk the graph with VECTOR_HNSW_EF (and ACORN under a filter)."""
+    if exact:
+        return qm.SearchParams(exact=True, quantization=qm.QuantizationSearchParams(ignore=True))
+    acorn = qm.AcornSearchParams(enable=True) if VECTOR_ACORN.get() and filtered else None
+    rescored = qm.QuantizationSearchParams(rescore=True, oversampling=VECTOR_OVERSAMPLING.get())
+    return qm.SearchParams(hnsw_ef=VECTOR_HNSW_EF.get(), acorn=acorn, quantization=rescored)

@@ -50,7 +50,13 @@ from app.recall.index_manifest import (
     write_current,
 )
 from app.recall.lexical_store import lexical_store_present, write_lexical_store
-from app.recall.vector_store import VectorPoint, VectorStore, item_payload, open_vector_store
+from app.recall.vector_store import (
+    VectorPoint,
+    VectorStore,
+    item_payload,
+    open_vector_store,
+    vector_layout,
+)
 
 __all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
 
@@ -224,6 +230,7 @@ def _build_version(
         vectors_version=compute_version(catalog.source_files, embedder.model_id, recipes[:1]),
         items_per_s=round(len(catalog.items) / build_s, 1),
         live_seq=live_seq,
+        vector_layout=vector_layout(),
     )
     staged.manifest.write_text(manifest.model_dump_json(indent=2))
     shutil.rmtree(paths.folder, ignore_errors=True)

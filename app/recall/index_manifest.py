@@ -93,6 +93,9 @@ class IndexManifest(BaseModel):
     live_seq: int = 0
     """The newest catalog journal entry (live change) the build's catalog already held;
     serving processes replay only later ones."""
+    vector_layout: dict[str, int | str] = {}
+    """How the vector collection was laid out when created (HNSW links, per-value links,
+    quantization): an existing collection keeps these whatever the settings say later."""
 
 
 @dataclass(frozen=True)

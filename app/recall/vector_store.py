@@ -14,6 +14,12 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from app.catalog.item import Item
+from app.config.params.index import (
+    INDEX_HNSW_FULL_SCAN_KB,
+    INDEX_HNSW_M,
+    INDEX_HNSW_PAYLOAD_M,
+    INDEX_QUANTIZATION,
+)
 from app.recall.filters import SearchFilters, brand_key
 
 __all__ = [
@@ -26,6 +32,7 @@ __all__ = [
     "item_payload",
     "open_vector_store",
     "point_id",
+    "vector_layout",
 ]
 
 DENSE_VECTOR = "dense"
@@ -169,3 +176,14 @@ def open_vector_store(
     from app.recall._edge_store import EdgeVectorStore
 
     return EdgeVectorStore(edge_root)
+
+
+def vector_layout() -> dict[str, int | str]:
+    """The layout a new collection gets from the settings now: HNSW links (0 = exact scans),
+    per-value links and quantized codes; recorded in the index manifest."""
+    return {
+        "hnsw_m": INDEX_HNSW_M.get(),
+        "hnsw_payload_m": INDEX_HNSW_PAYLOAD_M.get(),
+        "hnsw_full_scan_kb": INDEX_HNSW_FULL_SCAN_KB.get(),
+        "quantization": INDEX_QUANTIZATION.get(),
+    }

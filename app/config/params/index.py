@@ -7,13 +7,17 @@ __all__ = [
     "BM25_K1",
     "BM25_TITLE_REPEAT",
     "INDEX_DESCRIPTION_CHARS",
+    "INDEX_HNSW_FULL_SCAN_KB",
     "INDEX_HNSW_M",
+    "INDEX_HNSW_PAYLOAD_M",
     "INDEX_QUANTIZATION",
     "INDEX_UPSERT_BATCH",
     "QUANTIZATIONS",
     "SPEC_CATEGORY_MIN_SIMILARITY",
     "SPEC_CATEGORY_NEIGHBOURS",
     "SPEC_CATEGORY_VOTES",
+    "VECTOR_ACORN",
+    "VECTOR_HNSW_EF",
     "VECTOR_OVERSAMPLING",
 ]
 
@@ -46,6 +50,28 @@ INDEX_HNSW_M = REGISTRY.declare(
     "collection; 0 builds none and every search is an exact scan (best recall, a few ms at "
     "30k items). Set 16 for large catalogs: see docs/benchmarks.md (scale).",
 )
+INDEX_HNSW_FULL_SCAN_KB = REGISTRY.declare(
+    "INDEX_HNSW_FULL_SCAN_KB",
+    int,
+    10_000,
+    group="index",
+    minimum=1,
+    maximum=1_000_000,
+    description="Below this many kilobytes of vectors passing a filter (~6,700 MiniLM vectors "
+    "at the default) a search scans them through the payload index instead of walking the "
+    "HNSW graph; fixed when a collection is created.",
+)
+INDEX_HNSW_PAYLOAD_M = REGISTRY.declare(
+    "INDEX_HNSW_PAYLOAD_M",
+    int,
+    0,
+    group="index",
+    minimum=0,
+    maximum=64,
+    description="Links per node of the extra HNSW graphs built per indexed payload value (shop, "
+    "brand, price block); 0 builds none: filters are checked while walking the main graph, "
+    "and the build is several times faster. See docs/benchmarks.md (scale).",
+)
 QUANTIZATIONS = ("none", "scalar", "binary")
 INDEX_QUANTIZATION = REGISTRY.declare(
     "INDEX_QUANTIZATION",
@@ -67,6 +93,25 @@ VECTOR_OVERSAMPLING = REGISTRY.declare(
     maximum=32.0,
     description="Candidates a search over quantized vectors keeps per hit asked, then rescores "
     "with the original vectors (no effect on an unquantized collection or an exact search).",
+)
+VECTOR_HNSW_EF = REGISTRY.declare(
+    "VECTOR_HNSW_EF",
+    int,
+    128,
+    group="index",
+    minimum=16,
+    maximum=1_024,
+    description="Candidates a search keeps while walking an HNSW graph (no effect on an exact "
+    "scan): higher finds more of the true neighbours, slower.",
+)
+VECTOR_ACORN = REGISTRY.declare(
+    "VECTOR_ACORN",
+    bool,
+    True,
+    group="index",
+    description="Walk an HNSW graph through neighbours' neighbours when a filter rejects most "
+    "points (ACORN), so a filtered search keeps its recall without per-value graphs "
+    "(INDEX_HNSW_PAYLOAD_M=0); no effect on an exact scan.",
 )
 BM25_TITLE_REPEAT = REGISTRY.declare(
     "BM25_TITLE_REPEAT",
