@@ -36,7 +36,7 @@ _MORE_OF = re.compile(
 )
 """More memory or storage asked of the first pick ("something with more ram" after a 4 GB
 notebook)."""
-_PARTS_OF = {"ram": ("ram",), "memory": ("ram",), "storage": ("ssd", "hdd", "emmc", "flash")}
+_PARTS_OF = lexicon.word_sets("follow_ups_parts_of")
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
 _PICK_REFERENCE = re.compile(
@@ -62,8 +62,10 @@ _COUNT_ONLY = re.compile(
     + lexicon.alternation("follow_ups_count_only")
     + (
         r")?\s*(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|"
-        r"those|these|it)|pieces|units|pcs|x)?[\s,]*(?:please|then|thanks)?[\s.!?]*"
+        r"those|these|it)|"
     )
+    + lexicon.alternation("follow_ups_count_units")
+    + r")?[\s,]*(?:please|then|thanks)?[\s.!?]*"
 )
 """A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
 _BEST = re.compile(lexicon.alternation("follow_ups_best"))
@@ -88,10 +90,7 @@ _TRAIT_QUESTION = re.compile(
 )
 """A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
 one have hdmi?"), answered from what its listing says."""
-_NO_TRAITS = frozenset(
-    {"good", "any good", "ok", "okay", "nice", "better", "best", "worth it", "worth", "new"}
-    | {"available", "in stock", "real", "legit", "on sale", "true", "right", "the same"}
-)
+_NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
 """Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
 
 

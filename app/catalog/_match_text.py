@@ -48,8 +48,9 @@ _SPACED_UNITS = _alternation(u for u in _UNIT_FAMILIES if u not in _ATTACHED_ONL
 _QUANTITY = re.compile(
     rf"(?<![a-z0-9.])(\d+(?:\.\d+)?)(?:\s*-?\s*({_SPACED_UNITS})|({_UNIT_NAMES}))(?![a-z0-9])"
 )
+_NUMBER_SUFFIXES = lexicon.alternation("match_text_number_suffixes")
 _QUANTITY_TOKEN = re.compile(
-    rf"^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?-?(?:{_UNIT_NAMES}|p|k|s|th|nd|rd|st|bit|d)?$"
+    rf"^\d+(?:\.\d+)?(?:-\d+(?:\.\d+)?)?-?(?:{_UNIT_NAMES}|{_NUMBER_SUFFIXES})?$"
 )
 # "3-button", "16-channel", "2-in-1", "10/100", "210x297mm": descriptions, not model numbers.
 _DESCRIPTOR_TOKEN = re.compile(
@@ -65,9 +66,8 @@ _ORDINAL = re.compile(
 _SERIES_MARK = re.compile(r"(?<![a-z0-9.\-])([a-z]{1,3}\d{1,2})(?![a-z0-9])")
 
 # Editions sold apart from the full product: a title naming one is a different offer.
-EDITION_GROUPS: tuple[frozenset[str], ...] = (
-    frozenset({"upgrade", "upsell", "upg"}),
-    frozenset({"academic", "student", "students", "educational", "education", "teacher"}),
+EDITION_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(group) for group in lexicon.word_groups("match_text_edition_groups")
 )
 
 # fmt: off

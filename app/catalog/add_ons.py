@@ -15,17 +15,16 @@ from app.catalog.product_nouns import (
     singular,
     tokens,
 )
+from app.language import lexicon
 
 __all__ = ["ADD_ON_NOUNS", "PART_NOUNS", "describes_add_on", "names_only_as_add_on_target"]
 
-ADD_ON_NOUNS = frozenset(
-    {"protector", "sleeve", "holster", "hood", "tether", "tripod", "monopod", "station"}
-)
+ADD_ON_NOUNS = lexicon.word_set("add_on_nouns")
 """Words that end only an accessory's name ("tripod Digital/film cameras", "dock station
 Tablet"); "skin" and "film" are left out ("Cruzer Micro Skin" is a flash drive, "film
 scanner" a scanner)."""
 
-PART_NOUNS = frozenset({"memory", "ram", "dimm", "sodimm"})
+PART_NOUNS = lexicon.word_set("add_on_part_nouns")
 """Parts named after the product they fit ("Laptop Memory Kit", "Notebook Memory Module"):
 the product noun before them is their target."""
 

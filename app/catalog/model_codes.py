@@ -13,6 +13,7 @@ from app.catalog._match_text import is_code, squash
 from app.catalog.item import Item
 from app.catalog.specs import without_quantities
 from app.catalog.spelling import english_words
+from app.language import lexicon
 
 __all__ = ["CodeSpan", "ModelCode", "code_spans", "named_codes", "query_codes", "written_codes"]
 
@@ -23,8 +24,8 @@ _NUMBER_CODE = re.compile(r"^\d{3,5}$")
 _RARE_WORD = 1_000
 """A series word before a bare number is no common English word ("rtx", "xbox", "rx"), so
 "need 300" or "purple 190" are no model numbers; "model" and "series" always are."""
-_SERIES_WORDS = frozenset({"model", "series", "type", "version"})
-_SIZE_WORDS = frozenset({"size", "mens", "womens", "kids", "boys", "girls", "for"})
+_SERIES_WORDS = lexicon.word_set("model_codes_series_words")
+_SIZE_WORDS = lexicon.word_set("model_codes_size_words")
 """Words a number or code after them sizes, not names: "size-12", "mens 501"."""
 _DIMENSION = re.compile(r"^x\d+$|^\d+x\d+")
 

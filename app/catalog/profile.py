@@ -22,6 +22,7 @@ from app.catalog.profile_kinds import (
     said_words,
     title_head,
 )
+from app.language import lexicon
 
 __all__ = [
     "PROFILE_RECIPE",
@@ -39,8 +40,7 @@ PROFILE_RECIPE = "profile:v2"
 _MIN_HEAD_TITLES = 5
 _MAX_VALUES = 100
 _UNIT = re.compile(
-    r"\b\d+(?:[.,]\d+)?\s?(ml|l|g|kg|mg|cm|mm|m|in|inch|inches|ft|oz|lb|gb|tb|mb|w|kw|v|mah|"
-    r"hz|ghz|mhz|mp|pcs|pack|pc|set)\b",
+    r"\b\d+(?:[.,]\d+)?\s?(" + lexicon.alternation("profile_units") + r")\b",
     re.IGNORECASE,
 )
 

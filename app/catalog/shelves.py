@@ -17,12 +17,7 @@ _KIND_SHELVES = {"desktop": _DESKTOP_TYPES, "pc": _DESKTOP_TYPES, "computer": _D
 """Product types under which catalogs file a kind of product that shoppers name otherwise:
 Icecat types its desktops as PC, workstation, all-in-one PC or mini PC, never desktop."""
 
-_SORT_SIGNS = {
-    "gaming": frozenset(
-        {"gaming", "gamer", "rog", "tuf", "legion", "predator", "nitro", "omen", "alienware"}
-        | {"trident", "aegis", "geforce", "rtx", "gtx"}
-    )
-}
+_SORT_SIGNS = lexicon.word_sets("shelves_sort_signs")
 """Words by which a title says a machine is of a sort without the sort's word: Icecat
 titles its gaming PCs by their line (ASUS ROG, Lenovo Legion, MSI Trident)."""
 

@@ -179,21 +179,15 @@ def _with_parts(low: str, found: list[Quantity]) -> list[Quantity]:
     return sized
 
 
-_PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("video", re.compile(r"g(?:ddr\d\w*|dr\d\w*)|vram|video|graphics|gpu")),
-    ("ram", re.compile(r"(?:lp)?ddr\d?\w*|s?dram|ram|dimm")),
-    ("memory", re.compile(r"memory")),
-    ("ssd", re.compile(r"ssd|nvme")),
-    ("hdd", re.compile(r"hdd|hard")),
-    ("emmc", re.compile(r"emmc")),
-    ("flash", re.compile(r"flash")),
-    ("card", re.compile(r"(?:micro)?sd(?:hc|xc)?")),
-    ("storage", re.compile(r"storage|drive|disk|rom")),
+_PART_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (row["part"], re.compile(row["pattern"])) for row in lexicon.table("specs_byte_parts")
 )
 """The parts an amount of bytes may size, each by the words that name it after the amount;
 "storage" (or a tablet's "rom") names any of the kinds of storage, and "memory" RAM or
 storage (a card's, a phone's)."""
 _STORAGE_KINDS = lexicon.word_set("specs_storage_kinds")
+_MEMORY_PARTS = _STORAGE_KINDS | lexicon.word_set("specs_memory_parts")
+"""What an amount of "memory" may size: RAM or any storage."""
 _PART_WORD = re.compile(r"[a-z0-9.+]+|[,;/|(]")
 BYTE_UNITS = lexicon.word_set("specs_byte_units")
 """The canonical units of an amount of bytes, as memory and storage are sized."""
@@ -242,7 +236,7 @@ def same_part(asked: str | None, stated: str | None) -> bool:
         return True
     pair = {asked, stated}
     if "memory" in pair:
-        return pair <= _STORAGE_KINDS | {"storage", "ram", "memory"}
+        return pair <= _MEMORY_PARTS
     return pair <= _STORAGE_KINDS | {"storage"} and "storage" in pair
 
 
@@ -278,7 +272,7 @@ def comparable(value: float, unit: str) -> tuple[float, str]:
     return round(value * factor, 3), to_unit
 
 
-_METRES = {"m": 1.0, "cm": 0.01, "ft": 0.3048}
+_METRES = {row["unit"]: float(row["metres"]) for row in lexicon.table("specs_length_metres")}
 """Lengths shoppers and catalogs write in either system: a "6 ft" cable is listed as "1.8 m"."""
 
 

@@ -94,7 +94,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         f"offline turn: p50 {turn['p50_ms']:.0f} ms, p95 {turn['p95_ms']:.0f} ms "
         f"({turn['turns']} turns per run; planner readings per turn p50 "
         f"{turn.get('readings_p50')}, max {turn.get('readings_max')})",
-        f"vocabulary: {words['typed_vocabulary_lines']} hand-typed lines in Python; "
+        f"vocabulary: {words['typed_vocabulary_lines']} hand-typed lines in Python "
+        f"({words['product_vocabulary_lines']} product, {words['grammar_lines']} grammar); "
         f"data/lexicon {words['lexicon_files']} files, {words['lexicon_entries']} entries",
         f"medians of {report['repeats']} runs at {report['commit']}; load average "
         f"{load['start']} -> {load['end']} on {report['cpus']} CPUs",

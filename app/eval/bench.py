@@ -100,10 +100,17 @@ def run_bench(
 
 
 def bench_language() -> dict[str, Any]:
-    """The vocabulary measure of this checkout: product words still typed into Python and
-    the size of the data/lexicon files that hold the rest (not timed, counted)."""
+    """The vocabulary measure of this checkout: word lists still typed into Python (product
+    vocabulary and grammar) and the size of the data/lexicon files (not timed, counted)."""
     found = measure(Path(__file__).resolve().parents[2])
-    keys = ("typed_vocabulary_lines", "lexicon_files", "lexicon_entries")
+    keys = (
+        "typed_vocabulary_lines",
+        "product_vocabulary_lines",
+        "grammar_lines",
+        "lexicon_files",
+        "lexicon_lists",
+        "lexicon_entries",
+    )
     return {key: found[key] for key in keys}
 
 

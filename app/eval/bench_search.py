@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.errors import PickwiseError
+from app.eval.query_files import read_queries
 from app.runtime import Runtime
 from app.tools.base import Tool, ToolContext, invoke_tool
 from app.tools.search import ItemSearchResult
@@ -26,20 +27,7 @@ __all__ = [
 ]
 
 WARMUP = ("usb flash drive", "printer paper")
-COLD_WARM_QUERIES = (
-    "noise cancelling headphones",
-    "mechanical gaming keyboard",
-    "27 inch 4k monitor",
-    "wireless ergonomic mouse",
-    "portable external ssd 1tb",
-    "hdmi to displayport adapter",
-    "laser printer toner black",
-    "laptop backpack waterproof",
-    "bluetooth speaker waterproof",
-    "usb c charging cable",
-    "webcam for video calls",
-    "graphics tablet with pen",
-)
+COLD_WARM_QUERIES = read_queries("cold_warm")
 CONCURRENT_QUERY = "rechargeable aa batteries with charger"
 CONCURRENCY = 8
 

@@ -26,6 +26,7 @@ from app.eval.demo_script import (
 )
 from app.eval.demo_smoke import SmokeSpec, run_smoke, smoke_metrics, smoke_table
 from app.eval.demo_thresholds import Thresholds, judge, load_thresholds
+from app.eval.query_files import read_queries
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_build import build_index
 from app.recall.reranker import TRAINING_FILE, trained_models
@@ -55,7 +56,7 @@ Echo = Callable[[str], None]
 AgentFactory = Callable[[Runtime], ShoppingAgent]
 """Builds the agent on an opened runtime (`app.runtime_agent.build_agent`: autopick included)."""
 
-SEARCHES = ("usb flash drive 32gb", "noise cancelling headphones", "27 inch 4k monitor")
+SEARCHES = read_queries("demo")
 ERROR = 2
 """Exit code when the demo could not run at all (as the CLI does for our own errors)."""
 

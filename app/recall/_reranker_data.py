@@ -26,13 +26,14 @@ from app.catalog.product_nouns import (
     query_variants,
     tokens,
 )
+from app.language import lexicon
 from app.recall._reranker_mining import VectorTable, heldout_groups, similar_text_groups
 from app.recall._reranker_sources import CategoryOf, TypedItem, typed_items
 from app.recall.reranker_config import RerankerTrainConfig
 
 Embed = Callable[[Sequence[str]], np.ndarray]
 _MINING_DEPTH = 64
-_TERM_STOP = frozenset({"for", "with", "and", "the", "new", "pack", "inch", "series"})
+_TERM_STOP = lexicon.word_set("reranker_term_stop")
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,13 @@ REQUIRED = {
     "singleflight": {"concurrent", "encodes", "vector_queries"},
     "gate": {"candidates", "p50_ms"},
     "turn": {"p50_ms", "p95_ms", "readings_p50", "readings_max"},
-    "language": {"typed_vocabulary_lines", "lexicon_files", "lexicon_entries"},
+    "language": {
+        "typed_vocabulary_lines",
+        "product_vocabulary_lines",
+        "grammar_lines",
+        "lexicon_files",
+        "lexicon_entries",
+    },
 }
 
 
@@ -142,7 +148,8 @@ def test_a_real_run_reports_every_figure_and_logs_it(
     assert report["turn"] == {**report["turn"], "turns": 2, "failed": 0}
     assert report["turn"]["readings_max"] >= 1
     counted = measure(Path(__file__).resolve().parents[2])
-    assert report["language"]["typed_vocabulary_lines"] == counted["typed_vocabulary_lines"]
+    for key in ("typed_vocabulary_lines", "product_vocabulary_lines", "grammar_lines"):
+        assert report["language"][key] == counted[key], key
     assert report["language"]["lexicon_files"] == len(list(LEXICON.glob("*.tsv")))
     assert len(report["load_avg"]["start"]) == 3
     (row,) = [json.loads(line) for line in log.read_text().splitlines()]

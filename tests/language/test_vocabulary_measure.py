@@ -6,7 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from app.language.lexicon import LEXICON_DIR, read_lexicon, read_lists
-from app.language.vocabulary_measure import lexicon_size, measure, vocabulary_lines
+from app.language.vocabulary_measure import (
+    PRODUCT_LISTS,
+    lexicon_size,
+    measure,
+    product_terms,
+    vocabulary_lines,
+)
 
 
 def test_a_typed_word_set_counts_every_line_it_spans() -> None:
@@ -49,6 +55,49 @@ def test_measure_totals_files_under_the_roots(tmp_path: Path) -> None:
     result = measure(tmp_path, packages=("app",))
     assert result["typed_vocabulary_lines"] == 1
     assert result["files"] == {"app/words.py": 1}
+    assert {result["product_vocabulary_lines"], result["grammar_lines"]} == {0, 1}
+
+
+def _lexicon(tmp_path: Path) -> Path:
+    """A lexicon of one product list and one function-word list."""
+    lexicon = tmp_path / "lexicon"
+    lexicon.mkdir()
+    (lexicon / "nouns.tsv").write_text(
+        "# nouns.tsv: test\nlist\tword\n# lexicon_product_nouns: products\n"
+        "lexicon_product_nouns\tsleeve\nlexicon_product_nouns\tgraphics card\n"
+        "lexicon_product_nouns\tfor\n# filler_words: function words\nfiller_words\tfor\n",
+        encoding="utf-8",
+    )
+    return lexicon
+
+
+def test_a_product_word_literal_is_product_vocabulary_and_grammar_is_not(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "nouns.py").write_text(
+        'NOUNS = frozenset({"pouch", "sleeve", "case"})\nGPU = ("video", "graphics", "card")\n',
+        encoding="utf-8",
+    )
+    (tmp_path / "app" / "grammar.py").write_text(
+        'import re\nNOT = re.compile(r"\\b(?:not|no|without)\\s+(?:for|with|a)\\b")\n'
+        'State = Literal["sleeve", "open", "closed"]\n',
+        encoding="utf-8",
+    )
+    result = measure(tmp_path, packages=("app",), lexicon_dir=_lexicon(tmp_path))
+    assert result["typed_vocabulary_lines"] == 4
+    assert result["product_vocabulary_lines"] == 2
+    assert result["grammar_lines"] == 2
+    assert result["product_vocabulary_files"] == {"app/nouns.py": ["card", "graphics", "sleeve"]}
+
+
+def test_product_terms_are_the_product_lists_words_less_function_words(tmp_path: Path) -> None:
+    assert product_terms(_lexicon(tmp_path)) == {"sleeve", "graphics card", "graphics", "card"}
+
+
+def test_every_product_list_the_measure_reads_exists() -> None:
+    assert sorted(set(PRODUCT_LISTS) - set(read_lexicon(LEXICON_DIR))) == []
+    assert {"laptop", "ssd", "usb", "black", "gb"} <= product_terms()
 
 
 def test_every_lexicon_file_parses_and_holds_entries() -> None:

@@ -9,16 +9,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
+from app.language import lexicon
 from app.tools.picker._model import Entry
 
 __all__ = ["asked_attributes", "fits_attributes"]
 
-_ALSO_FITS = {
-    "men": ("unisex",),
-    "women": ("unisex",),
-    "boys": ("unisex kids",),
-    "girls": ("unisex kids",),
-}
+_ALSO_FITS = lexicon.word_sets("picker_also_fits")
 """English shopping language: a unisex product fits either gender, a kids' one either child."""
 _MAX_VALUE_WORDS = 3
 

@@ -9,13 +9,8 @@ from collections.abc import Iterable
 from app.language import lexicon
 from app.tools.terms import Term, make_term, term_in
 
-FAMILIES: tuple[frozenset[str], ...] = (
-    frozenset({"in ear", "over ear", "on ear"}),
-    frozenset({"wired", "wireless"}),
-    frozenset({"inkjet", "laser"}),
-    frozenset({"internal", "external"}),
-    frozenset({"ddr", "ddr2", "ddr3", "ddr4", "ddr5"}),
-    frozenset({"single", "dual", "triple", "quad"}),
+FAMILIES: tuple[frozenset[str], ...] = tuple(
+    frozenset(family) for family in lexicon.word_groups("picker_contrary_families")
 )
 """Forms of which a product is one at a time, as normalised terms read them."""
 

@@ -217,5 +217,5 @@ def _after_length(low: str, start: int) -> bool:
     )
 
 
-_TIER_WORDS = frozenset({"core", "processor", "cpu"})
+_TIER_WORDS = lexicon.word_set("keyword_tier_words")
 """Words after a processor tier that only repeat what it is ("an i5 core", "ryzen 5 cpu")."""

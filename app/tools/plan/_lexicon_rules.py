@@ -196,7 +196,7 @@ TWO_WORD_NAMES = frozenset(
 second may name no product alone: a "power strip" (not "bacon strips"), a "mini pc" (not a
 "mini speaker" apart from speakers)."""
 
-PARTS_NAMED_LAST = frozenset({"processor", "processors", "cpu", "cpus"})
+PARTS_NAMED_LAST = lexicon.word_set("lexicon_parts_named_last")
 """Parts shoppers name after the machine that holds them ("hp desktop pc intel core j4025
 processor" asks for the PC)."""
 
@@ -204,9 +204,7 @@ HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
 """Nouns that name a product only after another ("a monitor arm"); alone they are body
 parts or brands ("arm & hammer", "arms lumbar support")."""
 
-PASSED_MODIFIERS = frozenset(
-    {"male-to-male", "male-to-female", "female-to-male", "female-to-female"}
-)
+PASSED_MODIFIERS = lexicon.word_set("lexicon_passed_modifiers")
 """Words between a product's name and its noun that describe the item, not the product
 ("hdmi male-to-male cables" asks for HDMI cables, male to male)."""
 IMPLIED_MODIFIERS = {"external": lexicon.word_set("lexicon_implied_modifiers")}

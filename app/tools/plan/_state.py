@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from app.catalog.model_codes import query_codes
 from app.catalog.product_nouns import is_accessory_noun, singular
 from app.config.params.planner import PLANNER_MAX_KEYWORDS
+from app.language import lexicon
 from app.tools.plan._amount_rules import same_measure
 from app.tools.plan._budget_rules import BudgetMention
 from app.tools.plan._lexicon_rules import CONNECTORS, FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
@@ -19,9 +20,9 @@ from app.tools.plan._negation_rules import Finding
 from app.tools.plan.plan_change import PlanChange
 from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
-_PRINTING = frozenset({"printer", "copier", "fax", "multifunction"})
+_PRINTING = lexicon.word_set("plan_printing_products")
 """Products whose "black and white" is their print, not their colour."""
-_MONOCHROME_WORDS = frozenset({"black", "white", "b", "w", "monochrome", "b&w", "b/w"})
+_MONOCHROME_WORDS = lexicon.word_set("plan_monochrome_words")
 
 
 @dataclass

@@ -8,7 +8,7 @@ import dataclasses
 import functools
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -47,8 +47,8 @@ class Term:
 
 _DISCRETE_GPU = frozenset(
     f"{kind} {part}".strip()
-    for kind in ("", "dedicated", "discrete", "good", "powerful")
-    for part in ("graphics card", "video card", "gpu", "graphics processor")
+    for kind in ("", *lexicon.words("terms_gpu_kinds"))
+    for part in lexicon.words("terms_gpu_parts")
 ) | {"dedicated graphics", "discrete graphics"}
 _GPU_LINES = lexicon.words("picker_terms_gpu_lines")
 """A computer's graphics card as titles name one: by the maker's line, where "Intel UHD
@@ -172,13 +172,7 @@ def _counted_in(low: str, count: str, word: str) -> bool:
     return re.search(pattern, low) is not None
 
 
-_IMPLIED_BY = {
-    "wireless": ("bluetooth", "cordless", "wifi", "wifi4", "wifi5", "wifi6", "wifi6e", "wifi7"),
-    "laptop": ("so-dimm", "sodimm"),
-    "scan": ("multifunction", "multifunctional", "mfp", "scanner"),
-    "microphone": ("headset", "headsets"),
-    **TIERS_OF_LINE,
-}
+_IMPLIED_BY: dict[str, Iterable[str]] = {**lexicon.word_sets("terms_implied_by"), **TIERS_OF_LINE}
 """Words a title says a word with beside its other names (a notebook is a laptop): a
 Bluetooth speaker or a Wi-Fi camera is wireless, SO-DIMM is laptop memory, a
 multifunction printer scans, a headset has a microphone, a Core i7 is an Intel Core."""
