@@ -21,6 +21,7 @@ from app.recall.embedder import Embedder
 from app.recall.matching_offers import OfferFinder
 from app.recall.memo_retriever import MemoRetriever
 from app.recall.pipeline import RecallConfig, RecallPipeline
+from app.recall.relevance_model import open_relevance_model
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_cache import SearchCache, open_search_cache
 from app.recall.search_index import SearchIndex
@@ -31,7 +32,7 @@ from app.tools.llm import ChatModel, open_chat_model
 from app.tools.picker import ItemPickerTool
 from app.tools.plan import use_catalog_vocabulary
 from app.tools.planner import PlannerTool
-from app.tools.search import ItemSearchTool
+from app.tools.search import ItemSearchTool, RelevanceOrder
 from app.tools.summary import ChatFallbackTool, ShoppingSummaryTool
 
 __all__ = ["Runtime"]
@@ -119,6 +120,7 @@ class Runtime:
             self._kb,
             self.chat_model,
             *_open_reranker(self.settings),
+            relevance=RelevanceOrder(None, opener=lambda: open_relevance_model(self.settings)),
         )
 
     async def close(self) -> None:
@@ -188,12 +190,13 @@ def _build_tools(
     chat_model: ChatModel | None,
     reranker: Reranker | None = None,
     no_reranker: str | None = None,
+    relevance: RelevanceOrder | None = None,
 ) -> dict[str, Tool[Any, Any]]:
     """Every tool of the agent by name; adding a tool is one line here. price_compare and
     similar_items share one product matcher (its statistics read the whole item table)."""
     offers = OfferFinder.build(index)
     tools: list[Tool[Any, Any]] = [
-        ItemSearchTool(index, pipeline, query_vectors=dense),
+        ItemSearchTool(index, pipeline, query_vectors=dense, relevance=relevance),
         PlannerTool(
             chat_model,
             speller=index.speller,

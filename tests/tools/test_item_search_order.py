@@ -9,7 +9,11 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from app.config.params.item_search import ITEM_SEARCH_NAMED_FIRST_WINDOW, ITEM_SEARCH_POOL
+from app.config.params.item_search import (
+    ITEM_SEARCH_NAMED_FIRST_WINDOW,
+    ITEM_SEARCH_POOL,
+    ITEM_SEARCH_RELEVANCE_WEIGHT,
+)
 from app.config.params.recall import (
     FUSION_METHOD,
     FUSION_WEIGHT_BM25,
@@ -89,3 +93,23 @@ async def test_by_default_the_asked_product_leads(runtime: Runtime) -> None:
     fused = await fused_ids(runtime, query)
     assert not names_product(runtime.index.items[fused[0]], product, query)
     assert names_product(runtime.index.items[ids[0]], product, query)
+
+
+async def test_without_a_relevance_model_the_order_is_the_fused_one_and_says_so(
+    built_index: Settings, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A var folder with the index but no models: item_search keeps today's order whatever
+    weight the relevance model is given, and its result tells why."""
+    var = tmp_path_factory.mktemp("no-models")
+    (var / "index").symlink_to(built_index.index_dir.resolve())
+    bare = built_index.model_copy(update={"redis_url": None, "var_dir": var})
+    async with Runtime(bare) as opened:
+        args = {"query": "wireless", "platform": "icecat", "top_k": 20}
+        with REGISTRY.overridden(**{ITEM_SEARCH_RELEVANCE_WEIGHT.name: 0.8}):
+            outcome = await invoke_tool(opened.tool("item_search"), args, ToolContext("s", "q"))
+        assert isinstance(outcome.output, ItemSearchResult), outcome.output
+        assert outcome.output.ranking is not None
+        assert outcome.output.ranking.startswith("fused order: no relevance model")
+        ids = [h.item_id for h in outcome.output.hits]
+        assert len(ids) >= 10
+        assert ids == [i for i in await fused_ids(opened, "wireless") if i in set(ids)]

@@ -10,6 +10,8 @@ __all__ = [
     "ITEM_SEARCH_NAMED_FIRST_WINDOW",
     "ITEM_SEARCH_POOL",
     "ITEM_SEARCH_PROBE_LIMIT",
+    "ITEM_SEARCH_RELEVANCE_WEIGHT",
+    "ITEM_SEARCH_RELEVANCE_WINDOW",
     "ITEM_SEARCH_RENDER_CAP",
     "ITEM_SEARCH_SHEET_LIMIT",
     "ITEM_SEARCH_SHELF_LIMIT",
@@ -151,4 +153,27 @@ ITEM_SEARCH_NAMED_FIRST_WINDOW = REGISTRY.declare(
     description="Hits, counted from the top, among which those that name the asked product "
     "(not an accessory for it) go first when the query is just the product's name, each "
     "group in recalled order; 0 turns it off. Chosen on the extended judgments' tuning half.",
+)
+ITEM_SEARCH_RELEVANCE_WEIGHT = REGISTRY.declare(
+    "ITEM_SEARCH_RELEVANCE_WEIGHT",
+    float,
+    0.0,
+    group="item_search",
+    minimum=0.0,
+    maximum=1.0,
+    description="Share of the relevance cross-encoder's score (trained on rated shopper "
+    "queries held apart from the evaluation) in the order of the first hits, the rest the "
+    "fused score scaled 0..1 over them; 0 (the default: the tuning half's best weight lowered "
+    "the held-out half, docs/evaluation.md) keeps the fused order. Without a trained model the "
+    "fused order stays and the result says why.",
+)
+ITEM_SEARCH_RELEVANCE_WINDOW = REGISTRY.declare(
+    "ITEM_SEARCH_RELEVANCE_WINDOW",
+    int,
+    30,
+    group="item_search",
+    minimum=1,
+    maximum=256,
+    description="Hits, counted from the top, that the relevance cross-encoder scores and "
+    "reorders; the hits past it keep their place.",
 )

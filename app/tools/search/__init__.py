@@ -1,6 +1,7 @@
 """The item_search tool: catalog search for one plan slot, with its scope, post-filters,
 named-product and code lookups, shelves and sheets."""
 
+from app.tools.search._ordering import RelevanceOrder
 from app.tools.search._product import (
     accessorized_product,
     accessory_asked,
@@ -28,6 +29,7 @@ __all__ = [
     "ItemSearchResult",
     "ItemSearchTool",
     "RelevanceFloor",
+    "RelevanceOrder",
     "accessorized_product",
     "accessory_asked",
     "as_sold",

@@ -145,6 +145,9 @@ class ItemSearchResult(ToolResult):
     failed_sources: dict[str, str] = Field(default_factory=dict)
     cache: CacheLevel | None = Field(None, description="Level that answered the main dense recall.")
     notes: list[str] = Field(default_factory=list)
+    ranking: str | None = Field(
+        None, description="How the hits were ordered: the relevance model blended in, or why not."
+    )
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
     def render(self) -> str:

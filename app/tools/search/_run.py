@@ -47,6 +47,8 @@ class SearchRun:
     findings: ProbeFindings | None = None
     sheet_verdict: PriceVerdict | None = None
     notes: list[str] = field(default_factory=list)
+    ranking: str | None = None
+    """How the hits were ordered: by the relevance model blended in, or fused and why."""
     steps: dict[str, float] = field(default_factory=dict)
     complete: bool = True
     """False once a widening step was skipped or ran without a source or its scores."""
@@ -94,6 +96,7 @@ def build_result(run: SearchRun, response: RecallResponse) -> ItemSearchResult:
         failed_sources=dict(response.failed_sources),
         cache=run.cache,
         notes=run.notes,
+        ranking=run.ranking,
         timings_ms=timings,
     )
 

@@ -21,6 +21,8 @@ from app.config.params.item_search import (
     ITEM_SEARCH_NAMED_FIRST_WINDOW,
     ITEM_SEARCH_POOL,
     ITEM_SEARCH_PROBE_LIMIT,
+    ITEM_SEARCH_RELEVANCE_WEIGHT,
+    ITEM_SEARCH_RELEVANCE_WINDOW,
 )
 from app.config.params.recall import RRF_K
 from app.config.params.search import DEFAULT_TOP_K, MAX_TOP_K
@@ -40,6 +42,7 @@ from app.tools.search._expansion import expansion_variants
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
 from app.tools.search._memo import Finished, SearchMemo, register, replay
 from app.tools.search._named import named_first
+from app.tools.search._ordering import RelevanceOrder
 from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools.search._probe import ProbeFindings, explain_blocks
 from app.tools.search._product import names_product, none_named, searched_product
@@ -88,8 +91,10 @@ class ItemSearchTool:
         pipeline: RecallPipeline,
         *,
         query_vectors: QueryVectors | None = None,
+        relevance: RelevanceOrder | None = None,
     ) -> None:
         self.index = index
+        self.relevance = relevance or RelevanceOrder(None, "no relevance model given")
         self.pipeline = pipeline
         vectors = query_vectors or EmbedderQueryVectors(index.embedder)
         self.scorer = RelevanceScorer(index.store, index.collection, vectors)
@@ -136,6 +141,13 @@ class ItemSearchTool:
             unmet = unstated(musts, _shown(kept, scope.top_k))
             if product and unmet:
                 kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
+            with timed(run.steps, "relevance_order"):
+                kept, run.ranking = await self.relevance.apply(
+                    scope.query,
+                    kept,
+                    weight=ITEM_SEARCH_RELEVANCE_WEIGHT.get(),
+                    window=ITEM_SEARCH_RELEVANCE_WINDOW.get(),
+                )
             if product:
                 kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
             kept = _codes_first(run, kept)
