@@ -4,13 +4,12 @@ of its hits. Found as the newest finished `var/models/relevance-*/`; optional.""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from app.catalog.item import Item
 from app.config.settings import Settings
 from app.errors import ConfigError
-from app.recall.reranker import TRAINING_FILE, Reranker
+from app.recall.reranker import Reranker, trained_models
 
 __all__ = [
     "RELEVANCE_PREFIX",
@@ -29,16 +28,7 @@ def relevance_text(item: Item) -> str:
 
 def relevance_models(models_dir: Path) -> list[Path]:
     """Finished `relevance-*` folders under `models_dir`, newest first."""
-    found: list[tuple[str, Path]] = []
-    for folder in models_dir.glob(f"{RELEVANCE_PREFIX}*"):
-        record = folder / TRAINING_FILE
-        if folder.is_dir() and record.is_file():
-            try:
-                finished = str(json.loads(record.read_text()).get("finished_at", ""))
-            except (OSError, ValueError):
-                continue
-            found.append((finished, folder))
-    return [folder for _, folder in sorted(found, reverse=True)]
+    return trained_models(models_dir, RELEVANCE_PREFIX)
 
 
 def open_relevance_model(settings: Settings) -> tuple[Reranker | None, str | None]:

@@ -109,10 +109,11 @@ def merged(
     return [fresh[d] if s is None else s for d, s in zip(documents, cached, strict=True)]
 
 
-def trained_models(models_dir: Path) -> list[Path]:
-    """Finished `reranker-*` folders under `models_dir`, newest first."""
+def trained_models(models_dir: Path, prefix: str = MODEL_PREFIX) -> list[Path]:
+    """Finished `<prefix>*` model folders (the gate's `reranker-*` by default) under
+    `models_dir`, newest first."""
     found: list[tuple[str, Path]] = []
-    for folder in models_dir.glob(f"{MODEL_PREFIX}*"):
+    for folder in models_dir.glob(f"{prefix}*"):
         record = folder / TRAINING_FILE
         if folder.is_dir() and record.is_file():
             try:
