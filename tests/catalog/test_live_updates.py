@@ -231,6 +231,8 @@ async def test_new_live_items_join_the_lookups_built_from_the_item_table(live: S
         assert index.speller.word("zephyrime") is None, "not a catalog word yet"
         finder = OfferFinder.build(index)
         items_before = index.facets.items
+        kinds_before = {c.value for c in index.facets.categories}
+        assert kinds_before, "the built catalog has categories"
         template = stored(live, "antique-drawers")
         lamps = [
             template.model_copy(
@@ -243,6 +245,8 @@ async def test_new_live_items_join_the_lookups_built_from_the_item_table(live: S
         await index.live.refresh()
         assert index.speller.word("zephyrime") == "zephyrine"
         assert index.facets.items == items_before + 3
+        kinds_after = {c.value for c in index.facets.categories}
+        assert kinds_before <= kinds_after, "facets recomputed after a change keep the build's"
         new = index.items[f"{SHOP}:zephyrine-1"]
         keys = finder.matcher.lookup_keys(new)
         assert keys, "the title carries a model code"
