@@ -43,16 +43,7 @@ from qdrant_edge import (
     UpdateOperation,
 )
 
-from app.config.params.index import (
-    INDEX_HNSW_FULL_SCAN_KB,
-    INDEX_HNSW_M,
-    INDEX_HNSW_PAYLOAD_M,
-    INDEX_QUANTIZATION,
-    INDEX_UPSERT_BATCH,
-    VECTOR_ACORN,
-    VECTOR_HNSW_EF,
-    VECTOR_OVERSAMPLING,
-)
+from app.config.params.index import INDEX_UPSERT_BATCH
 from app.errors import ConfigError, IndexMissing, NotFound, PickwiseError
 from app.recall.filters import SearchFilters
 from app.recall.offload import offload
@@ -60,7 +51,9 @@ from app.recall.vector_store import (
     DENSE_VECTOR,
     PAYLOAD_INDEXES,
     VectorHit,
+    VectorLayout,
     VectorPoint,
+    VectorSearchTuning,
     anchor_values,
     point_id,
 )
@@ -254,17 +247,18 @@ class EdgeVectorStore:
                 ) from exc
         else:
             path.mkdir(parents=True, exist_ok=True)
+            layout = VectorLayout.current()
             hnsw = HnswIndexConfig(
-                m=INDEX_HNSW_M.get(),
+                m=layout.hnsw_m,
                 ef_construct=100,
-                full_scan_threshold=INDEX_HNSW_FULL_SCAN_KB.get(),
-                payload_m=INDEX_HNSW_PAYLOAD_M.get(),
+                full_scan_threshold=layout.hnsw_full_scan_kb,
+                payload_m=layout.hnsw_payload_m,
             )
             config = EdgeConfig(
                 vectors=vectors,
                 wal_enabled=False,
                 hnsw_config=hnsw,
-                quantization_config=_quantization(INDEX_QUANTIZATION.get()),
+                quantization_config=_quantization(layout.quantization),
             )
             shard = EdgeShard.create(str(path), config)
         self._shards[collection] = shard
@@ -325,16 +319,15 @@ def _quantization(kind: str) -> ScalarQuantizationConfig | BinaryQuantizationCon
 
 
 def _query(vector: list[float], where: Filter | None, *, limit: int, exact: bool) -> QueryRequest:
-    """An exact search ignores quantized codes; any other rescores `VECTOR_OVERSAMPLING` x
-    `limit` candidates with the original vectors and walks a graph, where there is one, with
-    `VECTOR_HNSW_EF` candidates (and ACORN under filters when `VECTOR_ACORN`)."""
+    """An exact search ignores quantized codes; any other runs as `VectorSearchTuning` says
+    (rescored codes, the graph walked with its ef, ACORN under a filter)."""
     if exact:
         params = SearchParams(exact=True, quantization=QuantizationSearchParams(ignore=True))
     else:
-        oversampling = VECTOR_OVERSAMPLING.get()
-        rescored = QuantizationSearchParams(rescore=True, oversampling=oversampling)
-        acorn = AcornSearchParams(enable=True) if VECTOR_ACORN.get() and where else None
-        params = SearchParams(hnsw_ef=VECTOR_HNSW_EF.get(), acorn=acorn, quantization=rescored)
+        tuning = VectorSearchTuning.current()
+        rescored = QuantizationSearchParams(rescore=True, oversampling=tuning.oversampling)
+        acorn = AcornSearchParams(enable=True) if tuning.acorn_for(where is not None) else None
+        params = SearchParams(hnsw_ef=tuning.hnsw_ef, acorn=acorn, quantization=rescored)
     return QueryRequest(
         limit=limit,
         query=Query.Nearest(vector, using=DENSE_VECTOR),

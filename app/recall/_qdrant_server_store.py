@@ -17,16 +17,7 @@ from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
 from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
 
-from app.config.params.index import (
-    INDEX_HNSW_FULL_SCAN_KB,
-    INDEX_HNSW_M,
-    INDEX_HNSW_PAYLOAD_M,
-    INDEX_QUANTIZATION,
-    INDEX_UPSERT_BATCH,
-    VECTOR_ACORN,
-    VECTOR_HNSW_EF,
-    VECTOR_OVERSAMPLING,
-)
+from app.config.params.index import INDEX_UPSERT_BATCH
 from app.config.params.search import VECTOR_QUERY_TIMEOUT_S
 from app.errors import ConfigError, DependencyDown, IndexMissing, NotFound, PickwiseError
 from app.recall.filters import SearchFilters
@@ -34,7 +25,9 @@ from app.recall.vector_store import (
     DENSE_VECTOR,
     PAYLOAD_INDEXES,
     VectorHit,
+    VectorLayout,
     VectorPoint,
+    VectorSearchTuning,
     anchor_values,
     point_id,
 )
@@ -84,14 +77,15 @@ class QdrantServerStore:
             present = set(info.payload_schema)
         else:
             vectors = {DENSE_VECTOR: qm.VectorParams(size=dimension, distance=qm.Distance.COSINE)}
+            layout = VectorLayout.current()
             await self._call(
                 "create_collection",
                 collection,
                 lambda: client.create_collection(
                     collection,
                     vectors_config=vectors,
-                    hnsw_config=_hnsw_config(),
-                    quantization_config=_quantization(INDEX_QUANTIZATION.get()),
+                    hnsw_config=_hnsw_config(layout),
+                    quantization_config=_quantization(layout.quantization),
                 ),
             )
             present = set()
@@ -365,14 +359,13 @@ def _content(exc: UnexpectedResponse) -> str:
     return exc.content.decode("utf-8", "replace")[:300]
 
 
-def _hnsw_config() -> qm.HnswConfigDiff:
-    """The server builds its graph (its own `m` unless INDEX_HNSW_M is set), with per-value
-    graphs only when INDEX_HNSW_PAYLOAD_M asks, as the edge store does."""
-    m = INDEX_HNSW_M.get()
+def _hnsw_config(layout: VectorLayout) -> qm.HnswConfigDiff:
+    """The server builds its graph (its own `m` unless the layout sets one), with per-value
+    graphs only when the layout asks, as the edge store does."""
     return qm.HnswConfigDiff(
-        m=m or None,
-        payload_m=INDEX_HNSW_PAYLOAD_M.get(),
-        full_scan_threshold=INDEX_HNSW_FULL_SCAN_KB.get(),
+        m=layout.hnsw_m or None,
+        payload_m=layout.hnsw_payload_m,
+        full_scan_threshold=layout.hnsw_full_scan_kb,
     )
 
 
@@ -387,10 +380,11 @@ def _quantization(kind: str) -> qm.QuantizationConfig | None:
 
 
 def _search_params(*, exact: bool, filtered: bool) -> qm.SearchParams:
-    """The edge store's search settings: exact ignores codes; otherwise rescore the codes'
-    candidates and walk the graph with VECTOR_HNSW_EF (and ACORN under a filter)."""
+    """The edge store's search settings: exact ignores codes; otherwise as
+    `VectorSearchTuning` says (rescored codes, the graph's ef, ACORN under a filter)."""
     if exact:
         return qm.SearchParams(exact=True, quantization=qm.QuantizationSearchParams(ignore=True))
-    acorn = qm.AcornSearchParams(enable=True) if VECTOR_ACORN.get() and filtered else None
-    rescored = qm.QuantizationSearchParams(rescore=True, oversampling=VECTOR_OVERSAMPLING.get())
-    return qm.SearchParams(hnsw_ef=VECTOR_HNSW_EF.get(), acorn=acorn, quantization=rescored)
+    tuning = VectorSearchTuning.current()
+    acorn = qm.AcornSearchParams(enable=True) if tuning.acorn_for(filtered) else None
+    rescored = qm.QuantizationSearchParams(rescore=True, oversampling=tuning.oversampling)
+    return qm.SearchParams(hnsw_ef=tuning.hnsw_ef, acorn=acorn, quantization=rescored)

@@ -10,6 +10,7 @@ texts alone (a BM25 recipe, say) takes its vectors from the embedding cache.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import fcntl
 import logging
 import shutil
@@ -51,11 +52,11 @@ from app.recall.index_manifest import (
 )
 from app.recall.lexical_store import lexical_store_present, write_lexical_store
 from app.recall.vector_store import (
+    VectorLayout,
     VectorPoint,
     VectorStore,
     item_payload,
     open_vector_store,
-    vector_layout,
 )
 
 __all__ = ["BuildReport", "StoreFactory", "build_index", "index_recipes"]
@@ -230,7 +231,7 @@ def _build_version(
         vectors_version=compute_version(catalog.source_files, embedder.model_id, recipes[:1]),
         items_per_s=round(len(catalog.items) / build_s, 1),
         live_seq=live_seq,
-        vector_layout=vector_layout(),
+        vector_layout=dataclasses.asdict(VectorLayout.current()),
     )
     staged.manifest.write_text(manifest.model_dump_json(indent=2))
     shutil.rmtree(paths.folder, ignore_errors=True)

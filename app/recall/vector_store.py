@@ -19,6 +19,9 @@ from app.config.params.index import (
     INDEX_HNSW_M,
     INDEX_HNSW_PAYLOAD_M,
     INDEX_QUANTIZATION,
+    VECTOR_ACORN,
+    VECTOR_HNSW_EF,
+    VECTOR_OVERSAMPLING,
 )
 from app.recall.filters import SearchFilters, brand_key
 
@@ -26,13 +29,14 @@ __all__ = [
     "DENSE_VECTOR",
     "PAYLOAD_INDEXES",
     "VectorHit",
+    "VectorLayout",
     "VectorPoint",
+    "VectorSearchTuning",
     "VectorStore",
     "anchor_values",
     "item_payload",
     "open_vector_store",
     "point_id",
-    "vector_layout",
 ]
 
 DENSE_VECTOR = "dense"
@@ -178,12 +182,42 @@ def open_vector_store(
     return EdgeVectorStore(edge_root)
 
 
-def vector_layout() -> dict[str, int | str]:
-    """The layout a new collection gets from the settings now: HNSW links (0 = exact scans),
-    per-value links and quantized codes; recorded in the index manifest."""
-    return {
-        "hnsw_m": INDEX_HNSW_M.get(),
-        "hnsw_payload_m": INDEX_HNSW_PAYLOAD_M.get(),
-        "hnsw_full_scan_kb": INDEX_HNSW_FULL_SCAN_KB.get(),
-        "quantization": INDEX_QUANTIZATION.get(),
-    }
+@dataclass(frozen=True)
+class VectorLayout:
+    """How a new collection is laid out, from the settings when it is created: HNSW links
+    (0 = exact scans), per-value links, the full-scan threshold and quantized codes. Every
+    backend builds from it; the index manifest records it."""
+
+    hnsw_m: int
+    hnsw_payload_m: int
+    hnsw_full_scan_kb: int
+    quantization: str
+
+    @classmethod
+    def current(cls) -> VectorLayout:
+        """The layout the settings ask for now."""
+        return cls(
+            hnsw_m=INDEX_HNSW_M.get(),
+            hnsw_payload_m=INDEX_HNSW_PAYLOAD_M.get(),
+            hnsw_full_scan_kb=INDEX_HNSW_FULL_SCAN_KB.get(),
+            quantization=INDEX_QUANTIZATION.get(),
+        )
+
+
+@dataclass(frozen=True)
+class VectorSearchTuning:
+    """How a non-exact search runs on every backend: candidates kept walking a graph, ACORN
+    under filters, and how many quantized candidates are rescored per hit asked."""
+
+    hnsw_ef: int
+    acorn: bool
+    oversampling: float
+
+    @classmethod
+    def current(cls) -> VectorSearchTuning:
+        """The search settings in force now."""
+        return cls(VECTOR_HNSW_EF.get(), VECTOR_ACORN.get(), VECTOR_OVERSAMPLING.get())
+
+    def acorn_for(self, filtered: bool) -> bool:
+        """Whether a search walks neighbours' neighbours: only under a filter, when on."""
+        return self.acorn and filtered
