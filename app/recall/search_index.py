@@ -13,7 +13,7 @@ from app.catalog.imported import DIGEST_FILE
 from app.catalog.item import Item
 from app.catalog.item_table import read_items
 from app.catalog.offer_store import OfferStore
-from app.catalog.profile import read_profile
+from app.catalog.profile import CatalogProfile, read_profile
 from app.catalog.profile_kinds import CatalogVocabulary
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
@@ -112,11 +112,15 @@ class SearchIndex:
         return speller
 
     @cached_property
+    def profile(self) -> CatalogProfile | None:
+        """This version's catalog profile, read once (None for an index built without one)."""
+        return read_profile(self.folder) if self.folder is not None else None
+
+    @cached_property
     def vocabulary(self) -> CatalogVocabulary:
         """The product kinds and brands of this version's catalog profile (none without one),
         merged with the lexicon's at start-up."""
-        profile = read_profile(self.folder) if self.folder is not None else None
-        return profile.vocabulary() if profile is not None else CatalogVocabulary()
+        return self.profile.vocabulary() if self.profile is not None else CatalogVocabulary()
 
     @property
     def facets(self) -> CatalogFacets:
@@ -129,7 +133,7 @@ class SearchIndex:
         if self.folder is None:
             found = build_facets(list(self.items.values()))
         elif generation != self.manifest.version:  # the build's profile names title kinds
-            found = build_facets(list(self.items.values()), read_profile(self.folder))
+            found = build_facets(list(self.items.values()), self.profile)
         else:
             found = load_facets(self.folder, self.items.values)
         self._facets = (generation, found)
