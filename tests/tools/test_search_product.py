@@ -112,6 +112,22 @@ def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str
         ("Retrospect 6.0 Desktop Mac", None, "desktop computer", False),
         ("Elite Screens Manual Pull Down Projection Screen", None, "projector screen", True),
         ("Elite Screens Manual Pull Down Projection Screen", None, "projector", False),
+        # the catalog files it as an accessory of the product, whatever the title says
+        (
+            "Kensington WindFall Tablet Stand tablet security enclosure 25.9 cm",
+            "tablet security enclosure",
+            "tablet",
+            False,
+        ),
+        ("HP Compaq tc4400 Tablet PC", None, "tablet", True),
+        (
+            "Kensington WindFall tablet security enclosure",
+            "tablet security enclosure",
+            "tablet security enclosure",
+            True,
+        ),
+        # an accessory category that never names the product leaves the title to decide
+        ("BABY born 828311 doll accessory Doll shoes", "doll accessory", "shoes", True),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(

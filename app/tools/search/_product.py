@@ -108,6 +108,8 @@ def _names(item: Item, product: str, request: str) -> bool:
     if noun is None or describes_add_on(item.description, noun):
         return False
     shelf = to_short_names((item.known_category or "").lower())
+    if filed_as_accessory(shelf, noun):
+        return False
     texts = [as_sold(item.title.lower()), shelf if shelf and head(shelf) == noun else ""]
     texts += [_split_compounds(text, noun) for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
@@ -119,6 +121,16 @@ def _names(item: Item, product: str, request: str) -> bool:
         and other_kind(text, noun, asked) is None
         for text in texts
     ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+def filed_as_accessory(category: str, noun: str) -> bool:
+    """Whether the catalog files the item as an accessory of the product: its category names
+    the noun before an accessory ("tablet security enclosure" for a tablet), so a title that
+    names the product too ("Tablet Stand") does not make it one."""
+    filed = head(category) if category else None
+    if filed is None or filed == noun or not is_accessory_noun(filed):
+        return False
+    return noun in {canonical(t) for t in tokens(category)}
 
 
 _PLUS = re.compile(r"\s\+\s")
