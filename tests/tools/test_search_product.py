@@ -126,6 +126,9 @@ def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str
             "tablet security enclosure",
             True,
         ),
+        # a bracket after an accessory says what it is for
+        ("Macally Holder (iPhone / iPod) Black", None, "ipod", False),
+        ("Dell UltraSharp Monitor (27 inch)", None, "monitor", True),
         # an accessory category that never names the product leaves the title to decide
         ("BABY born 828311 doll accessory Doll shoes", "doll accessory", "shoes", True),
     ],

@@ -20,6 +20,7 @@ from app.catalog.product_nouns import (
     is_accessory_noun,
     is_generic_head,
     names_as_product,
+    singular,
     tokens,
 )
 from app.catalog.shelves import (
@@ -138,8 +139,17 @@ _PLUS = re.compile(r"\s\+\s")
 
 def as_sold(title: str) -> str:
     """The title with a "+" between products read as "with": what follows comes with the
-    first ("Micro SDXC Card + Adapter" is a card, sold with an adapter)."""
-    return _PLUS.sub(" with ", title)
+    first ("Micro SDXC Card + Adapter" is a card, sold with an adapter), and a bracket after
+    an accessory as what it is for ("Holder (iPhone / iPod)" holds them)."""
+    return _BRACKETED.sub(_bracket_as_target, _PLUS.sub(" with ", title))
+
+
+_BRACKETED = re.compile(r"([A-Za-z]+)\s*\(([^()]*)\)")
+
+
+def _bracket_as_target(match: re.Match[str]) -> str:
+    word, inside = match.group(1), match.group(2)
+    return f"{word} for {inside}" if is_accessory_noun(singular(word)) else match.group(0)
 
 
 def _split_compounds(text: str, noun: str) -> str:
