@@ -128,10 +128,10 @@ def filed_as_accessory(category: str, noun: str) -> bool:
     """Whether the catalog files the item as an accessory of the product: its category names
     the noun before an accessory ("tablet security enclosure" for a tablet), so a title that
     names the product too ("Tablet Stand") does not make it one."""
-    filed = head(category) if category else None
+    filed = head(category)
     if filed is None or filed == noun or not is_accessory_noun(filed):
         return False
-    return noun in {canonical(t) for t in tokens(category)}
+    return names_noun(category, noun)
 
 
 _PLUS = re.compile(r"\s\+\s")
