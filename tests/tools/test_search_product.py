@@ -129,6 +129,15 @@ def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str
         # a bracket after an accessory says what it is for
         ("Macally Holder (iPhone / iPod) Black", None, "ipod", False),
         ("Dell UltraSharp Monitor (27 inch)", None, "monitor", True),
+        # a hyphenated word says each of its parts ("CD-ROM Drive" is a cd drive), and
+        # catalogs' names for what shoppers call otherwise name it too
+        ("HP 48X PATA CD-ROM Drive", None, "cd drive", True),
+        ("HP MultiBay 24X CD-RW/DVD-ROM Combo Drive", None, "dvd drive", True),
+        ("Philips CD-RW CW7D2CC05/00", None, "cd drive", False),
+        ("HP 48X/32X combo drive (carbonite) optical disc drive Internal", None, "cd drive", True),
+        ("HP USB External Diskette Drive", None, "cd drive", False),
+        ("JVC GZ-MS230 camcorder Black", None, "video camera", True),
+        ("Philips Webcam SPC900NC/00", None, "video camera", False),
         # an accessory category that never names the product leaves the title to decide
         ("BABY born 828311 doll accessory Doll shoes", "doll accessory", "shoes", True),
     ],

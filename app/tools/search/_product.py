@@ -194,6 +194,7 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
     `text`: a mouse that never says it is for gaming is not shown to be a gaming mouse. Any
     generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
+    said |= {canonical(part) for word in said if "-" in word for part in word.split("-")}
     said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
     said |= {part for word in said for part in card_words(word)}
     generic = any(is_generic_head(word) for word in said)
