@@ -39,11 +39,19 @@ def recall(
         help="Write the unjudged top-10 items of every configuration here (CSV to judge; "
         "for the last --judgments file).",
     ),
+    ceiling_depth: int | None = typer.Option(
+        None,
+        min=100,
+        help="Also ask bm25 and dense for this many hits and say where the first stage's "
+        "missing Recall@100 is: each source and their union at 100 and at this depth, and "
+        "the queries that lose the most.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """NDCG@10, Recall@20/100, MRR@20 and judged@10 per configuration, with p-values."""
     from app.eval.judgments_eval import (
         RecallEvalOptions,
+        ceiling_lines,
         markdown_table,
         run_recall_eval_files,
         side_by_side_table,
@@ -59,6 +67,7 @@ def recall(
         stat_test=stat_test,
         chart=chart or settings.var_dir / DEFAULT_CHART,
         unjudged_out=unjudged_out,
+        ceiling_depth=ceiling_depth,
     )
     reports = run_recall_eval_files(settings, options, judgments)
     if json_out:
@@ -67,6 +76,8 @@ def recall(
     for report in reports:
         typer.echo(f"## {report['judgments']}\n")
         typer.echo(markdown_table(report))
+        if ceiling := ceiling_lines(report):
+            typer.echo(f"\n{ceiling}")
         typer.echo(f"chart: {report['chart']}\n")
     if len(reports) > 1:
         typer.echo(side_by_side_table(reports))

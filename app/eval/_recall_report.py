@@ -82,6 +82,31 @@ def side_by_side_table(reports: Sequence[Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def ceiling_lines(report: Mapping[str, Any]) -> str:
+    """Where the first stage's missing recall is: each source and their union at the cut and
+    at depth, the fused top of the first stage, and the queries that lose the most."""
+    ceiling = report.get("first_stage_ceiling")
+    if ceiling and "skipped" in ceiling:
+        return f"first-stage ceiling skipped: {ceiling['skipped']}"
+    if not ceiling or not ceiling.get("queries"):
+        return ""
+    recall = ", ".join(f"{k} {v:.4f}" for k, v in ceiling["recall"].items())
+    lines = [
+        f"First-stage recall over {ceiling['queries']} queries (sources asked for "
+        f"{ceiling['depth']}): {recall}; gap {ceiling['gap']:.4f}.",
+        "",
+        "| query | relevant | in the top | in the sources' union at depth "
+        "| unrated in the top | share of the gap |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in ceiling["worst"]:
+        lines.append(
+            f"| {row['query']} | {row['relevant']} | {row['found']} | "
+            f"{row['in_union_at_depth']} | {row['unrated_in_top']} | {row['share_of_gap']:.4f} |"
+        )
+    return "\n".join(lines)
+
+
 def _goal_lines(goal: Mapping[str, Any]) -> list[str]:
     lines = []
     ndcg = goal.get("pipeline_ndcg@10")

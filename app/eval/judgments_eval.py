@@ -34,6 +34,7 @@ from app.eval._ranking_metrics import (
     score_rankings,
     significance,
 )
+from app.eval._recall_ceiling import CEILING_CUT, CeilingInput, recall_ceiling
 from app.eval._recall_configs import (
     CONFIGS,
     SINGLE_RETRIEVERS,
@@ -41,7 +42,12 @@ from app.eval._recall_configs import (
     EvalTarget,
     run_configs,
 )
-from app.eval._recall_report import bar_chart, markdown_table, side_by_side_table
+from app.eval._recall_report import (
+    bar_chart,
+    ceiling_lines,
+    markdown_table,
+    side_by_side_table,
+)
 from app.recall.pipeline import RecallConfig
 from app.recall.reranker import Reranker, build_reranker
 from app.recall.search_index import SearchIndex
@@ -49,6 +55,7 @@ from app.recall.search_index import SearchIndex
 __all__ = [
     "CONFIGS",
     "RecallEvalOptions",
+    "ceiling_lines",
     "evaluate_judgments",
     "markdown_table",
     "run_recall_eval",
@@ -76,6 +83,9 @@ class RecallEvalOptions:
     chart: Path | None = None
     unjudged_out: Path | None = None
     """Where to write the unjudged top-10 items of every configuration, for judging."""
+    ceiling_depth: int | None = None
+    """Also ask each single source for this many hits and say where the first stage's
+    missing Recall@100 is (`first_stage_ceiling` in the report)."""
 
     def prefix(self) -> str:
         if self.id_prefix is not None:
@@ -94,6 +104,10 @@ class RecallEvalOptions:
             raise InvalidRequest(f"stat test must be one of {STAT_TESTS}, got {self.stat_test!r}")
         if self.depth < 100:
             raise InvalidRequest(f"depth must be >= 100 (Recall@100), got {self.depth}")
+        if self.ceiling_depth is not None and self.ceiling_depth < CEILING_CUT:
+            raise InvalidRequest(
+                f"ceiling depth must be >= {CEILING_CUT}, got {self.ceiling_depth}"
+            )
         self.prefix()
 
 
@@ -159,6 +173,10 @@ async def _run(
         )
         queries = sorted({q for j in files for q in QuerySets.of(j, options.relevant).graded})
         runs = await run_configs(target, queries, options.configs)
+        deep = None
+        if options.ceiling_depth is not None:
+            deeper = dataclasses.replace(target, depth=options.ceiling_depth)
+            deep = await run_configs(deeper, queries, SINGLE_RETRIEVERS)
         last = len(files) - 1
         reports = [
             await evaluate_judgments(
@@ -166,6 +184,7 @@ async def _run(
                 judgments,
                 options if n == last else dataclasses.replace(options, unjudged_out=None),
                 runs=runs,
+                deep=deep,
             )
             for n, judgments in enumerate(files)
         ]
@@ -195,9 +214,11 @@ async def evaluate_judgments(
     options: RecallEvalOptions,
     *,
     runs: Mapping[str, ConfigRun] | None = None,
+    deep: Mapping[str, ConfigRun] | None = None,
 ) -> dict[str, Any]:
     """Run every configuration over the judged queries (unless `runs` holds them already)
-    and score them (the JSON report)."""
+    and score them (the JSON report); with `deep` (the single sources at the ceiling depth),
+    say where the first stage's missing recall is."""
     sets = QuerySets.of(judgments, options.relevant)
     if not sets.graded:
         raise InvalidRequest(f"{judgments.source}: no query has a rating above 0")
@@ -219,6 +240,7 @@ async def evaluate_judgments(
         write_pool(pool, options.unjudged_out, id_prefix=options.prefix())
     best = _best_single(configs)
     p_values = significance(judgments, ran, sets, best, stat_test=options.stat_test) if best else {}
+    ceiling = _ceiling(judgments, sets, options, ran, deep) if deep is not None else None
     return {
         "judgments": judgments.source,
         "index": target.index.version,
@@ -238,7 +260,29 @@ async def evaluate_judgments(
         "best_single": best,
         "significance": {"test": options.stat_test, "baseline": best, "p_values": p_values},
         "goal": _goal(configs, best),
+        **({"first_stage_ceiling": ceiling} if ceiling is not None else {}),
     }
+
+
+def _first_stage() -> str:
+    """The configuration that is the product's first stage: the fusion in force."""
+    fusion = RecallConfig.from_params().fusion
+    return {"rrf": "hybrid_rrf", "weighted": "hybrid_weighted"}.get(fusion, fusion)
+
+
+def _ceiling(
+    judgments: Judgments,
+    sets: QuerySets,
+    options: RecallEvalOptions,
+    ran: Mapping[str, Mapping[str, list[str]]],
+    deep: Mapping[str, ConfigRun],
+) -> dict[str, Any]:
+    first_stage = _first_stage()
+    if first_stage not in ran:
+        return {"skipped": f"{first_stage} (the first stage in force) was not run"}
+    sources = {name: run.rankings for name, run in deep.items() if run.rankings is not None}
+    given = CeilingInput(sources, first_stage, ran[first_stage], options.ceiling_depth or 0)
+    return recall_ceiling(judgments, sets.binary, options.relevant, given)
 
 
 def _best_single(configs: Mapping[str, Mapping[str, float | None]]) -> str | None:
@@ -254,11 +298,11 @@ def _goal(configs: Mapping[str, Mapping[str, float | None]], best: str | None) -
     if best is None:
         return {}
     base = configs[best]
-    fusion = RecallConfig.from_params().fusion
-    first_stage = {"rrf": "hybrid_rrf", "weighted": "hybrid_weighted"}.get(fusion)
-    out: dict[str, Any] = {"baseline": best, "first_stage": first_stage or f"{fusion} (not run)"}
+    first_stage = _first_stage()
+    named = first_stage if first_stage in CONFIGS else f"{first_stage} (not run)"
+    out: dict[str, Any] = {"baseline": best, "first_stage": named}
     pipeline = configs.get("pipeline")
-    fused = configs.get(first_stage) if first_stage else None
+    fused = configs.get(first_stage)
     if pipeline and pipeline["ndcg@10"] is not None and base["ndcg@10"]:
         target = NDCG_GOAL_RATIO * base["ndcg@10"]
         out["pipeline_ndcg@10"] = {

@@ -18,6 +18,7 @@ from app.catalog.item import Item
 from app.cli import _eval_recall
 from app.cli.main import app, main
 from app.config.settings import Settings
+from app.errors import InvalidRequest
 from app.eval.judgments_eval import RecallEvalOptions, run_recall_eval, run_recall_eval_files
 from app.recall.bm25_retriever import Bm25Retriever
 from app.recall.embedder import Embedder
@@ -127,8 +128,6 @@ def test_a_missing_reranker_skips_rerank_with_a_note(
 
 
 def test_options_are_checked_before_anything_runs(tmp_path: Path, settings: Settings) -> None:
-    from app.errors import InvalidRequest
-
     path = tmp_path / "j.csv"
     for bad in (
         RecallEvalOptions(judgments=path, configs=("bm25", "magic")),
@@ -185,12 +184,19 @@ def test_cli_rejects_a_bad_judgments_file_with_exit_2(
     assert "line 2: rating 5 is outside 0-3" in capsys.readouterr().err
 
 
-def test_cli_json_on_the_tiny_index(
+@pytest.fixture
+def judged_cli(
     monkeypatch: pytest.MonkeyPatch, tiny: tuple[Settings, SearchIndex], tmp_path: Path
-) -> None:
+) -> Path:
+    """The CLI pointed at the tiny index, and the judgments file it reads."""
     monkeypatch.setattr(_eval_recall, "get_settings", lambda: tiny[0])
     path = tmp_path / "j.csv"
     path.write_text(JUDGMENTS)
+    return path
+
+
+def test_cli_json_on_the_tiny_index(judged_cli: Path, tmp_path: Path) -> None:
+    path = judged_cli
     args = ["eval", "recall", "--judgments", str(path), "--configs", "bm25,dense", "--json"]
     result = CliRunner().invoke(app, [*args, "--chart", str(tmp_path / "c.png")])
     assert result.exit_code == 0, result.output
@@ -233,3 +239,46 @@ def test_two_files_score_the_same_rankings_side_by_side(
     assert "NDCG@10 human" in table.stdout
     assert "judged@10 extended" in table.stdout
     assert (tmp_path / "c-extended.png").read_bytes().startswith(PNG_MAGIC)
+
+
+def test_the_evaluation_reports_the_ceiling_of_the_first_stage_in_force(
+    tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    path = tmp_path / "j.csv"
+    path.write_text(JUDGMENTS)
+    configs = ("bm25", "dense", "hybrid_rrf", "hybrid_weighted")
+    options = RecallEvalOptions(judgments=path, configs=configs, ceiling_depth=150)
+    report = run_recall_eval(tiny[0], options, index=tiny[1], aliases={})
+    found = report["first_stage_ceiling"]
+    assert (found["queries"], found["depth"], found["cut"]) == (2, 150, 100)
+    recall = found["recall"]
+    first = found["first_stage"]
+    assert first in configs
+    assert recall[f"{first}@100"] == pytest.approx(report["configs"][first]["recall@100"], abs=1e-4)
+    for source in ("bm25", "dense"):
+        assert recall[f"{source}@100"] == pytest.approx(
+            report["configs"][source]["recall@100"], abs=1e-4
+        )
+        assert recall[f"{source}@100"] <= recall[f"{source}@150"] <= recall["union@150"]
+    without = run_recall_eval(
+        tiny[0], RecallEvalOptions(judgments=path, configs=configs), index=tiny[1], aliases={}
+    )
+    assert "first_stage_ceiling" not in without
+    singles = RecallEvalOptions(judgments=path, configs=("bm25", "dense"), ceiling_depth=150)
+    alone = run_recall_eval(tiny[0], singles, index=tiny[1], aliases={})
+    assert "was not run" in alone["first_stage_ceiling"]["skipped"]
+
+
+def test_the_cli_prints_the_ceiling_and_refuses_a_shallow_depth(
+    judged_cli: Path, tiny: tuple[Settings, SearchIndex], tmp_path: Path
+) -> None:
+    path = judged_cli
+    args = ["eval", "recall", "--judgments", str(path), "--chart", str(tmp_path / "c.png")]
+    args += ["--configs", "bm25,dense,hybrid_rrf,hybrid_weighted"]
+    shown = CliRunner().invoke(app, [*args, "--ceiling-depth", "120"])
+    assert shown.exit_code == 0, shown.output
+    assert "First-stage recall over 2 queries (sources asked for 120)" in shown.stdout
+    shallow = CliRunner().invoke(app, [*args, "--ceiling-depth", "50"])
+    assert shallow.exit_code == 2
+    with pytest.raises(InvalidRequest, match="ceiling depth"):
+        run_recall_eval(tiny[0], RecallEvalOptions(judgments=path, ceiling_depth=99), index=tiny[1])

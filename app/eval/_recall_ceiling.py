@@ -1,0 +1,94 @@
+"""Where the first stage's missing recall is: whether the sources find the relevant items at
+depth (each alone, and their union) and the fused top N leaves them out, or no source finds
+them; and the queries that lose the most, with how many of their top N nobody rated."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.eval._judgment_file import Judgments
+
+__all__ = ["CEILING_CUT", "CeilingInput", "recall_ceiling"]
+
+CEILING_CUT = 100
+WORST_QUERIES = 10
+
+Rankings = Mapping[str, Sequence[str]]
+
+
+@dataclass(frozen=True)
+class CeilingInput:
+    """The rankings a ceiling reads: each source asked for `depth` hits, and the fused first
+    stage (`first_stage` names it) at the cut."""
+
+    sources: Mapping[str, Rankings]
+    first_stage: str
+    fused: Rankings
+    depth: int
+
+
+def recall_ceiling(
+    judgments: Judgments,
+    queries: Sequence[str],
+    relevant: int,
+    given: CeilingInput,
+    *,
+    cut: int = CEILING_CUT,
+    worst: int = WORST_QUERIES,
+) -> dict[str, Any]:
+    """Mean recall over `queries` of each source at `cut` and at depth, of their union at
+    both, and of the fused top `cut`; then the `worst` queries by their share of the gap."""
+    wanted = {q: _relevant(judgments, q, relevant) for q in queries}
+    scored = [q for q in queries if wanted[q]]
+    if not scored:
+        return {"queries": 0}
+
+    def mean(top: Mapping[str, Sequence[str]]) -> float:
+        return sum(len(set(top[q]) & wanted[q]) / len(wanted[q]) for q in scored) / len(scored)
+
+    recall: dict[str, float] = {}
+    for name, ranks in given.sources.items():
+        for depth in (cut, given.depth):
+            recall[f"{name}@{depth}"] = mean({q: ranks.get(q, ())[:depth] for q in scored})
+    for depth in (cut, given.depth):
+        recall[f"union@{depth}"] = mean({q: _union(given.sources, q, depth) for q in scored})
+    recall[f"{given.first_stage}@{cut}"] = mean({q: given.fused.get(q, ())[:cut] for q in scored})
+    losses: list[dict[str, Any]] = []
+    for q in scored:
+        top = list(given.fused.get(q, ()))[:cut]
+        found = len(set(top) & wanted[q])
+        losses.append(
+            {
+                "query": q,
+                "relevant": len(wanted[q]),
+                "found": found,
+                "in_union_at_depth": len(set(_union(given.sources, q, given.depth)) & wanted[q]),
+                "unrated_in_top": sum(1 for item in top if item not in judgments.judged(q)),
+                "share_of_gap": (len(wanted[q]) - found) / len(wanted[q]) / len(scored),
+            }
+        )
+    losses.sort(key=lambda row: (-row["share_of_gap"], row["query"]))
+    return {
+        "queries": len(scored),
+        "cut": cut,
+        "depth": given.depth,
+        "first_stage": given.first_stage,
+        "recall": {k: round(v, 4) for k, v in recall.items()},
+        "gap": round(1.0 - recall[f"{given.first_stage}@{cut}"], 4),
+        "worst": [
+            {**row, "share_of_gap": round(row["share_of_gap"], 4)}
+            for row in losses[:worst]
+            if row["share_of_gap"] > 0
+        ],
+    }
+
+
+def _relevant(judgments: Judgments, query: str, relevant: int) -> set[str]:
+    return {item for item, rating in judgments.judged(query).items() if rating >= relevant}
+
+
+def _union(sources: Mapping[str, Rankings], query: str, depth: int) -> list[str]:
+    found = (item for ranks in sources.values() for item in ranks.get(query, ())[:depth])
+    return list(dict.fromkeys(found))

@@ -1,0 +1,69 @@
+"""The first-stage ceiling: each source and their union at the cut and at depth, the fused
+top, and the queries that lose the most, checked by hand on small rankings (through the
+evaluation and the CLI: tests/eval/test_judgments_eval.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.eval._judgment_file import Judgments
+from app.eval._recall_ceiling import CeilingInput, recall_ceiling
+
+
+def near(value: float) -> object:
+    """The report rounds to four places."""
+    return pytest.approx(value, abs=1e-4)
+
+
+JUDGED = Judgments(
+    graded={
+        "lamp": {"a": 3, "b": 2, "c": 2, "d": 0},
+        "fan": {"x": 2, "y": 1},
+        "nothing relevant": {"z": 1},
+    },
+    source="hand",
+    rows=7,
+)
+
+
+def ceiling(cut: int = 2) -> dict:
+    """Sources ranked to depth 4, the fused list cut at 2 (the cut stands in for 100)."""
+    given = CeilingInput(
+        sources={
+            "bm25": {"lamp": ["d", "a", "q", "b"], "fan": ["y", "x"]},
+            "dense": {"lamp": ["a", "e", "c", "f"], "fan": ["x"]},
+        },
+        first_stage="hybrid_weighted",
+        fused={"lamp": ["a", "e", "b"], "fan": ["x", "y"]},
+        depth=4,
+    )
+    queries = ["fan", "lamp", "nothing relevant"]
+    return recall_ceiling(JUDGED, queries, 2, given, cut=cut, worst=5)
+
+
+def test_recall_of_each_source_and_their_union_at_the_cut_and_at_depth() -> None:
+    found = ceiling()
+    assert found["queries"] == 2  # "nothing relevant" has no item rated 2 or more
+    recall = found["recall"]
+    # lamp: relevant a, b, c; fan: relevant x
+    assert recall["bm25@2"] == near((1 / 3 + 1) / 2)  # lamp d,a; fan y,x
+    assert recall["bm25@4"] == near((2 / 3 + 1) / 2)
+    assert recall["dense@2"] == near((1 / 3 + 1) / 2)
+    assert recall["dense@4"] == near((2 / 3 + 1) / 2)
+    assert recall["union@2"] == near((1 / 3 + 1) / 2)  # lamp d, a, e
+    assert recall["union@4"] == near(1.0)  # lamp a, b, c: each found by one source or the other
+    assert recall["hybrid_weighted@2"] == near((1 / 3 + 1) / 2)
+    assert found["gap"] == pytest.approx(1 - (1 / 3 + 1) / 2, abs=1e-4)
+
+
+def test_the_worst_queries_say_what_the_sources_held_and_what_nobody_rated() -> None:
+    worst = ceiling()["worst"]
+    assert [row["query"] for row in worst] == ["lamp"]  # fan lost nothing
+    lamp = worst[0]
+    assert (lamp["relevant"], lamp["found"], lamp["in_union_at_depth"]) == (3, 1, 3)
+    assert lamp["unrated_in_top"] == 1  # "e" in the fused top 2 has no rating
+    assert lamp["share_of_gap"] == pytest.approx((2 / 3) / 2, abs=1e-4)
+
+
+def test_a_deeper_cut_finds_more_and_lowers_the_gap() -> None:
+    assert ceiling(cut=3)["gap"] < ceiling(cut=2)["gap"]
