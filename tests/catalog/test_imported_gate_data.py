@@ -76,7 +76,9 @@ def test_index_build_says_the_gate_model_is_missing(
 ) -> None:
     from app.cli.main import app
 
-    note = gate_model_note(no_datasets)
+    # a RERANKER_MODEL in the environment would be the configured gate model, never missing
+    monkeypatch.delenv("RERANKER_MODEL", raising=False)
+    note = gate_model_note(no_datasets.model_copy(update={"reranker_model": None}))
     assert note is not None
     assert "train-reranker" in note
     monkeypatch.setenv("PICKWISE_VAR_DIR", str(no_datasets.var_dir))
