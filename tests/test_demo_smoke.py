@@ -133,7 +133,7 @@ def test_a_configured_or_already_trained_reranker_is_kept(
     trained = tmp_path / "models" / "reranker-0123456789abcdef"
     trained.mkdir(parents=True)
     (trained / "training.json").write_text('{"finished_at": "2026-01-01T00:00:00+00:00"}')
-    scratch = settings.model_copy(update={"var_dir": tmp_path})
+    scratch = settings.model_copy(update={"var_dir": tmp_path, "reranker_model": None})
     assert ensure_reranker(scratch, smoke=True, echo=lines.append) is scratch
     assert lines == [
         "  reranker: as configured (/models/gate)",

@@ -89,6 +89,7 @@ def test_repeated_pairs_come_from_the_cache(local: LocalReranker) -> None:
 
 def test_factory_loads_the_newest_trained_model(small: tuple[Settings, TrainReport]) -> None:
     settings, report = small
+    settings = settings.model_copy(update={"reranker_model": None})  # whatever the env names
     assert trained_models(settings.models_dir)[0] == report.model_dir
     reranker = build_reranker(settings.model_copy(update={"reranker_int8": False}))
     assert reranker.model_id == report.model_dir.name
@@ -106,7 +107,7 @@ def test_reranker_model_setting_names_the_folder(
 
 def test_no_trained_model_is_a_config_error_saying_what_to_run(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="pickwise models train-reranker"):
-        build_reranker(Settings(var_dir=tmp_path))
+        build_reranker(Settings(var_dir=tmp_path, reranker_model=None))
 
 
 def test_a_folder_without_a_model_is_a_config_error(tmp_path: Path) -> None:

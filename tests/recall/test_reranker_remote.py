@@ -188,4 +188,8 @@ def test_remote_backend_needs_a_url_and_a_model() -> None:
     with pytest.raises(ConfigError, match="RERANKER_URL"):
         build_reranker(Settings(reranker_backend="remote", reranker_model="m"))
     with pytest.raises(ConfigError, match="RERANKER_MODEL"):
-        build_reranker(Settings(reranker_backend="remote", reranker_url="http://127.0.0.1:9"))
+        build_reranker(
+            Settings(
+                reranker_backend="remote", reranker_url="http://127.0.0.1:9", reranker_model=None
+            )
+        )
