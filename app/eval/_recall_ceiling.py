@@ -48,23 +48,26 @@ def recall_ceiling(
     def mean(top: Mapping[str, Sequence[str]]) -> float:
         return sum(len(set(top[q]) & wanted[q]) / len(wanted[q]) for q in scored) / len(scored)
 
+    depths = (cut, given.depth)
+    unions = {d: {q: _union(given.sources, q, d) for q in scored} for d in depths}
+    fused = {q: list(given.fused.get(q, ()))[:cut] for q in scored}
     recall: dict[str, float] = {}
     for name, ranks in given.sources.items():
-        for depth in (cut, given.depth):
+        for depth in depths:
             recall[f"{name}@{depth}"] = mean({q: ranks.get(q, ())[:depth] for q in scored})
-    for depth in (cut, given.depth):
-        recall[f"union@{depth}"] = mean({q: _union(given.sources, q, depth) for q in scored})
-    recall[f"{given.first_stage}@{cut}"] = mean({q: given.fused.get(q, ())[:cut] for q in scored})
+    for depth in depths:
+        recall[f"union@{depth}"] = mean(unions[depth])
+    recall[f"{given.first_stage}@{cut}"] = mean(fused)
     losses: list[dict[str, Any]] = []
     for q in scored:
-        top = list(given.fused.get(q, ()))[:cut]
+        top = fused[q]
         found = len(set(top) & wanted[q])
         losses.append(
             {
                 "query": q,
                 "relevant": len(wanted[q]),
                 "found": found,
-                "in_union_at_depth": len(set(_union(given.sources, q, given.depth)) & wanted[q]),
+                "in_union_at_depth": len(set(unions[given.depth][q]) & wanted[q]),
                 "unrated_in_top": sum(1 for item in top if item not in judgments.judged(q)),
                 "share_of_gap": (len(wanted[q]) - found) / len(wanted[q]) / len(scored),
             }
