@@ -43,8 +43,9 @@ def recall(
         None,
         min=100,
         help="Also ask bm25 and dense for this many hits and say where the first stage's "
-        "missing Recall@100 is: each source and their union at 100 and at this depth, and "
-        "the queries that lose the most.",
+        "missing Recall@100 is: each source and their union at 100 and at this depth, the "
+        "same at 100 split by the file's source column (who pooled each pair), and the "
+        "queries that lose the most.",
     ),
     json_out: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:

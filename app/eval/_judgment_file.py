@@ -1,5 +1,6 @@
 """Reads a `query,docid,rating` judgments CSV into graded judgments keyed by catalog item id;
-every bad row is reported with its line number, so a wrong file fails loudly, never silently."""
+every bad row is reported with its line number, so a wrong file fails loudly, never silently.
+An optional `source` column (who pooled and rated the pair, e.g. `human` or `llm`) is kept."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from app.errors import ConfigError, InvalidRequest
 
 REQUIRED_COLUMNS = ("query", "docid", "rating")
+ORIGIN_COLUMN = "source"
 MIN_RATING, MAX_RATING = 0, 3
 _ERRORS_SHOWN = 10
 
@@ -21,7 +23,8 @@ class Judgments:
 
     `merged` counts docids that catalog dedupe folded into another item (the higher rating
     is kept when two judged docids land on one item); `unknown` lists judged item ids the
-    index does not hold (dropped: no configuration can retrieve them).
+    index does not hold (dropped: no configuration can retrieve them). `origins` holds the
+    file's `source` column per query and item (empty when the file has none).
     """
 
     graded: Mapping[str, Mapping[str, int]]
@@ -30,6 +33,7 @@ class Judgments:
     merged: int = 0
     unknown: tuple[str, ...] = ()
     queries_in_file: int = field(default=0)
+    origins: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def queries_with(self, min_rating: int) -> list[str]:
         """Queries with at least one judgment rated `min_rating` or more, sorted."""
@@ -39,13 +43,19 @@ class Judgments:
         """Item id -> rating of one query (empty when the query is unknown)."""
         return self.graded.get(query, {})
 
+    def origin(self, query: str, item: str) -> str | None:
+        """Who pooled and rated (query, item), from the `source` column; None without one."""
+        return self.origins.get(query, {}).get(item)
+
 
 @dataclass(frozen=True)
 class JudgmentRows:
-    """The validated rows of one file, before docids become item ids."""
+    """The validated rows of one file, before docids become item ids; `origins` maps a
+    (query, docid) to its non-blank `source` column value."""
 
     source: str
     rows: tuple[tuple[str, str, int], ...]
+    origins: Mapping[tuple[str, str], str] = field(default_factory=dict)
 
 
 def read_judgment_rows(path: Path) -> JudgmentRows:
@@ -57,14 +67,14 @@ def read_judgment_rows(path: Path) -> JudgmentRows:
     """
     if not path.is_file():
         raise ConfigError(f"judgments file not found: {path}")
-    rows, errors = _read_rows(path)
+    rows, origins, errors = _read_rows(path)
     if errors:
         shown = "; ".join(errors[:_ERRORS_SHOWN])
         more = f" (and {len(errors) - _ERRORS_SHOWN} more)" if len(errors) > _ERRORS_SHOWN else ""
         raise InvalidRequest(f"{path}: {len(errors)} bad row(s): {shown}{more}")
     if not rows:
         raise InvalidRequest(f"{path}: no judgments (only a header)")
-    return JudgmentRows(str(path), tuple(rows))
+    return JudgmentRows(str(path), tuple(rows), origins)
 
 
 def resolve_judgments(
@@ -78,6 +88,7 @@ def resolve_judgments(
     are dropped and listed. InvalidRequest when no judged item is known at all."""
     aliases = aliases or {}
     graded: dict[str, dict[str, int]] = {}
+    origins: dict[str, dict[str, str]] = {}
     merged: set[str] = set()
     unknown: set[str] = set()
     for query, docid, rating in rows.rows:
@@ -89,6 +100,9 @@ def resolve_judgments(
             unknown.add(item_id)
             continue
         grades = graded.setdefault(query, {})
+        origin = rows.origins.get((query, docid))
+        if origin is not None and (item_id not in grades or rating > grades[item_id]):
+            origins.setdefault(query, {})[item_id] = origin  # the kept rating's origin
         grades[item_id] = max(rating, grades.get(item_id, MIN_RATING))
     if not graded:
         raise InvalidRequest(
@@ -102,6 +116,7 @@ def resolve_judgments(
         merged=len(merged),
         unknown=tuple(sorted(unknown)),
         queries_in_file=len({q for q, _, _ in rows.rows}),
+        origins=origins,
     )
 
 
@@ -117,9 +132,13 @@ def read_judgments(
     return resolve_judgments(rows, id_prefix=id_prefix, aliases=aliases, known=known)
 
 
-def _read_rows(path: Path) -> tuple[list[tuple[str, str, int]], list[str]]:
-    """Valid rows and a message per bad one; a repeated identical row is read once."""
+def _read_rows(
+    path: Path,
+) -> tuple[list[tuple[str, str, int]], dict[tuple[str, str], str], list[str]]:
+    """Valid rows, their origins and a message per bad one; a repeated identical row is read
+    once."""
     rows: list[tuple[str, str, int]] = []
+    origins: dict[tuple[str, str], str] = {}
     errors: list[str] = []
     seen: dict[tuple[str, str], tuple[int, int]] = {}
     with path.open(encoding="utf-8-sig", newline="") as handle:
@@ -148,7 +167,10 @@ def _read_rows(path: Path) -> tuple[list[tuple[str, str, int]], list[str]]:
                 continue
             seen[(query, docid)] = (line, rating)
             rows.append(parsed)
-    return rows, errors
+            origin = (row.get(ORIGIN_COLUMN) or "").strip()
+            if origin:
+                origins[(query, docid)] = origin
+    return rows, origins, errors
 
 
 def _parse_row(

@@ -1,6 +1,7 @@
 """Where the first stage's missing recall is: whether the sources find the relevant items at
 depth (each alone, and their union) and the fused top N leaves them out, or no source finds
-them; and the queries that lose the most, with how many of their top N nobody rated."""
+them; the same recall split by who pooled and rated each pair (the file's `source` column);
+and the queries that lose the most, with how many of their top N nobody rated."""
 
 from __future__ import annotations
 
@@ -58,6 +59,11 @@ def recall_ceiling(
     for depth in depths:
         recall[f"union@{depth}"] = mean(unions[depth])
     recall[f"{given.first_stage}@{cut}"] = mean(fused)
+    at_cut: dict[str, Rankings] = {
+        f"{name}@{cut}": {q: ranks.get(q, ())[:cut] for q in scored}
+        for name, ranks in given.sources.items()
+    }
+    at_cut |= {f"union@{cut}": unions[cut], f"{given.first_stage}@{cut}": fused}
     losses: list[dict[str, Any]] = []
     for q in scored:
         top = fused[q]
@@ -80,12 +86,42 @@ def recall_ceiling(
         "first_stage": given.first_stage,
         "recall": {k: round(v, 4) for k, v in recall.items()},
         "gap": round(1.0 - recall[f"{given.first_stage}@{cut}"], 4),
+        "by_origin": _by_origin(judgments, wanted, scored, at_cut),
         "worst": [
             {**row, "share_of_gap": round(row["share_of_gap"], 4)}
             for row in losses[:worst]
             if row["share_of_gap"] > 0
         ],
     }
+
+
+def _by_origin(
+    judgments: Judgments,
+    wanted: Mapping[str, set[str]],
+    scored: Sequence[str],
+    at_cut: Mapping[str, Rankings],
+) -> dict[str, dict[str, Any]]:
+    """Per origin: the queries with a relevant pair of it, its pairs, and each ranking's mean
+    recall of them (rankings already cut); pairs without an origin are left out."""
+    split: dict[str, dict[str, set[str]]] = {}
+    for q in scored:
+        for item in wanted[q]:
+            origin = judgments.origin(q, item)
+            if origin is not None:
+                split.setdefault(origin, {}).setdefault(q, set()).add(item)
+    report: dict[str, dict[str, Any]] = {}
+    for origin, pairs in sorted(split.items()):
+        recall = {
+            name: sum(len(set(ranks.get(q, ())) & items) / len(items) for q, items in pairs.items())
+            / len(pairs)
+            for name, ranks in at_cut.items()
+        }
+        report[origin] = {
+            "queries": len(pairs),
+            "pairs": sum(len(items) for items in pairs.values()),
+            "recall": {k: round(v, 4) for k, v in recall.items()},
+        }
+    return report
 
 
 def _relevant(judgments: Judgments, query: str, relevant: int) -> set[str]:

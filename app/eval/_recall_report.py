@@ -94,6 +94,7 @@ def ceiling_lines(report: Mapping[str, Any]) -> str:
     lines = [
         f"First-stage recall over {ceiling['queries']} queries (sources asked for "
         f"{ceiling['depth']}): {recall}; gap {ceiling['gap']:.4f}.",
+        *_origin_lines(ceiling.get("by_origin", {})),
         "",
         "| query | relevant | in the top | in the sources' union at depth "
         "| unrated in the top | share of the gap |",
@@ -105,6 +106,18 @@ def ceiling_lines(report: Mapping[str, Any]) -> str:
             f"{row['in_union_at_depth']} | {row['unrated_in_top']} | {row['share_of_gap']:.4f} |"
         )
     return "\n".join(lines)
+
+
+def _origin_lines(by_origin: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Recall at the cut of the relevant pairs each origin (the file's `source`) pooled."""
+    lines = []
+    for origin, split in by_origin.items():
+        recall = ", ".join(f"{k} {v:.4f}" for k, v in split["recall"].items())
+        lines.append(
+            f"- pooled by {origin} ({split['pairs']} relevant pairs, {split['queries']} "
+            f"queries): {recall}"
+        )
+    return lines
 
 
 def _goal_lines(goal: Mapping[str, Any]) -> list[str]:

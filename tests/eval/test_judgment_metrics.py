@@ -52,6 +52,20 @@ def test_reads_ratings_by_item_id_and_follows_aliases(tmp_path: Path) -> None:
     assert j.queries_with(2) == ["blue hat", "red shoe"]
 
 
+def test_the_source_column_says_who_pooled_each_kept_rating(tmp_path: Path) -> None:
+    text = "query,docid,rating,source\nlamp,1,3,human\nlamp,2,2,llm\nlamp,3,1,\n"
+    text += "lamp,20,0,human\nlamp,21,3,llm\n"  # 20 and 21 fold into item 2
+    j = read_judgments(
+        write(tmp_path, text), id_prefix="p:", aliases={"p:20": "p:2", "p:21": "p:2"}
+    )
+    assert j.graded["lamp"] == {"p:1": 3, "p:2": 3, "p:3": 1}
+    assert j.origin("lamp", "p:1") == "human"
+    assert j.origin("lamp", "p:2") == "llm"  # the origin of the higher rating kept
+    assert j.origin("lamp", "p:3") is None  # a blank source says nothing
+    assert j.origin("desk", "p:1") is None
+    assert read_judgments(write(tmp_path, CSV), id_prefix="p:").origins == {}
+
+
 def test_items_missing_from_the_index_are_dropped_and_counted(tmp_path: Path) -> None:
     j = read_judgments(write(tmp_path, CSV), id_prefix="p:", known={"p:1", "p:2", "p:5"})
     assert j.graded["red shoe"] == {"p:1": 3, "p:2": 1}

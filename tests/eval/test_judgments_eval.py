@@ -278,6 +278,19 @@ def test_the_cli_prints_the_ceiling_and_refuses_a_shallow_depth(
     shown = CliRunner().invoke(app, [*args, "--ceiling-depth", "120"])
     assert shown.exit_code == 0, shown.output
     assert "First-stage recall over 2 queries (sources asked for 120)" in shown.stdout
+    assert "pooled by" not in shown.stdout  # the file has no source column
+    sourced = tmp_path / "sourced.csv"
+    sourced.write_text(
+        JUDGMENTS.replace("rating\n", "rating,source\n")
+        .replace("zorblax,2,3", "zorblax,2,3,llm")
+        .replace("quintar,3,2", "quintar,3,2,human")
+    )
+    split = CliRunner().invoke(
+        app, [*args[:2], "--judgments", str(sourced), *args[4:], "--ceiling-depth", "120"]
+    )
+    assert split.exit_code == 0, split.output
+    assert "- pooled by human (1 relevant pairs, 1 queries): bm25@100 1.0000" in split.stdout
+    assert "- pooled by llm (1 relevant pairs, 1 queries): bm25@100 1.0000" in split.stdout
     shallow = CliRunner().invoke(app, [*args, "--ceiling-depth", "50"])
     assert shallow.exit_code == 2
     with pytest.raises(InvalidRequest, match="ceiling depth"):

@@ -23,6 +23,7 @@ JUDGED = Judgments(
     },
     source="hand",
     rows=7,
+    origins={"lamp": {"a": "human", "b": "llm", "c": "llm"}, "fan": {"x": "human"}},
 )
 
 
@@ -67,3 +68,35 @@ def test_the_worst_queries_say_what_the_sources_held_and_what_nobody_rated() -> 
 
 def test_a_deeper_cut_finds_more_and_lowers_the_gap() -> None:
     assert ceiling(cut=3)["gap"] < ceiling(cut=2)["gap"]
+
+
+def test_recall_split_by_who_pooled_the_relevant_pairs() -> None:
+    by_origin = ceiling()["by_origin"]
+    assert list(by_origin) == ["human", "llm"]
+    human, llm = by_origin["human"], by_origin["llm"]
+    assert (human["queries"], human["pairs"]) == (2, 2)  # lamp a, fan x
+    assert (llm["queries"], llm["pairs"]) == (1, 2)  # lamp b, c
+    # bm25@2: lamp d,a; fan y,x -> human a and x found, llm none
+    assert human["recall"]["bm25@2"] == near(1.0)
+    assert llm["recall"]["bm25@2"] == near(0.0)
+    # the fused top 2: lamp a,e; fan x
+    assert human["recall"]["hybrid_weighted@2"] == near(1.0)
+    assert llm["recall"]["hybrid_weighted@2"] == near(0.0)
+    assert llm["recall"]["dense@2"] == near(0.0)  # lamp a,e
+    assert set(human["recall"]) == {"bm25@2", "dense@2", "union@2", "hybrid_weighted@2"}
+
+
+def test_no_source_column_no_split() -> None:
+    bare = Judgments(graded=JUDGED.graded, source="hand", rows=7)
+    given = CeilingInput(
+        sources={"bm25": {"lamp": ["a"]}}, first_stage="f", fused={"lamp": ["a"]}, depth=4
+    )
+    assert recall_ceiling(bare, ["lamp"], 2, given, cut=2)["by_origin"] == {}
+
+
+def test_the_split_union_holds_what_either_source_holds() -> None:
+    llm = ceiling(cut=3)["by_origin"]["llm"]["recall"]
+    # at 3: bm25 lamp d,a,q; dense lamp a,e,c; llm pairs b, c
+    assert llm["bm25@3"] == near(0.0)
+    assert llm["dense@3"] == near(0.5)
+    assert llm["union@3"] == near(0.5)  # the union of five items, not its first three
