@@ -86,7 +86,7 @@ def recall_ceiling(
         "first_stage": given.first_stage,
         "recall": {k: round(v, 4) for k, v in recall.items()},
         "gap": round(1.0 - recall[f"{given.first_stage}@{cut}"], 4),
-        "by_origin": _by_origin(judgments, wanted, scored, at_cut),
+        "by_origin": _by_origin(judgments, wanted, scored, at_cut, f"{given.first_stage}@{cut}"),
         "worst": [
             {**row, "share_of_gap": round(row["share_of_gap"], 4)}
             for row in losses[:worst]
@@ -100,15 +100,18 @@ def _by_origin(
     wanted: Mapping[str, set[str]],
     scored: Sequence[str],
     at_cut: Mapping[str, Rankings],
+    first_stage: str,
 ) -> dict[str, dict[str, Any]]:
-    """Per origin: the queries with a relevant pair of it, its pairs, and each ranking's mean
-    recall of them (rankings already cut); pairs without an origin are left out."""
+    """Per origin: the queries with a relevant pair of it, its pairs, each ranking's mean
+    recall of them (rankings already cut) and the pairs the first stage misses; pairs without
+    an origin are left out."""
     split: dict[str, dict[str, set[str]]] = {}
     for q in scored:
         for item in wanted[q]:
             origin = judgments.origin(q, item)
             if origin is not None:
                 split.setdefault(origin, {}).setdefault(q, set()).add(item)
+    fused = at_cut[first_stage]
     report: dict[str, dict[str, Any]] = {}
     for origin, pairs in sorted(split.items()):
         recall = {
@@ -119,6 +122,7 @@ def _by_origin(
         report[origin] = {
             "queries": len(pairs),
             "pairs": sum(len(items) for items in pairs.values()),
+            "missed": sum(len(items - set(fused.get(q, ()))) for q, items in pairs.items()),
             "recall": {k: round(v, 4) for k, v in recall.items()},
         }
     return report

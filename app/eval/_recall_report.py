@@ -115,7 +115,7 @@ def _origin_lines(by_origin: Mapping[str, Mapping[str, Any]]) -> list[str]:
         recall = ", ".join(f"{k} {v:.4f}" for k, v in split["recall"].items())
         lines.append(
             f"- pooled by {origin} ({split['pairs']} relevant pairs, {split['queries']} "
-            f"queries): {recall}"
+            f"queries; {split['missed']} not in the first stage's top): {recall}"
         )
     return lines
 

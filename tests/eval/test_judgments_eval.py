@@ -289,8 +289,14 @@ def test_the_cli_prints_the_ceiling_and_refuses_a_shallow_depth(
         app, [*args[:2], "--judgments", str(sourced), *args[4:], "--ceiling-depth", "120"]
     )
     assert split.exit_code == 0, split.output
-    assert "- pooled by human (1 relevant pairs, 1 queries): bm25@100 1.0000" in split.stdout
-    assert "- pooled by llm (1 relevant pairs, 1 queries): bm25@100 1.0000" in split.stdout
+    assert (
+        "- pooled by human (1 relevant pairs, 1 queries; 0 not in the first stage's top): "
+        "bm25@100 1.0000" in split.stdout
+    )
+    assert (
+        "- pooled by llm (1 relevant pairs, 1 queries; 0 not in the first stage's top): "
+        "bm25@100 1.0000" in split.stdout
+    )
     shallow = CliRunner().invoke(app, [*args, "--ceiling-depth", "50"])
     assert shallow.exit_code == 2
     with pytest.raises(InvalidRequest, match="ceiling depth"):

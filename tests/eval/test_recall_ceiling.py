@@ -76,6 +76,7 @@ def test_recall_split_by_who_pooled_the_relevant_pairs() -> None:
     human, llm = by_origin["human"], by_origin["llm"]
     assert (human["queries"], human["pairs"]) == (2, 2)  # lamp a, fan x
     assert (llm["queries"], llm["pairs"]) == (1, 2)  # lamp b, c
+    assert (human["missed"], llm["missed"]) == (0, 2)  # the fused top 2: lamp a,e; fan x
     # bm25@2: lamp d,a; fan y,x -> human a and x found, llm none
     assert human["recall"]["bm25@2"] == near(1.0)
     assert llm["recall"]["bm25@2"] == near(0.0)
