@@ -558,6 +558,13 @@ def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
         (["a tablet under $200"], False),
         (["a cheap tablet", "in black please"], True),
         (["a cheap tablet", "actually a laptop"], False),
+        (["something for my garden, not too expensive"], True),
+        (["a keyboard, nothing too pricey"], True),
+        (["a budget-friendly blender"], True),
+        (["a reasonably priced monitor"], True),
+        (["headphones that won't break the bank"], True),
+        (["i am on a budget, i need a mouse"], True),
+        (["a mouse, on a budget of $20"], False),
     ],
 )
 def test_a_low_price_asked_without_an_amount_is_read(messages: list[str], cheap: bool) -> None:

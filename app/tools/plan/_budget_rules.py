@@ -117,15 +117,18 @@ _CHEAP = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheap_words
 _CHEAPEST = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheapest_words") + r")\b")
 
 
-def asks_cheapest(low: str) -> bool:
-    """Whether lower-case `low` asks for the cheapest ("the cheapest ssd", "lowest price")."""
-    return bool(_CHEAPEST.search(low))
-
-
-def asks_cheap(low: str) -> bool:
-    """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet",
-    "the cheapest ssd"; not "not cheap")."""
-    return bool(_CHEAP.search(low))
+def claim_price_wishes(low: str, mask: SpanMask) -> tuple[bool, bool]:
+    """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet", "not
+    too expensive"; not "not cheap") and for the cheapest ("lowest price"), claiming each
+    wish's words in `mask`: "not too expensive" excludes nothing, "low cost" is no search word."""
+    found = []
+    for pattern in (_CHEAP, _CHEAPEST):
+        hits = list(pattern.finditer(low))
+        for m in hits:
+            if mask.is_free(m.start(), m.end()):
+                mask.take(m.start(), m.end())
+        found.append(bool(hits))
+    return found[0] or found[1], found[1]
 
 
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:

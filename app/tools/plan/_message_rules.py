@@ -17,8 +17,7 @@ from app.tools.plan._amount_rules import product_count
 from app.tools.plan._budget_rules import (
     BudgetMention,
     FloorMention,
-    asks_cheap,
-    asks_cheapest,
+    claim_price_wishes,
     find_budget,
     pick_mention,
 )
@@ -96,6 +95,7 @@ def read_message(message: str) -> MessageReading:
     low = lower_same_length(text)
     mask = SpanMask()
     budget = find_budget(low, text, mask)
+    cheap, cheapest = claim_price_wishes(low, mask)
     bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
     product_at = _first_product(low, mask)
@@ -146,8 +146,8 @@ def read_message(message: str) -> MessageReading:
         budget_cleared=decision == "clear",
         continues_bundle=continues and bool(products),
         claimed_product=claimed_product,
-        cheap=asks_cheap(low) or asks_cheapest(low),
-        cheapest=asks_cheapest(low),
+        cheap=cheap,
+        cheapest=cheapest,
         monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
         not_shopping=clearly_not_shopping(
@@ -155,8 +155,7 @@ def read_message(message: str) -> MessageReading:
             has_product=bool(segments),
             has_findings=bool(
                 findings
-                or asks_cheap(low)
-                or asks_cheapest(low)
+                or cheap
                 or lifts
                 or budget.mentions
                 or budget.floors
