@@ -565,10 +565,26 @@ def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
         (["headphones that won't break the bank"], True),
         (["i am on a budget, i need a mouse"], True),
         (["a mouse, on a budget of $20"], False),
+        (["what's a good budget ssd for gaming"], True),
+        (["the best budget headphones"], True),
+        (["a laptop, budget isn't an issue"], False),
+        (["my budget is $500 for a laptop"], False),
     ],
 )
 def test_a_low_price_asked_without_an_amount_is_read(messages: list[str], cheap: bool) -> None:
     assert plan_from_text(messages).cheap is cheap
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("recommend a keyboard for typing", ("typing",)),
+        ("a mouse pad large enough for gaming", ("large", "gaming")),
+        ("can you suggest a webcam", ()),
+    ],
+)
+def test_request_words_are_no_search_words(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
 
 
 def test_a_form_earbuds_cannot_take_asks_for_headphones() -> None:

@@ -88,6 +88,8 @@ def test_must_have(text: str, must: tuple[str, ...]) -> None:
         "a bargain laptop",
         "headphones that won't break the bank",
         "a reasonably priced monitor",
+        "a mouse under 20 dollars, nothing fancy",
+        "the best budget headphones",
     ],
 )
 def test_price_words_are_no_search_words(text: str) -> None:

@@ -120,15 +120,16 @@ _CHEAPEST = re.compile(r"(?<!not )(?<!no )\b(?:" + lexicon.alternation("cheapest
 def claim_price_wishes(low: str, mask: SpanMask) -> tuple[bool, bool]:
     """Whether lower-case `low` asks for a low price without naming one ("a cheap tablet", "not
     too expensive"; not "not cheap") and for the cheapest ("lowest price"), claiming each
-    wish's words in `mask`: "not too expensive" excludes nothing, "low cost" is no search word."""
+    wish's words in `mask`: "not too expensive" excludes nothing, "low cost" is no search word.
+    Words a budget already claimed ("cheaper than $50") are no wish."""
     found = []
-    for pattern in (_CHEAP, _CHEAPEST):
-        hits = list(pattern.finditer(low))
+    for pattern in (_CHEAPEST, _CHEAP):  # "cheapest" is in both lists: the narrower first
+        hits = [m for m in pattern.finditer(low) if mask.is_free(m.start(), m.end())]
         for m in hits:
-            if mask.is_free(m.start(), m.end()):
-                mask.take(m.start(), m.end())
+            mask.take(m.start(), m.end())
         found.append(bool(hits))
-    return found[0] or found[1], found[1]
+    cheapest, cheap = found
+    return cheap or cheapest, cheapest
 
 
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
