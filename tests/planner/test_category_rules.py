@@ -567,6 +567,7 @@ def test_a_unit_after_a_size_takes_the_number(text: str, keyword: str) -> None:
         (["a mouse, on a budget of $20"], False),
         (["what's a good budget ssd for gaming"], True),
         (["the best budget headphones"], True),
+        (["a cheapish usb-c charger, at least 60w"], True),
         (["a laptop, budget isn't an issue"], False),
         (["my budget is $500 for a laptop"], False),
     ],
