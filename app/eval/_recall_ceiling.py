@@ -41,29 +41,25 @@ def recall_ceiling(
 ) -> dict[str, Any]:
     """Mean recall over `queries` of each source at `cut` and at depth, of their union at
     both, and of the fused top `cut`; then the `worst` queries by their share of the gap."""
-    wanted = {q: _relevant(judgments, q, relevant) for q in queries}
-    scored = [q for q in queries if wanted[q]]
+    wanted = {q: rel for q in queries if (rel := _relevant(judgments, q, relevant))}
+    scored = list(wanted)
     if not scored:
         return {"queries": 0}
-
-    def mean(top: Mapping[str, Sequence[str]]) -> float:
-        return sum(len(set(top[q]) & wanted[q]) / len(wanted[q]) for q in scored) / len(scored)
 
     depths = (cut, given.depth)
     unions = {d: {q: _union(given.sources, q, d) for q in scored} for d in depths}
     fused = {q: list(given.fused.get(q, ()))[:cut] for q in scored}
-    recall: dict[str, float] = {}
+    tops: dict[str, Rankings] = {}  # every ranking the report reads, cut, by its report key
     for name, ranks in given.sources.items():
         for depth in depths:
-            recall[f"{name}@{depth}"] = mean({q: ranks.get(q, ())[:depth] for q in scored})
+            tops[f"{name}@{depth}"] = {q: ranks.get(q, ())[:depth] for q in scored}
     for depth in depths:
-        recall[f"union@{depth}"] = mean(unions[depth])
-    recall[f"{given.first_stage}@{cut}"] = mean(fused)
-    at_cut: dict[str, Rankings] = {
-        f"{name}@{cut}": {q: ranks.get(q, ())[:cut] for q in scored}
-        for name, ranks in given.sources.items()
-    }
-    at_cut |= {f"union@{cut}": unions[cut], f"{given.first_stage}@{cut}": fused}
+        tops[f"union@{depth}"] = unions[depth]
+    first = f"{given.first_stage}@{cut}"
+    tops[first] = fused
+    recall = {key: _mean_recall(top, wanted) for key, top in tops.items()}
+    at_cut = {f"{name}@{cut}": tops[f"{name}@{cut}"] for name in (*given.sources, "union")}
+    at_cut[first] = fused
     losses: list[dict[str, Any]] = []
     for q in scored:
         top = fused[q]
@@ -85,8 +81,8 @@ def recall_ceiling(
         "depth": given.depth,
         "first_stage": given.first_stage,
         "recall": {k: round(v, 4) for k, v in recall.items()},
-        "gap": round(1.0 - recall[f"{given.first_stage}@{cut}"], 4),
-        "by_origin": _by_origin(judgments, wanted, scored, at_cut, f"{given.first_stage}@{cut}"),
+        "gap": round(1.0 - recall[first], 4),
+        "by_origin": _by_origin(judgments, wanted, at_cut, first),
         "worst": [
             {**row, "share_of_gap": round(row["share_of_gap"], 4)}
             for row in losses[:worst]
@@ -95,10 +91,15 @@ def recall_ceiling(
     }
 
 
+def _mean_recall(top: Rankings, wanted: Mapping[str, set[str]]) -> float:
+    """Mean over the queries of `wanted` (each with a relevant item) of the share `top` holds."""
+    shares = [len(set(top.get(q, ())) & items) / len(items) for q, items in wanted.items()]
+    return sum(shares) / len(shares)
+
+
 def _by_origin(
     judgments: Judgments,
     wanted: Mapping[str, set[str]],
-    scored: Sequence[str],
     at_cut: Mapping[str, Rankings],
     first_stage: str,
 ) -> dict[str, dict[str, Any]]:
@@ -106,19 +107,15 @@ def _by_origin(
     recall of them (rankings already cut) and the pairs the first stage misses; pairs without
     an origin are left out."""
     split: dict[str, dict[str, set[str]]] = {}
-    for q in scored:
-        for item in wanted[q]:
+    for q, items in wanted.items():
+        for item in items:
             origin = judgments.origin(q, item)
             if origin is not None:
                 split.setdefault(origin, {}).setdefault(q, set()).add(item)
     fused = at_cut[first_stage]
     report: dict[str, dict[str, Any]] = {}
     for origin, pairs in sorted(split.items()):
-        recall = {
-            name: sum(len(set(ranks.get(q, ())) & items) / len(items) for q, items in pairs.items())
-            / len(pairs)
-            for name, ranks in at_cut.items()
-        }
+        recall = {name: _mean_recall(ranks, pairs) for name, ranks in at_cut.items()}
         report[origin] = {
             "queries": len(pairs),
             "pairs": sum(len(items) for items in pairs.values()),
