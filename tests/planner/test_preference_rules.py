@@ -28,6 +28,10 @@ from app.tools.plan.planner_rules import plan_from_text
         ("i am looking for a home office desk chair", ()),
         ("a leakproof travel bottle for shampoo", ()),
         ("a set of bottles for travel", ("travel",)),
+        ("an ergonomic mouse for wrist pain", ("wrist pain",)),
+        ("noise cancelling headphones for flights", ("flights",)),
+        ("a keyboard for programming", ("programming",)),
+        ("a router for a big house", ("big house",)),
     ],
 )
 def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
