@@ -78,7 +78,12 @@ _COMPARE = re.compile(
 from them without searching again."""
 _TRAIT_QUESTION = re.compile(
     (
-        r"(?:(?:"
+        r"(?:(?:(?:"
+        + lexicon.alternation("follow_ups_trait_topic_lead")
+        + r")\s+)?(?P<topic>"
+        + _PICK_REFERENCE.pattern
+        + r")[\s,]+)?"
+        + r"(?:(?:"
         + lexicon.alternation("follow_ups_trait_question_1")
         + r")[\s,]+)?(?:is|are|does|do)\s+(?P<subject>"
     )
@@ -89,7 +94,8 @@ _TRAIT_QUESTION = re.compile(
     )
 )
 """A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
-one have hdmi?"), answered from what its listing says."""
+one have hdmi?"), answered from what its listing says; a pick named first is what "it" means
+("what about the second one, does it have ethernet?")."""
 _NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
 """Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
 
@@ -216,6 +222,8 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
     if any(cue.search(trait) for cue in relative):
         return None
     reference = _PICK_REFERENCE.search(asked.group("subject"))
+    if reference is None and asked.group("topic"):
+        reference = _PICK_REFERENCE.search(asked.group("topic"))
     picked = _pick_at(reference, session.picks) if reference is not None else None
     if reference is not None and picked is None:
         return None

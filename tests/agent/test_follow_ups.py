@@ -335,6 +335,8 @@ def test_the_comparison_lists_each_pick_and_the_cheapest() -> None:
         ("does the second one have bluetooth?", "bluetooth", ["amazon:2"]),
         ("does the first one come with a case?", "case", ["amazon:1"]),
         ("and do they support usb c?", "usb c", ["amazon:1", "amazon:2"]),
+        ("what about the second one, does it have ethernet?", "ethernet", ["amazon:2"]),
+        ("the first one, is it waterproof?", "waterproof", ["amazon:1"]),
     ],
 )
 def test_a_yes_or_no_question_asks_a_trait_of_the_picks(
@@ -348,7 +350,13 @@ def test_a_yes_or_no_question_asks_a_trait_of_the_picks(
 
 @pytest.mark.parametrize(
     "message",
-    ["is it cheaper?", "is it good?", "do they have a red one?", "is the third one wireless?"],
+    [
+        "is it cheaper?",
+        "is it good?",
+        "do they have a red one?",
+        "is the third one wireless?",
+        "what about the third one, is it wireless?",
+    ],
 )
 def test_price_size_other_picks_and_vague_words_are_no_trait_question(message: str) -> None:
     follow_up = read_follow_up(message, _session(PICKS))
