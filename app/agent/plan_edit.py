@@ -128,6 +128,7 @@ def apply_edit(plan: ShoppingPlan, edit: PlanEdit) -> ShoppingPlan:
     given = edit.given()
     if "budget_usd" in given:
         update |= {"budget_usd": given["budget_usd"], "budget_amount": given["budget_usd"]}
+        update["budget_target_usd"] = None
         update["currency"] = "USD"
     if "budget_min_usd" in given:
         update["budget_min_usd"] = given["budget_min_usd"]

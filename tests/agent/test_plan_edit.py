@@ -61,6 +61,12 @@ def test_new_budget_is_in_usd() -> None:
     assert (edited.budget_usd, edited.budget_amount, edited.currency) == (60.0, 60.0, "USD")
 
 
+def test_an_edited_budget_is_a_limit_not_an_approximate_price() -> None:
+    around = PLAN.model_copy(update={"budget_target_usd": 90.0})
+    assert apply_edit(around, PlanEdit(budget_usd=60.0)).budget_target_usd is None
+    assert apply_edit(around, PlanEdit(platforms=None)).budget_target_usd == 90.0
+
+
 def test_dropping_terms_and_shops() -> None:
     bundle = (BundleSlot(slot="mouse", category="mouse", must_have=("bluetooth",)),)
     plan = PLAN.model_copy(update={"bundle": bundle})

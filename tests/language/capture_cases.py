@@ -40,6 +40,7 @@ PLAN_FIELDS = [
     "budget_usd",
     "budget_min_usd",
     "budget_amount",
+    "budget_target_usd",
     "currency",
     "cheap",
     "cheapest",

@@ -6,7 +6,8 @@ import pytest
 
 from app.config import REGISTRY
 from app.config.params.planner import PLANNER_AROUND_SLACK
-from app.tools.plan.planner_rules import plan_from_text
+from app.tools.plan.plan_change import PlanChange
+from app.tools.plan.planner_rules import apply_change, plan_from_text
 
 
 @pytest.mark.parametrize(
@@ -185,6 +186,27 @@ def test_around_adds_the_declared_headroom() -> None:
         assert plan_from_text(["a keyboard around $100"]).budget_usd == 100.0
     with REGISTRY.overridden(PLANNER_AROUND_SLACK=0.25):
         assert plan_from_text(["a budget of about 80 dollars"]).budget_usd == 100.0
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("a keyboard around $100", 100.0),
+        ("a laptop for about 1500 dollars", 1500.0),
+        ("a monitor, roughly $300", 300.0),
+        ("a keyboard under $100", None),
+        ("a laptop between $300 and $600", None),
+    ],
+)
+def test_an_approximate_price_is_a_price_to_be_near(text: str, target: float | None) -> None:
+    assert plan_from_text([text]).budget_target_usd == target
+
+
+def test_a_limit_said_later_replaces_the_approximate_price() -> None:
+    assert plan_from_text(["a laptop around $1500", "under $1000"]).budget_target_usd is None
+    around = plan_from_text(["a laptop around $1500"])
+    cheaper = apply_change(around, PlanChange(budget_usd=1400.0))
+    assert (cheaper.budget_usd, cheaper.budget_target_usd) == (1400.0, None)
 
 
 def test_a_firm_ceiling_beats_a_soft_one_in_the_same_message() -> None:

@@ -10,8 +10,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from app.config.params.picker import PICK_W_CHEAP, PICK_W_CHEAP_ASKED
-from app.tools.picker._filter import cheapness, excluded_by, hard_filter, prepare
+from app.config.params.picker import PICK_W_CHEAP, PICK_W_CHEAP_ASKED, PICK_W_NEAR_PRICE
+from app.tools.picker._filter import cheapness, excluded_by, hard_filter, nearness, prepare
 from app.tools.picker._gate import (
     accessories,
     contradiction,
@@ -1105,6 +1105,7 @@ def test_weights_scale_each_part() -> None:
         "brand": 0.5,
         "cheap": 0.15,
         "fresh": 0.2,
+        "near": 0.0,
         "avoid": -0.0,
         "unnamed": 0.0,
     }
@@ -1137,6 +1138,26 @@ def test_a_low_price_asked_weighs_cheapness_more() -> None:
     cheap = weigh(filtered, NO_GATE, {}, current_weights(cheap=True), penalty=0.5)
     assert [r.item.item_id for r in plain] == ["amazon:1", "amazon:2"]
     assert [r.item.item_id for r in cheap] == ["amazon:2", "amazon:1"]
+
+
+def test_a_price_said_as_approximate_ranks_the_prices_near_it_first() -> None:
+    assert nearness([1500.0, 1050.0, 300.0, 3000.0, None], 1500.0) == pytest.approx(
+        [1.0, 0.7, 0.2, 0.0, 0.0]
+    )
+    assert nearness([10.0, 20.0], None) == [0.0, 0.0]
+    items = [item(1, "laptop", 330.0), item(2, "laptop", 1450.0), item(3, "laptop", 900.0)]
+    around = plan(budget_usd=1650.0, budget_amount=1500.0, budget_target_usd=1500.0)
+    under = plan(budget_usd=1650.0, budget_amount=1650.0)
+    near = filtered_for(items, around)
+    assert [p.cheapness for p in near.pool] == [0.0, 0.0, 0.0]  # being cheaper is no merit
+    ranked = weigh(near, NO_GATE, {}, current_weights(), penalty=0.5)
+    assert ranked[0].item.item_id == "amazon:2"  # $1,450 beats the best recalled $330
+    assert ranked[0].parts["near"] == pytest.approx(PICK_W_NEAR_PRICE.get() * (1 - 50 / 1500))
+    plain = weigh(filtered_for(items, under), NO_GATE, {}, current_weights(), penalty=0.5)
+    assert plain[0].item.item_id == "amazon:1"
+    assert {r.parts["near"] for r in plain} == {0.0}
+    sliced = inputs_for(items, around, budget_usd=1000.0)
+    assert sliced.price_target_usd is None  # a budget given for the call is a limit only
 
 
 # --- stage 6: selection --------------------------------------------------------------------

@@ -13,7 +13,11 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
-from app.config.params.item_search import ITEM_SEARCH_POOL, ITEM_SEARCH_RENDER_CAP
+from app.config.params.item_search import (
+    ITEM_SEARCH_NEAR_PRICE_FLOOR,
+    ITEM_SEARCH_POOL,
+    ITEM_SEARCH_RENDER_CAP,
+)
 from app.config.params.picker import PICK_RERANK_K
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
@@ -164,6 +168,25 @@ async def test_min_rating_is_relaxed_but_budget_and_brand_hold(runtime: Runtime)
         assert hit.price_usd is not None
         assert hit.price_usd <= 20
     assert "Relaxed" in result.render()
+
+
+async def test_an_approximate_price_is_searched_near_it_first_then_at_any_price(
+    runtime: Runtime,
+) -> None:
+    share = ITEM_SEARCH_NEAR_PRICE_FLOOR.get()
+    around = {"budget_usd": 1650.0, "budget_amount": 1500.0, "budget_target_usd": 1500.0}
+    query = ShoppingPlan(category="laptop").query_text()  # as the planner asks ("laptop notebook")
+    near = await search(runtime, context(category="laptop", **around), query=query)
+    assert near.hits
+    assert all(1500 * share <= (h.price_usd or 0) <= 1650 for h in near.hits)
+    assert near.applied.price_usd_min is None  # a preference, not a constraint to report
+    under = await search(runtime, context(category="laptop", budget_usd=1650.0), query=query)
+    assert any((h.price_usd or 0) < 1500 * share for h in under.hits)
+    mouse = {"budget_usd": 550.0, "budget_amount": 500.0, "budget_target_usd": 500.0}
+    thin = await search(runtime, context(category="mouse", **mouse), query="mouse")
+    assert thin.hits
+    assert all((h.price_usd or 0) < 500 * share for h in thin.hits)
+    assert any("any price" in note for note in thin.notes)
 
 
 async def test_duplicates_by_id_and_by_signature_are_dropped(runtime: Runtime) -> None:

@@ -8,6 +8,7 @@ __all__ = [
     "ITEM_SEARCH_FILTERED_OUT_CAP",
     "ITEM_SEARCH_MIN_HITS",
     "ITEM_SEARCH_NAMED_FIRST_WINDOW",
+    "ITEM_SEARCH_NEAR_PRICE_FLOOR",
     "ITEM_SEARCH_POOL",
     "ITEM_SEARCH_PROBE_LIMIT",
     "ITEM_SEARCH_RELEVANCE_WEIGHT",
@@ -110,6 +111,17 @@ ITEM_SEARCH_MIN_HITS = REGISTRY.declare(
     maximum=100,
     description="Fewer kept hits than this triggers the relaxed search (min_rating dropped) "
     "and then query expansion.",
+)
+ITEM_SEARCH_NEAR_PRICE_FLOOR = REGISTRY.declare(
+    "ITEM_SEARCH_NEAR_PRICE_FLOOR",
+    float,
+    0.7,
+    group="item_search",
+    minimum=0.0,
+    maximum=1.0,
+    description="A price said as approximate ('a laptop around $1500') is searched from this "
+    "share of it up first (from $1,050); with fewer than ITEM_SEARCH_MIN_HITS on-topic hits "
+    "there, without it. A preference, never a block the shopper is told of; 0 turns it off.",
 )
 ITEM_VECTOR_MEMO_SIZE = REGISTRY.declare(
     "ITEM_VECTOR_MEMO_SIZE",

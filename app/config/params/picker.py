@@ -20,6 +20,7 @@ __all__ = [
     "PICK_W_FRESH",
     "PICK_W_GATE",
     "PICK_W_MUST",
+    "PICK_W_NEAR_PRICE",
     "PICK_W_PREFER",
     "PICK_W_RECALL",
     "PICK_W_SPEC",
@@ -145,6 +146,17 @@ PICK_W_CHEAP_ASKED = REGISTRY.declare(
     maximum=10.0,
     description="Weight of cheapness when the shopper asked for a low price without naming "
     "one ('a cheap tablet', 'the cheapest ssd'); PICK_W_CHEAP when it is higher.",
+)
+PICK_W_NEAR_PRICE = REGISTRY.declare(
+    "PICK_W_NEAR_PRICE",
+    float,
+    1.5,
+    group="picker",
+    minimum=0.0,
+    maximum=10.0,
+    description="Weight of nearness to a price said as approximate ('a laptop around $1500'): "
+    "1 - |price - that price| / that price, at least 0; 0 for every item without one. Such a "
+    "price is a wish as 'cheap' is (PICK_W_CHEAP_ASKED), and cheapness then counts 0.",
 )
 PICK_W_SPEC = REGISTRY.declare(
     "PICK_W_SPEC",

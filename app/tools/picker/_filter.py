@@ -82,6 +82,7 @@ def prepare(
         specs=specs,
         budget_usd=budget,
         budget_source=source,
+        price_target_usd=plan.budget_target_usd if source == "plan" else None,
         budget_listed=_listed_budget(plan) if source == "plan" else None,
         attributes=asked_attributes(normalise(request), entries),
         max_picks=max(1, picks),
@@ -156,10 +157,13 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         kept.append(entry)
     recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
     cheap = cheapness([e.item.price_usd for e in kept], inputs.budget_usd)
+    if inputs.price_target_usd is not None:  # a price to be near: being cheaper is no merit
+        cheap = [0.0] * len(kept)
     fresh = freshness([e.item.released for e in kept])
+    near = nearness([e.item.price_usd for e in kept], inputs.price_target_usd)
     pool = tuple(
-        Pooled(e.item, e.candidate, r, c, f)
-        for e, r, c, f in zip(kept, recall, cheap, fresh, strict=True)
+        Pooled(e.item, e.candidate, r, c, f, n)
+        for e, r, c, f, n in zip(kept, recall, cheap, fresh, near, strict=True)
     )
     return Filtered(
         pool=pool,
@@ -190,6 +194,14 @@ def cheapness(prices: Sequence[float | None], budget: float | None) -> list[floa
     known = [p for p in prices if p is not None]
     scaled = iter(_min_max(known, higher_is_better=False))
     return [0.0 if p is None else next(scaled) for p in prices]
+
+
+def nearness(prices: Sequence[float | None], target: float | None) -> list[float]:
+    """0-1 per price: 1 - |price - target| / target, at least 0 ("around $1500" serves a
+    $1,450 laptop, not a $330 one); 0 for an unknown price and for every price without one."""
+    if target is None:
+        return [0.0] * len(prices)
+    return [0.0 if p is None else max(0.0, 1.0 - abs(p - target) / target) for p in prices]
 
 
 def freshness(years: Sequence[int | None]) -> list[float]:

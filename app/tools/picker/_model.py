@@ -44,6 +44,9 @@ class PickInputs:
     attributes: Mapping[str, frozenset[str]] = field(default_factory=dict)
     """Attribute values the request names (colour, gender, size): a pick that states the
     attribute must have one of them."""
+    price_target_usd: float | None = None
+    """The plan's price said as approximate ("around $1500"), where the plan's budget is the
+    slot's: the picks are ranked near it, not only under the ceiling."""
     budget_listed: tuple[float, str] | None = None
     """The plan's budget in the currency the shopper wrote it in: an item listed in that
     currency is compared in it (rupees with rupees), not through a rounded conversion."""
@@ -80,14 +83,15 @@ class PickInputs:
 
 
 class Pooled(NamedTuple):
-    """A candidate that passed the hard filters, with its scaled recall, cheapness and
-    freshness."""
+    """A candidate that passed the hard filters, with its scaled recall, cheapness,
+    freshness and nearness to a price said as approximate."""
 
     item: Item
     candidate: Candidate
     recall: float
     cheapness: float
     freshness: float = 0.5
+    nearness: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -186,6 +190,7 @@ class Weights:
     form: float = 0.0
     brand: float = 0.0
     fresh: float = 0.0
+    near: float = 0.0
 
 
 @dataclass(frozen=True)

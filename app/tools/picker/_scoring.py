@@ -23,6 +23,7 @@ from app.config.params.picker import (
     PICK_W_FRESH,
     PICK_W_GATE,
     PICK_W_MUST,
+    PICK_W_NEAR_PRICE,
     PICK_W_PREFER,
     PICK_W_RECALL,
     PICK_W_SPEC,
@@ -62,6 +63,7 @@ def current_weights(*, cheap: bool = False) -> Weights:
         unnamed=PICK_W_UNNAMED.get(),
         brand=PICK_W_BRAND.get(),
         fresh=PICK_W_FRESH.get(),
+        near=PICK_W_NEAR_PRICE.get(),
     )
     if cheap:
         return dataclasses.replace(weights, cheap=max(weights.cheap, PICK_W_CHEAP_ASKED.get()))
@@ -297,6 +299,7 @@ def weigh(
             else 0.0,
             "cheap": weights.cheap * pooled.cheapness,
             "fresh": weights.fresh * pooled.freshness,
+            "near": weights.near * pooled.nearness,
             "avoid": -weights.avoid * sem.avoid,
         }
         sunk = item_id in gate.sunk

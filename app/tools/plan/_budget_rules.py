@@ -74,6 +74,9 @@ class BudgetMention:
     soft: bool
     floor_usd: float | None = None
     """The lower end in USD when the shopper gave a range ("between $300 and $600")."""
+    target_usd: float | None = None
+    """The amount in USD when it was said as approximate ("around $1500"): a price to be
+    near, not only a limit."""
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,7 @@ def _build(
         amount=amount,
         currency=currency,
         budget_usd=_usd(amount * headroom, currency),
+        target_usd=_usd(amount, currency) if approx else None,
         evidence=original[m.start() : m.end()].strip(),
         start=m.start(),
         end=m.end(),

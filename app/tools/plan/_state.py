@@ -40,6 +40,7 @@ class PlanState:
     budget_usd: float | None = None
     budget_min_usd: float | None = None
     budget_amount: float | None = None
+    budget_target_usd: float | None = None
     currency: str = "USD"
     cheap: bool = False
     cheapest: bool = False
@@ -64,6 +65,7 @@ class PlanState:
             budget_usd=previous.budget_usd,
             budget_min_usd=previous.budget_min_usd,
             budget_amount=previous.budget_amount,
+            budget_target_usd=previous.budget_target_usd,
             currency=previous.currency,
             cheap=previous.cheap,
             cheapest=previous.cheapest,
@@ -104,6 +106,7 @@ class PlanState:
         if change.budget_usd is not None:
             self.budget_usd, self.budget_min_usd = change.budget_usd, None
             self.budget_amount = change.budget_amount or change.budget_usd
+            self.budget_target_usd = None
             self.currency = change.currency
         if change.floor_usd is not None:
             self._set_floor(change.floor_usd, with_ceiling=False)
@@ -135,11 +138,13 @@ class PlanState:
 
     def _drop_ceiling(self) -> None:
         self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
+        self.budget_target_usd = None
 
     def _set_budget(self, mention: BudgetMention) -> None:
         self.budget_usd = mention.budget_usd
         self.budget_min_usd = mention.floor_usd
         self.budget_amount = mention.amount
+        self.budget_target_usd = mention.target_usd
         self.currency = mention.currency
 
     def _apply_products(self, reading: MessageReading) -> None:
@@ -355,6 +360,7 @@ class PlanState:
             budget_usd=self.budget_usd,
             budget_min_usd=self.budget_min_usd,
             budget_amount=self.budget_amount,
+            budget_target_usd=self.budget_target_usd,
             currency=self.currency,
             cheap=self.cheap,
             cheapest=self.cheapest,

@@ -66,6 +66,12 @@ class ShoppingPlan(BaseModel):
         "('over $300').",
     )
     budget_amount: float | None = Field(None, gt=0, description="Budget as written.")
+    budget_target_usd: float | None = Field(
+        None,
+        gt=0,
+        description="The price the shopper named as approximate ('around $1500'), in USD: the "
+        "picker ranks prices near it first. None for a limit ('under $1500').",
+    )
     currency: str = Field("USD", description="ISO code of the currency as written.")
     cheap: bool = Field(
         False,

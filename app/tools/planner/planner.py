@@ -215,6 +215,7 @@ def merge_plans(
         budget_usd=rules.budget_usd,
         budget_min_usd=rules.budget_min_usd,
         budget_amount=rules.budget_amount,
+        budget_target_usd=rules.budget_target_usd,
         currency=rules.currency,
         cheap=drafted.cheap or rules.cheap,
         cheapest=drafted.cheapest or rules.cheapest,

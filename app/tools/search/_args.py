@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.catalog.item import PLATFORMS
+from app.config.params.item_search import ITEM_SEARCH_NEAR_PRICE_FLOOR
 from app.recall.filters import SearchFilters, brand_key
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.plan import ShoppingPlan
@@ -128,6 +129,9 @@ class SearchScope:
     """The price floor asked or planned, when the ceiling in force sits below it (not applied)."""
     product: str | None = None
     """The product the search asks for, typed (given, or the plan's): never read off the query."""
+    near_floor: float | None = None
+    """A soft floor under a price said as approximate ("around $1500"): searched first,
+    dropped when too little is found above it, never told as a block."""
 
     @property
     def top_k_capped(self) -> bool:
@@ -151,7 +155,7 @@ class SearchScope:
         """The payload filters the stores apply: platforms, price, rating and brands."""
         return SearchFilters.build(
             platforms=self.platforms,
-            price_min=self.price_min,
+            price_min=self.price_min if self.price_min is not None else self.near_floor,
             price_max=self.price_max,
             rating_min=self.min_rating,
             brands_in=[self.brand] if self.brand else (),
@@ -165,6 +169,10 @@ class SearchScope:
     def without_rating(self) -> SearchScope:
         """This scope with min_rating lifted (the relaxed search)."""
         return replace(self, min_rating=None)
+
+    def without_near_floor(self) -> SearchScope:
+        """This scope searched at any price under the ceiling."""
+        return replace(self, near_floor=None)
 
 
 def resolve_scope(
@@ -190,7 +198,20 @@ def resolve_scope(
         exclude_terms=tuple(dict.fromkeys(t.strip().lower() for t in plan.exclude_terms if t)),
         model_number=args.model_number,
         floor_set_aside=floor if set_aside else None,
+        near_floor=_near_floor(args, plan, floor, source),
     )
+
+
+def _near_floor(
+    args: ItemSearchArgs, plan: ShoppingPlan, floor: float | None, source: BudgetSource | None
+) -> float | None:
+    """The soft floor under the plan's approximate price, where the plan's budget is the
+    search's and no floor is set."""
+    share = ITEM_SEARCH_NEAR_PRICE_FLOOR.get()
+    target = plan.budget_target_usd
+    if target is None or floor is not None or source != "plan" or share <= 0:
+        return None
+    return round(target * share, 2)
 
 
 def _platforms(

@@ -36,7 +36,7 @@ from app.recall.trace import recall_trace
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.plan import ShoppingPlan, catalog_alias
-from app.tools.search._args import ItemSearchArgs, resolve_scope
+from app.tools.search._args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools.search._codes import codes_first
 from app.tools.search._expansion import expansion_variants
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
@@ -57,7 +57,7 @@ from app.tools.search._relevance import (
 from app.tools.search._result import ItemSearchResult
 from app.tools.search._run import Pass, SearchRun, build_result, ms_since, timed
 from app.tools.search._sheets import unstated
-from app.tools.terms import make_terms
+from app.tools.terms import Term, make_terms
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFloor"]
 
@@ -123,35 +123,23 @@ class ItemSearchTool:
         finished = self.memo.get(key)
         if finished is not None:
             return replay(ctx, finished, started)
-        matchers = ItemMatchers(scope)
         pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
         run = SearchRun(scope)
         with recall_trace() as trace:
-            with timed(run.steps, "main_recall"):
-                main = await self._pass(scope.query, scope.filters(), pool, matchers)
+            main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
-            chosen = await self._maybe_relax(run, main, pool)
-            kept = chosen.kept
-            if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
-                kept = await self._expand(run, kept, pool, matchers)
-            if product and none_named(_shown(kept, scope.top_k), product, scope.query):
-                kept = await self._refocus(run, kept, product, pool, matchers)
-            if product:
-                kept = await self.lookups.by_shelf(run, kept, product, matchers)
-            unmet = unstated(musts, _shown(kept, scope.top_k))
-            if product and unmet:
-                kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
-            with timed(run.steps, "relevance_order"):
-                kept, run.ranking = await self.relevance.apply(
-                    scope.query,
-                    kept,
-                    weight=ITEM_SEARCH_RELEVANCE_WEIGHT.get(),
-                    window=ITEM_SEARCH_RELEVANCE_WINDOW.get(),
-                )
-            if product:
-                kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
-            kept = _codes_first(run, kept)
-            kept, duplicates = dedupe(kept)
+            if scope.near_floor is not None:
+                floor = f"${scope.near_floor:,.2f}"
+                if _thin(kept, product, scope):
+                    run.notes.append(
+                        f"too little from {floor} up (the price is approximate): "
+                        "searched at any price under the budget"
+                    )
+                    run.effective = scope.without_near_floor()
+                    main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
+                else:
+                    run.notes.append(f"the price is approximate: searched from {floor} up")
+            matchers = ItemMatchers(run.effective)
             run.hits = kept[: scope.top_k]
             found = _shown(run.hits, scope.top_k)
             unnamed = none_named(found, product, scope.query)
@@ -178,6 +166,40 @@ class ItemSearchTool:
                 key, Finished(result.model_copy(deep=True), run.effective, tuple(kept[:pool]))
             )
         return result
+
+    async def _gather(
+        self, run: SearchRun, pool: int, musts: Sequence[Term], product: str | None
+    ) -> tuple[Pass, Pass, list[ScoredHit], int]:
+        """Recall under the run's scope in force, widen when thin, look up the product's shelf
+        and sheets, order, dedupe: the main pass, the pass chosen, the kept hits and the
+        duplicates dropped."""
+        scope = run.effective
+        matchers = ItemMatchers(scope)
+        with timed(run.steps, "main_recall"):
+            main = await self._pass(scope.query, scope.filters(), pool, matchers)
+        chosen = await self._maybe_relax(run, main, pool)
+        kept = chosen.kept
+        if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
+            kept = await self._expand(run, kept, pool, matchers)
+        if product and none_named(_shown(kept, scope.top_k), product, scope.query):
+            kept = await self._refocus(run, kept, product, pool, matchers)
+        if product:
+            kept = await self.lookups.by_shelf(run, kept, product, matchers)
+        unmet = unstated(musts, _shown(kept, scope.top_k))
+        if product and unmet:
+            kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
+        with timed(run.steps, "relevance_order"):
+            kept, run.ranking = await self.relevance.apply(
+                scope.query,
+                kept,
+                weight=ITEM_SEARCH_RELEVANCE_WEIGHT.get(),
+                window=ITEM_SEARCH_RELEVANCE_WINDOW.get(),
+            )
+        if product:
+            kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
+        kept = _codes_first(run, kept)
+        kept, duplicates = dedupe(kept)
+        return main, chosen, kept, duplicates
 
     async def _pass(
         self, query: str, filters: SearchFilters, pool: int, matchers: ItemMatchers
@@ -211,7 +233,7 @@ class ItemSearchTool:
     async def _maybe_relax(self, run: SearchRun, main: Pass, pool: int) -> Pass:
         """With min_rating set and too few hits, search once more without it (budget, brand
         and the relevance floor stay) and keep that result when it has more hits."""
-        scope = run.scope
+        scope = run.effective
         if scope.min_rating is None or len(on_topic(main.kept)) >= ITEM_SEARCH_MIN_HITS.get():
             return main
         loose = scope.without_rating()
@@ -301,6 +323,14 @@ class ItemSearchTool:
             return None
         run.complete = run.complete and not (scoring.degraded or response.failed_sources)
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _thin(kept: list[ScoredHit], product: str | None, scope: SearchScope) -> bool:
+    """Too little above an approximate price's soft floor: fewer on-topic hits than
+    ITEM_SEARCH_MIN_HITS, or none shown that names the product asked."""
+    if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
+        return True
+    return bool(product) and none_named(_shown(kept, scope.top_k), product, scope.query)
 
 
 def _partial(found: Pass) -> bool:
