@@ -644,3 +644,23 @@ def test_a_count_of_products_is_no_search_word(
 )
 def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) -> None:
     assert plan_from_text([text]).category == category
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("my printer stopped working, looking for a new one under 200", "printer", ()),
+        ("my old router died, i need a new one", "router", ()),
+        ("my mouse is not working anymore, any wireless ones?", "mouse", ()),
+        ("i need a new laptop", "laptop", ()),
+        ("looking for a brand new tablet", "tablet", ()),
+        ("i need a new watchband for my apple watch", "watchband", ("apple", "watch")),
+        ("i am looking for a new balance sneaker", "sneaker", ("new", "balance")),
+        ("a gift basket for a new baby", "gift basket", ("new", "baby")),
+    ],
+)
+def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords, plan.exclude_terms) == (category, keywords, ())

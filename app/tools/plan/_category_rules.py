@@ -33,6 +33,7 @@ from app.tools.plan._lexicon_rules import (
     is_product_noun,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
+from app.tools.plan._story_rules import only_newness
 from app.tools.plan._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
@@ -138,10 +139,11 @@ def _purpose(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess 
 
 
 def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
-    """For nouns the lexicon lacks: the last words of the chunk after "i need a", "find me"."""
+    """For nouns the lexicon lacks: the last words of the chunk after "i need a", "find me"
+    (newness may come between: "i need a new watchband")."""
     for m in _REQUEST_LEAD.finditer(low, start, end):
         runs = chunks(low, m.end(), end, allowed)
-        if not runs or runs[0][0].start - m.end() > 1:
+        if not runs or not only_newness(low[m.end() : runs[0][0].start]):
             continue
         words = [t for t in runs[0] if t.text not in STOP_WORDS and not t.text[0].isdigit()][-2:]
         if words:

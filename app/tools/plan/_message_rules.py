@@ -34,6 +34,7 @@ from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._lift_rules import Lift, find_lifts
 from app.tools.plan._negation_rules import Finding, find_negations
 from app.tools.plan._preference_rules import find_preferences, must_cue_before
+from app.tools.plan._story_rules import claim_story
 from app.tools.plan._text_rules import (
     Allowed,
     SpanMask,
@@ -96,6 +97,7 @@ def read_message(message: str) -> MessageReading:
     mask = SpanMask()
     budget = find_budget(low, text, mask)
     cheap, cheapest = claim_price_wishes(low, mask)
+    claim_story(low, mask)
     bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
     product_at = _first_product(low, mask)
