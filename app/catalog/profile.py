@@ -124,7 +124,9 @@ class CatalogProfile(BaseModel):
             if noun and keep.is_kind(noun):
                 kinds.update({noun, plural(noun)})
         return CatalogVocabulary(
-            kinds=frozenset(kinds), brands=frozenset(b.lower() for b in self.brands)
+            kinds=frozenset(kinds),
+            brands=frozenset(b.lower() for b in self.brands),
+            attribute_values=keep.attribute_values,
         )
 
     def save(self, folder: Path) -> Path:

@@ -113,6 +113,8 @@ class CatalogVocabulary:
 
     kinds: frozenset[str] = field(default_factory=frozenset)
     brands: frozenset[str] = field(default_factory=frozenset)
+    attribute_values: frozenset[str] = field(default_factory=frozenset)
+    """Every value the catalog's attributes take, lower-cased ("men", "black", "xl")."""
 
     def names_kind(self, word: str) -> bool:
         """Whether a word (any number) is one of the catalog's kinds."""

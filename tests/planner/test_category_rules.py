@@ -7,6 +7,7 @@ import pytest
 from app.errors import InvalidRequest
 from app.tools.plan._lexicon_rules import beside_product
 from app.tools.plan._text_rules import normalize
+from app.tools.plan.catalog_words import CatalogVocabulary, catalog_vocabulary
 from app.tools.plan.planner_rules import plan_from_text
 
 
@@ -664,3 +665,39 @@ def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(
 ) -> None:
     plan = plan_from_text([text])
     assert (plan.category, plan.keywords, plan.exclude_terms) == (category, keywords, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("a laptop for my grandma", "laptop"),
+        ("headphones for my son", "headphones"),
+        ("a watch for my husband", "watch"),
+    ],
+)
+def test_the_person_bought_for_is_no_search_word(text: str, category: str) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "audience", "relation"),
+    [
+        ("a kurta for my dad", "men", "dad"),
+        ("a black kurta for my husband", "men", "husband"),
+        ("a saree for my mom", "women", "mom"),
+        ("a t-shirt for my daughter", "girls", "daughter"),
+        ("shoes for my sons", "boys", "sons"),
+    ],
+)
+def test_the_person_bought_for_asks_the_audience_the_catalog_lists(
+    text: str, audience: str, relation: str
+) -> None:
+    listed = CatalogVocabulary(attribute_values=frozenset({"men", "women", "boys", "girls"}))
+    with catalog_vocabulary(listed):
+        keywords = plan_from_text([text]).keywords
+    assert audience in keywords
+    assert relation not in keywords
+    unlisted = plan_from_text([text]).keywords
+    assert audience not in unlisted
+    assert relation not in unlisted

@@ -14,6 +14,7 @@ from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
 from app.tools.plan._amount_rules import product_count
+from app.tools.plan._audience_rules import claim_audience
 from app.tools.plan._budget_rules import (
     BudgetMention,
     FloorMention,
@@ -86,6 +87,8 @@ class MessageReading:
     monochrome: str | None = None
     """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
+    audience: str | None = None
+    """Who the product is for, as the catalog lists it ("men" of "for my dad"), if said."""
 
 
 def read_message(message: str) -> MessageReading:
@@ -98,6 +101,7 @@ def read_message(message: str) -> MessageReading:
     budget = find_budget(low, text, mask)
     cheap, cheapest = claim_price_wishes(low, mask)
     claim_story(low, mask)
+    bought_for = claim_audience(low, mask)
     bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
     product_at = _first_product(low, mask)
@@ -152,11 +156,13 @@ def read_message(message: str) -> MessageReading:
         cheapest=cheapest,
         monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
+        audience=bought_for.audience,
         not_shopping=clearly_not_shopping(
             low,
             has_product=bool(segments),
             has_findings=bool(
                 findings
+                or bought_for.said
                 or cheap
                 or lifts
                 or budget.mentions

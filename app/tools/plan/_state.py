@@ -92,6 +92,8 @@ class PlanState:
                 self._constrain(event)
         if part is not None:
             self._refine_part(part, reading)
+        if reading.audience is not None:
+            self._add_keywords([reading.audience])
         self._fit_product_to_form()
         if reading.budget_cleared:
             self._drop_ceiling()

@@ -1,0 +1,50 @@
+"""Audience rules: the person a shopper buys for ("a kurta for my DAD") says who the product
+is for, not what it is: it asks the audience the catalog's attributes list for them ("men"),
+and where they list none, nothing (a laptop for my grandma is a laptop)."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from app.language import lexicon
+from app.tools.plan._text_rules import SpanMask
+from app.tools.plan.catalog_words import current_vocabulary
+
+__all__ = ["AudienceReading", "claim_audience"]
+
+
+class AudienceReading(NamedTuple):
+    """Whether a message named someone it buys for, and the audience the catalog lists for
+    the first of them (None where it lists none)."""
+
+    said: bool
+    audience: str | None
+
+
+_AUDIENCE_OF = {
+    word: audience
+    for audience, words in lexicon.word_sets("audience_relations").items()
+    for word in words
+}
+_RELATION = re.compile(
+    r"\bfor\s+(?:my|our|his|her|their)\s+(?P<who>"
+    + "|".join(sorted(map(re.escape, _AUDIENCE_OF), key=len, reverse=True))
+    + r")s?\b"
+)
+
+
+def claim_audience(low: str, mask: SpanMask) -> AudienceReading:
+    """Claim every "for my <relation>" in `mask`: whether there was one, and the audience the
+    first names where the catalog in use lists it among its attribute values."""
+    listed = current_vocabulary().attribute_values
+    said, found = False, None
+    for m in _RELATION.finditer(low):
+        if not mask.is_free(m.start(), m.end()):
+            continue
+        mask.take(m.start(), m.end())
+        said = True
+        audience = _AUDIENCE_OF[m.group("who")]
+        if found is None and audience in listed:
+            found = audience
+    return AudienceReading(said, found)
