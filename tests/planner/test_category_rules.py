@@ -658,6 +658,9 @@ def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) ->
         ("i need a new watchband for my apple watch", "watchband", ("apple", "watch")),
         ("i am looking for a new balance sneaker", "sneaker", ("new", "balance")),
         ("a gift basket for a new baby", "gift basket", ("new", "baby")),
+        ("my tv remote stopped working, need batteries", "batteries", ()),
+        ("my phone screen cracked so i need a screen protector", "screen protector", ()),
+        ("an ssd for my old laptop", "ssd", ("laptop",)),
     ],
 )
 def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(
