@@ -130,12 +130,12 @@ class ItemSearchTool:
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
             if scope.near_floor is not None:
                 floor = f"${scope.near_floor:,.2f}"
-                if _thin(kept, product, scope):
+                if _thin(kept, product, scope):  # the search at any price is the run now
+                    run = SearchRun(scope.without_near_floor(), cache=run.cache, steps=run.steps)
                     run.notes.append(
                         f"too little from {floor} up (the price is approximate): "
                         "searched at any price under the budget"
                     )
-                    run.effective = scope.without_near_floor()
                     main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
                 else:
                     run.notes.append(f"the price is approximate: searched from {floor} up")
