@@ -675,6 +675,7 @@ def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(
     [
         ("a laptop for my grandma", "laptop"),
         ("headphones for my son", "headphones"),
+        ("a t-shirt for my daughter", "t-shirt"),
         ("a watch for my husband", "watch"),
     ],
 )
@@ -689,8 +690,6 @@ def test_the_person_bought_for_is_no_search_word(text: str, category: str) -> No
         ("a kurta for my dad", "men", "dad"),
         ("a black kurta for my husband", "men", "husband"),
         ("a saree for my mom", "women", "mom"),
-        ("a t-shirt for my daughter", "girls", "daughter"),
-        ("shoes for my sons", "boys", "sons"),
     ],
 )
 def test_the_person_bought_for_asks_the_audience_the_catalog_lists(

@@ -170,7 +170,7 @@ async def test_min_rating_is_relaxed_but_budget_and_brand_hold(runtime: Runtime)
     assert "Relaxed" in result.render()
 
 
-async def test_an_approximate_price_is_searched_near_it_first_then_at_any_price(
+async def test_an_approximate_price_puts_the_hits_near_it_first_then_any_price(
     runtime: Runtime,
 ) -> None:
     share = ITEM_SEARCH_NEAR_PRICE_FLOOR.get()
@@ -184,9 +184,9 @@ async def test_an_approximate_price_is_searched_near_it_first_then_at_any_price(
     assert any((h.price_usd or 0) < 1500 * share for h in under.hits)
     mouse = {"budget_usd": 550.0, "budget_amount": 500.0, "budget_target_usd": 500.0}
     thin = await search(runtime, context(category="mouse", **mouse), query="mouse")
-    assert thin.hits
-    assert all((h.price_usd or 0) < 500 * share for h in thin.hits)
-    assert any("any price" in note for note in thin.notes)
+    assert thin.hits  # mice from $350 up are few or none: the search at any price follows
+    assert any((h.price_usd or 0) < 500 * share for h in thin.hits)
+    assert any("approximate" in note for note in thin.notes)
 
 
 async def test_duplicates_by_id_and_by_signature_are_dropped(runtime: Runtime) -> None:

@@ -119,9 +119,9 @@ ITEM_SEARCH_NEAR_PRICE_FLOOR = REGISTRY.declare(
     group="item_search",
     minimum=0.0,
     maximum=1.0,
-    description="A price said as approximate ('a laptop around $1500') is searched from this "
-    "share of it up first (from $1,050); with fewer than ITEM_SEARCH_MIN_HITS on-topic hits "
-    "there, without it. A preference, never a block the shopper is told of; 0 turns it off.",
+    description="A price said as approximate ('a laptop around $1500') is also searched from "
+    "this share of it up (from $1,050): the hits there that name the product go first, then "
+    "the search at any price under the budget. A preference, never a block; 0 turns it off.",
 )
 ITEM_VECTOR_MEMO_SIZE = REGISTRY.declare(
     "ITEM_VECTOR_MEMO_SIZE",

@@ -130,8 +130,8 @@ class SearchScope:
     product: str | None = None
     """The product the search asks for, typed (given, or the plan's): never read off the query."""
     near_floor: float | None = None
-    """A soft floor under a price said as approximate ("around $1500"): searched first,
-    dropped when too little is found above it, never told as a block."""
+    """A soft floor under a price said as approximate ("around $1500"): what is found above
+    it goes first, the search at any price follows; never told as a block."""
 
     @property
     def top_k_capped(self) -> bool:

@@ -124,21 +124,12 @@ class ItemSearchTool:
         if finished is not None:
             return replay(ctx, finished, started)
         pool = max(scope.top_k, ITEM_SEARCH_POOL.get())
-        run = SearchRun(scope)
+        run = SearchRun(scope.without_near_floor())
         with recall_trace() as trace:
             main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
             if scope.near_floor is not None:
-                floor = f"${scope.near_floor:,.2f}"
-                if _thin(kept, product, scope):  # the search at any price is the run now
-                    run = SearchRun(scope.without_near_floor(), cache=run.cache, steps=run.steps)
-                    run.notes.append(
-                        f"too little from {floor} up (the price is approximate): "
-                        "searched at any price under the budget"
-                    )
-                    main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
-                else:
-                    run.notes.append(f"the price is approximate: searched from {floor} up")
+                kept = await self._near_first(run, scope, kept, pool, musts, product)
             matchers = ItemMatchers(run.effective)
             run.hits = kept[: scope.top_k]
             found = _shown(run.hits, scope.top_k)
@@ -166,6 +157,30 @@ class ItemSearchTool:
                 key, Finished(result.model_copy(deep=True), run.effective, tuple(kept[:pool]))
             )
         return result
+
+    async def _near_first(
+        self,
+        run: SearchRun,
+        scope: SearchScope,
+        kept: list[ScoredHit],
+        pool: int,
+        musts: Sequence[Term],
+        product: str | None,
+    ) -> list[ScoredHit]:
+        """The on-topic hits from an approximate price's soft floor up that name the product
+        asked, searched the same way, put before those of the search at any price, which
+        stays the run: the floor is a preference, never a block the shopper is told of."""
+        near = SearchRun(scope)
+        _, _, found, _ = await self._gather(near, pool, musts, product)
+        named = [
+            h for h in on_topic(found) if not product or names_product(h.item, product, scope.query)
+        ]
+        run.complete = run.complete and near.complete
+        run.steps.update({f"near_price_{k}": v for k, v in near.steps.items()})
+        run.notes.append(
+            f"the price is approximate: {len(named)} hits from ${scope.near_floor:,.2f} up first"
+        )
+        return dedupe([*named, *kept])[0]
 
     async def _gather(
         self, run: SearchRun, pool: int, musts: Sequence[Term], product: str | None
@@ -323,14 +338,6 @@ class ItemSearchTool:
             return None
         run.complete = run.complete and not (scoring.degraded or response.failed_sources)
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
-
-
-def _thin(kept: list[ScoredHit], product: str | None, scope: SearchScope) -> bool:
-    """Too little above an approximate price's soft floor: fewer on-topic hits than
-    ITEM_SEARCH_MIN_HITS, or none shown that names the product asked."""
-    if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
-        return True
-    return bool(product) and none_named(_shown(kept, scope.top_k), product, scope.query)
 
 
 def _partial(found: Pass) -> bool:
