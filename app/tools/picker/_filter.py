@@ -156,11 +156,12 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
                 continue
         kept.append(entry)
     recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
-    cheap = cheapness([e.item.price_usd for e in kept], inputs.budget_usd)
-    if inputs.price_target_usd is not None:  # a price to be near: being cheaper is no merit
-        cheap = [0.0] * len(kept)
+    prices = [e.item.price_usd for e in kept]
+    # a price to be near: being cheaper is no merit
+    near_price = inputs.price_target_usd is not None
+    cheap = [0.0] * len(kept) if near_price else cheapness(prices, inputs.budget_usd)
     fresh = freshness([e.item.released for e in kept])
-    near = nearness([e.item.price_usd for e in kept], inputs.price_target_usd)
+    near = nearness(prices, inputs.price_target_usd)
     pool = tuple(
         Pooled(e.item, e.candidate, r, c, f, n)
         for e, r, c, f, n in zip(kept, recall, cheap, fresh, near, strict=True)

@@ -198,12 +198,12 @@ def resolve_scope(
         exclude_terms=tuple(dict.fromkeys(t.strip().lower() for t in plan.exclude_terms if t)),
         model_number=args.model_number,
         floor_set_aside=floor if set_aside else None,
-        near_floor=_near_floor(args, plan, floor, source),
+        near_floor=_near_floor(plan, floor, source),
     )
 
 
 def _near_floor(
-    args: ItemSearchArgs, plan: ShoppingPlan, floor: float | None, source: BudgetSource | None
+    plan: ShoppingPlan, floor: float | None, source: BudgetSource | None
 ) -> float | None:
     """The soft floor under the plan's approximate price, where the plan's budget is the
     search's and no floor is set."""
