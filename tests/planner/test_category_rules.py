@@ -659,7 +659,11 @@ def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) ->
         ("i am looking for a new balance sneaker", "sneaker", ("new", "balance")),
         ("a gift basket for a new baby", "gift basket", ("new", "baby")),
         ("my tv remote stopped working, need batteries", "batteries", ()),
-        ("my phone screen cracked so i need a screen protector", "screen protector", ()),
+        ("my phone screen cracked so i need a screen protector", "screen protector", ("phone",)),
+        ("my laptop battery died, need a new battery", "battery", ("laptop",)),
+        ("my phone died, need a charger", "charger", ("phone",)),
+        ("my camera lens broke, need a lens cap", "lens cap", ("camera",)),
+        ("my old router died, need a new router", "router", ()),
         ("an ssd for my old laptop", "ssd", ("laptop",)),
     ],
 )

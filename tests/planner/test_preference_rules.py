@@ -82,6 +82,25 @@ def test_must_have(text: str, must: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "must", "prefer"),
+    [
+        ("a router for a big house with lots of devices", (), ("big house", "devices")),
+        ("a backpack with plenty of pockets", (), ("pockets",)),
+        ("a tv that has a lot of apps", (), ("apps",)),
+        ("a speaker with many features and bluetooth", ("bluetooth",), ()),
+        ("a desk with several drawers, preferably white", (), ("drawers", "white")),
+        ("a laptop with more than 8gb ram", ("over 8gb ram",), ()),
+    ],
+)
+def test_a_count_is_a_wish_for_more_of_what_is_counted(
+    text: str, must: tuple[str, ...], prefer: tuple[str, ...]
+) -> None:
+    """ "with lots of devices" is no phrase a title states: it would filter every item out."""
+    plan = plan_from_text([text])
+    assert (plan.must_have, plan.prefer) == (must, prefer)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "a cheap printer for home",

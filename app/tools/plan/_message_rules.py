@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.catalog.model_codes import code_spans
+from app.catalog.product_nouns import singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
@@ -35,7 +36,7 @@ from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._lift_rules import Lift, find_lifts
 from app.tools.plan._negation_rules import Finding, find_negations
 from app.tools.plan._preference_rules import find_preferences, must_cue_before
-from app.tools.plan._story_rules import claim_story
+from app.tools.plan._story_rules import StoryOwner, claim_story
 from app.tools.plan._text_rules import (
     Allowed,
     SpanMask,
@@ -100,7 +101,7 @@ def read_message(message: str) -> MessageReading:
     mask = SpanMask()
     budget = find_budget(low, text, mask)
     cheap, cheapest = claim_price_wishes(low, mask)
-    claim_story(low, mask)
+    owners = claim_story(low, mask)
     bought_for = claim_audience(low, mask)
     bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
@@ -139,6 +140,8 @@ def read_message(message: str) -> MessageReading:
             products = (ProductReading(guess.category, guess.head, words, None),)
     else:
         words = tuple(k for p in products for k in p.keywords)
+    products = tuple(_with_owner(p, owners) for p in products)
+    words = tuple(dict.fromkeys((*words, *(k for p in products for k in p.keywords))))
     products, words, coded = _codes_required(low, text, products, words)
     findings = sorted([*findings, *coded], key=lambda f: f.start)
     decision = _decide(overall, budget.cleared_at)
@@ -216,6 +219,14 @@ def _products(
             )
         )
     return tuple(products), overall
+
+
+def _with_owner(product: ProductReading, owners: tuple[StoryOwner, ...]) -> ProductReading:
+    """The product an accessory is for, told in a story ("my PHONE screen cracked, need a
+    screen protector"), as a keyword, as "a screen protector for my phone" has it."""
+    head = singular(product.category.split()[-1]) if product.category else ""
+    mine = [o.owner for o in owners if o.accessory == head and o.owner not in product.keywords]
+    return dataclasses.replace(product, keywords=(*product.keywords, *mine)) if mine else product
 
 
 def _said_of(low: str, segment: Segment, finding: Finding) -> bool:

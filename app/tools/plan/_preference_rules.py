@@ -46,6 +46,9 @@ _WITH = re.compile(r"\bwith\s+")
 _SUPPORT_FOR = re.compile(r"(?:support|supports)\s+(?:for|of)\s+")
 """What "with support for" leads to is the must-have ("with support for sd cards")."""
 _WITH_GUARD = lexicon.word_set("preference_with_guard")
+_COUNTED = re.compile(
+    r"(?:" + lexicon.alternation("preference_quantifiers") + r")(?:\s+(?P<counted>[a-z].*))?"
+)
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
 _PURPOSE = re.compile(
     r"\bfor\s+(?:(?:"
@@ -264,7 +267,19 @@ def _claim(
     items = _with_alternatives(low, [p for item in items for p in _one_per_part(low, item)])
     mask.take(start, items[-1].end)
     evidence = original[start : items[-1].end]
-    return [Finding(kind, item.text, evidence, start) for item in items]
+    found = [_uncounted(Finding(kind, item.text, evidence, start)) for item in items]
+    return [f for f in found if f is not None]
+
+
+def _uncounted(finding: Finding) -> Finding | None:
+    """ "with lots of devices": a count is no phrase a title states; more of what is counted
+    is a wish (prefer "devices"), where the counted phrase would filter every item out; a
+    count of nothing named ("many features") asks nothing."""
+    m = _COUNTED.fullmatch(finding.term)
+    if m is None:
+        return finding
+    counted = m.group("counted")
+    return Finding("prefer", counted, finding.evidence, finding.start) if counted else None
 
 
 def _one_per_part(low: str, item: Phrase) -> list[Phrase]:

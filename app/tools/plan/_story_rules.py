@@ -3,17 +3,20 @@ printer STOPPED WORKING") and the newness they ask ("a NEW one") explain the req
 name nothing a title says, so their words are claimed before negations and keywords are read
 ("not working" is no exclusion). The thing itself stays for the product rules to read, unless
 the message goes on to name the product it wants ("my tv remote stopped working, need
-BATTERIES"): then the broken thing is only the story."""
+BATTERIES"): then the broken thing is only the story, save the product an accessory is for
+("my PHONE screen cracked, need a screen protector" asks a phone's screen protector)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from app.catalog.product_nouns import singular
 from app.language import lexicon
 from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._text_rules import SpanMask, tokens
 
-__all__ = ["claim_story", "only_newness"]
+__all__ = ["StoryOwner", "claim_story", "only_newness"]
 
 _BREAKAGE = re.compile(
     r"\bmy\s+(?P<thing>(?:[a-z0-9'-]+\s+){1,4}?)(?P<broke>(?:"
@@ -36,31 +39,71 @@ sneaker": "new" is part of a name there)."""
 _ONLY_NEWNESS = re.compile(r"\s*(?:(?:" + lexicon.alternation("story_newness") + r")\s*)?")
 
 
-def claim_story(low: str, mask: SpanMask) -> None:
+_ACCESSORY_NOUNS = lexicon.word_set("accessory_nouns")
+
+
+@dataclass(frozen=True)
+class StoryOwner:
+    """The shopper's product an accessory they ask for is for: `owner` ("phone") of the
+    story's thing, `accessory` the singular head noun of what they want ("protector")."""
+
+    owner: str
+    accessory: str
+
+
+def claim_story(low: str, mask: SpanMask) -> tuple[StoryOwner, ...]:
     """Claim in `mask` the breakage told of the shopper's own thing, the word that says it is
-    the one they have ("old", "current") and the newness asked of what they buy."""
+    the one they have ("old", "current") and the newness asked of what they buy; returns the
+    owners of the accessories asked after a story."""
+    owners: list[StoryOwner] = []
     for m in _OWNED.finditer(low):
         if mask.is_free(m.start("owned"), m.end("owned")):
             mask.take(m.start("owned"), m.end("owned"))
     for m in _BREAKAGE.finditer(low):
         if mask.is_free(m.start("broke"), m.end("broke")):
             mask.take(m.start("broke"), m.end("broke"))
-            if _wants_another(low, m.end()):
+            wanted = _wanted_product(low, m.end())
+            if wanted:
                 mask.take(m.start(), m.end("thing"))
+                owner = _owner(m.group("thing").split(), wanted)
+                owners += [StoryOwner(owner, singular(wanted[-1]))] if owner else []
     for m in _NEWNESS.finditer(low):
         if mask.is_free(m.start("new"), m.end("new")):
             mask.take(m.start("new"), m.end("new"))
+    return tuple(owners)
 
 
-def _wants_another(low: str, start: int) -> bool:
-    """Whether the words after a story name a product before they point back at the broken
-    thing or open a clause about it ("need BATTERIES"; not "need a new ONE that covers")."""
+def _wanted_product(low: str, start: int) -> list[str]:
+    """The product nouns the words after a story name, before they point back at the broken
+    thing or open a clause about it ("need a SCREEN PROTECTOR"; none in "need a new ONE that
+    covers")."""
+    wanted: list[str] = []
     for tok in tokens(low, start, len(low)):
-        if tok.text in _BACK_REFERENCES:
-            return False
-        if is_product_noun(tok.text):
-            return True
-    return False
+        if not wanted and tok.text in _BACK_REFERENCES:
+            return []
+        if is_product_noun(tok.text) or (wanted and singular(tok.text) in _ACCESSORY_NOUNS):
+            wanted.append(tok.text)
+        elif wanted:
+            break
+    return wanted
+
+
+def _owner(thing: list[str], wanted: list[str]) -> str | None:
+    """The product an accessory is for in the broken thing's words: "PHONE screen" for a
+    screen protector, "LAPTOP battery" for a battery, "PHONE" for a charger; none when the
+    thing is an accessory of its own that the wanted one does not name ("tv remote" for
+    batteries)."""
+    wanted_words = {singular(w) for w in wanted}
+    if singular(wanted[-1]) not in _ACCESSORY_NOUNS or not thing:
+        return None
+    last = singular(thing[-1])
+    if last in _ACCESSORY_NOUNS and last not in wanted_words:
+        return None
+    for word in thing:
+        base = singular(word)
+        if is_product_noun(word) and base not in _ACCESSORY_NOUNS and base not in wanted_words:
+            return word
+    return None
 
 
 def only_newness(text: str) -> bool:
