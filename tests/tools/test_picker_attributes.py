@@ -42,3 +42,29 @@ def test_a_word_inside_another_is_not_asked() -> None:
 def test_nothing_asked_keeps_everything() -> None:
     assert kept("a kurta") == ["1", "2", "3", "4", "5", "6"]
     assert filtered_for(ITEMS, ShoppingPlan(), query="blue kurta").off_attribute == 4
+
+
+TAGGED = [
+    kurta(1, tags="Pot, Plants"),
+    kurta(2, tags="Plants"),
+    kurta(3, tags="Candle"),
+    kurta(4, tags="men"),
+    kurta(5, tags="women"),
+    kurta(6, tags="Gold, Turquoise"),
+    kurta(7, tags="Silver, Turquoise"),
+]
+
+
+def kept_tagged(query: str) -> list[str]:
+    filtered = filtered_for(TAGGED, ShoppingPlan(), query=query)
+    return [p.item.item_id.split(":")[1] for p in filtered.pool]
+
+
+def test_a_list_attribute_is_a_bag_of_facets_not_one_value() -> None:
+    """Shopify's tags: "Pot, Plants" holds plants; a tag with no rival kind rules nothing out."""
+    assert kept_tagged("a pot for my plants") == ["1", "2", "3", "4", "5", "6", "7"]
+
+
+def test_only_a_rival_audience_or_colour_in_a_list_rules_an_item_out() -> None:
+    assert kept_tagged("a kurta for men") == ["1", "2", "3", "4", "6", "7"]
+    assert kept_tagged("a silver kurta") == ["1", "2", "3", "4", "5", "7"]

@@ -22,6 +22,15 @@ class Entry(NamedTuple):
 
 
 @dataclass(frozen=True)
+class AskedValues:
+    """The values of one attribute a request names; `rivals`: for a list attribute (tags),
+    the values that rule an item out (None: any other value does)."""
+
+    wanted: frozenset[str]
+    rivals: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
 class PickInputs:
     """Stage 1 → 2: what one slot is picked for, normalised, and its candidates in recall order.
 
@@ -41,7 +50,7 @@ class PickInputs:
     budget_source: BudgetSource | None
     max_picks: int
     entries: tuple[Entry, ...]
-    attributes: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    attributes: Mapping[str, AskedValues] = field(default_factory=dict)
     """Attribute values the request names (colour, gender, size): a pick that states the
     attribute must have one of them."""
     price_target_usd: float | None = None
