@@ -1164,9 +1164,13 @@ def test_a_price_said_as_approximate_ranks_the_prices_near_it_first() -> None:
 
 
 def _ranked(
-    *specs: tuple[str, str | None, float | None], gate_scores: list[float] | None = None
+    *specs: tuple[str, str | None, float | None] | tuple[str, str | None, float | None, str],
+    gate_scores: list[float] | None = None,
 ) -> tuple:
-    items = [item(n, title, price, brand=brand) for n, (title, brand, price) in enumerate(specs, 1)]
+    items = [
+        item(n, spec[0], spec[2], brand=spec[1], platform=spec[3] if len(spec) > 3 else "amazon")
+        for n, spec in enumerate(specs, 1)
+    ]
     filtered = filtered_for(items)
     gate = NO_GATE
     if gate_scores is not None:
@@ -1179,12 +1183,24 @@ def test_near_duplicates_merge_into_the_better_listing() -> None:
         ("Kensington Value Keyboard Black Netherlands", "Kensington", 22.95),
         ("Kensington Value Keyboard Black Germany", "Kensington", 25.95),
         ("Cherry Stream keyboard", "Cherry", 30.0),
-        ("Cherry KC 1000 keyboard", "Cherry", 30.0),
+        ("Cherry KC 1000 keyboard", "Cherry", 30.0, "walmart"),
     )
     sel = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.6)
     assert [c.scored.item.item_id for c in sel.picks] == ["amazon:1", "amazon:3"]
-    assert [c.merged for c in sel.picks] == [("amazon:2",), ("amazon:4",)]
+    assert [c.merged for c in sel.picks] == [("amazon:2",), ("walmart:4",)]
     assert sel.merged == 2
+
+
+def test_one_shop_selling_a_vendors_products_at_one_price_is_no_duplicate() -> None:
+    """A Shopify shop lists a $50 shirt and a $50 jacket of one vendor: two products."""
+    ranked = _ranked(
+        ("Soft Winter Jacket", "partners-demo", 50.0, "shopdemo"),
+        ("Ocean Blue Shirt", "partners-demo", 50.0, "shopdemo"),
+        ("Striped Silk Blouse", "partners-demo", 50.0, "shopdemo"),
+    )
+    sel = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.6)
+    assert len(sel.picks) == 3
+    assert sel.merged == 0
 
 
 def test_one_title_template_over_other_models_or_amounts_is_no_duplicate() -> None:

@@ -1,6 +1,6 @@
 """Listings of one product: two titles with most of their words in common, or one brand at
-one price, unless their model codes or their amounts of a unit differ. Stage 2 leaves out
-the twins of picks shown before, stage 6 folds them into the listing it keeps."""
+one price in two shops, unless their model codes or their amounts of a unit differ. Stage 2
+leaves out the twins of picks shown before, stage 6 folds them into the listing it keeps."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from app.tools.terms import find_specs, jaccard
 
 def same_product(a: Item, b: Item, *, threshold: float) -> bool:
     """Two listings of one product: title-token Jaccard at least `threshold`, or the same
-    known brand at the same known price; never two that name different model codes or state
-    different amounts of one unit (one catalog's title template fits many models and
-    configurations: "16 GB" and "8 GB" ThinkBooks)."""
+    known brand at the same known price in two shops (one shop sells many of a vendor's
+    products at one price point: a $50 shirt and a $50 jacket); never two that name
+    different model codes or state different amounts of one unit (one catalog's title
+    template fits many models and configurations: "16 GB" and "8 GB" ThinkBooks)."""
     if different_models(a, b) or _different_specs(a.title, b.title):
         return False
     if jaccard(a.title, b.title) >= threshold:
@@ -22,7 +23,8 @@ def same_product(a: Item, b: Item, *, threshold: float) -> bool:
     brand_a, brand_b = brand_key(a.brand), brand_key(b.brand)
     price_a, price_b = a.price_usd, b.price_usd
     return (
-        brand_a is not None
+        a.platform != b.platform
+        and brand_a is not None
         and brand_a == brand_b
         and price_a is not None
         and price_b is not None
