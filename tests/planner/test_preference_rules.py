@@ -82,6 +82,25 @@ def test_must_have(text: str, must: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "prefer"),
+    [
+        ("what's a good mouse for someone with small hands", ("small hands",)),
+        ("a laptop for a person with bad eyesight", ("bad eyesight",)),
+        ("a keyboard for people with arthritis", ("arthritis",)),
+        ("headphones for someone with glasses, under $100", ("glasses",)),
+    ],
+)
+def test_with_after_a_person_tells_of_the_person(text: str, prefer: tuple[str, ...]) -> None:
+    """ "for someone with small hands": no title says it, and "person" is no search word."""
+    plan = plan_from_text([text])
+    assert (plan.must_have, plan.prefer, plan.keywords) == ((), prefer, ())
+
+
+def test_with_after_an_audience_still_asks_of_the_product() -> None:
+    assert plan_from_text(["a tablet for kids with a case"]).must_have == ("case",)
+
+
+@pytest.mark.parametrize(
     ("text", "must", "prefer"),
     [
         ("a router for a big house with lots of devices", (), ("big house", "devices")),

@@ -46,6 +46,7 @@ _WITH = re.compile(r"\bwith\s+")
 _SUPPORT_FOR = re.compile(r"(?:support|supports)\s+(?:for|of)\s+")
 """What "with support for" leads to is the must-have ("with support for sd cards")."""
 _WITH_GUARD = lexicon.word_set("preference_with_guard")
+_PERSON_WITH = lexicon.word_set("preference_person_with")
 _COUNTED = re.compile(
     r"(?:" + lexicon.alternation("preference_quantifiers") + r")(?:\s+(?P<counted>[a-z].*))?"
 )
@@ -94,7 +95,11 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
             continue
         support = _SUPPORT_FOR.match(low, m.end())
         items = _collect(low, support.end() if support else m.end(), mask, max_words, digits=True)
-        found += _claim(items, "must_have", m.start(), (low, original), mask)
+        person = _person_before(low, m)
+        if person is not None and items:
+            mask.take(person.start, person.end)
+        kind: Kind = "must_have" if person is None else "prefer"
+        found += _claim(items, kind, m.start(), (low, original), mask)
     found += _traits_of_ones(low, original, mask)
     return sorted(found, key=lambda f: f.start)
 
@@ -166,6 +171,13 @@ def _is_requirement(low: str, m: re.Match[str]) -> bool:
         return True
     before = tokens(low, max(0, m.start() - 20), m.start())
     return not (before and before[-1].text in _WITH_GUARD)
+
+
+def _person_before(low: str, m: re.Match[str]) -> Token | None:
+    """The word for a person "with" follows, if any: "for someone with small hands" tells
+    who the product is for, a wish rather than a phrase its title states."""
+    before = tokens(low, max(0, m.start() - 20), m.start())
+    return before[-1] if before and before[-1].text in _PERSON_WITH else None
 
 
 def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
