@@ -370,11 +370,17 @@ async def judge_more(
 async def _score(
     plan: GatePlan, model: Reranker | None, *, floor: float, shelf: float, product: str | None
 ) -> Gate:
+    """The gate's scores for the plan's items; where the query is the catalog's name for the
+    product ("laptop power adapter" for a laptop charger), an item is scored under both names
+    and the better counts: the model tells the two kinds apart, and either is what was asked."""
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
     documents = [gate_document(p.item, plan.noun) for p in plan.targets]
     try:
         scores = await model.ascore(plan.query, documents)
+        if product and plan.query == catalog_name(product) != product:
+            mine = await model.ascore(product, documents)
+            scores = [max(a, b) for a, b in zip(scores, mine, strict=True)]
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))

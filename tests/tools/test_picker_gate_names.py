@@ -1,0 +1,57 @@
+"""The gate under both names of a product: where the catalog's name for it differs from the
+shopper's ("laptop power adapter" for a laptop charger), either name passes an item."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from app.tools.picker._filter import hard_filter
+from app.tools.picker._gate import gate_query, run_gate
+from app.tools.plan.shopping_plan import ShoppingPlan
+from tests.tools.picker_fixtures import inputs_for, item
+
+
+class _KindReranker:
+    """A kind classifier: 0.9 when the document names the query's last word, else 0.01."""
+
+    model_id = "kind"
+    remote = False
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        self.queries.append(query)
+        noun = query.split()[-1]
+        return [0.9 if noun in d.lower() else 0.01 for d in documents]
+
+    async def ascore(self, query: str, documents: Sequence[str]) -> list[float]:
+        return self.score(query, documents)
+
+
+ITEMS = [
+    item(1, "Toshiba Laptop Charger with USB", 37.99),
+    item(2, "Dell 90-watt Inspiron AC Power Adapter", 59.0, brand="Dell"),
+    item(3, "Kensington Wall Laptop Power Adapter", 56.0),
+    item(4, "Laptop Sleeve 15 inch", 19.0),
+]
+
+
+async def test_an_item_passes_under_the_shoppers_name_or_the_catalogs() -> None:
+    plan = ShoppingPlan(category="laptop charger")
+    inputs = inputs_for(ITEMS, plan, query="laptop charger")
+    assert gate_query(inputs) == "laptop power adapter"
+    model = _KindReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert gate.on
+    assert sorted(model.queries) == ["laptop charger", "laptop power adapter"]
+    assert gate.sunk == {"amazon:4"}
+
+
+async def test_a_product_named_as_the_catalog_names_it_is_scored_once() -> None:
+    plan = ShoppingPlan(category="power adapter")
+    inputs = inputs_for(ITEMS, plan, query="power adapter")
+    model = _KindReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert model.queries == ["power adapter"]
+    assert gate.sunk == {"amazon:1", "amazon:4"}
