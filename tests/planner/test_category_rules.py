@@ -199,6 +199,11 @@ def test_forms_counts_and_names_shoppers_split(
         ("i need something to print photos at home", "printer", ("photos", "home")),
         ("something to connect my laptop to my tv", "cable", ("laptop", "tv")),
         ("i need something to hook up my ps4 to a monitor", "cable", ("ps4", "monitor")),
+        ("something to cool my laptop", "cooler", ("laptop",)),
+        ("something to clean my screen", "cleaner", ("screen",)),
+        ("something to carry my laptop in", "bag", ("laptop",)),
+        ("something to hold my phone in the car", "holder", ("phone", "car")),
+        ("something to mount my tv on the wall", "mount", ("tv", "wall")),
         # a product named first is what is asked: the purpose is a search word
         ("a laptop and something to charge it", "laptop", ("charge",)),
         ("a phone charger for the car", "phone charger", ("car",)),
