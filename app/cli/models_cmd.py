@@ -41,6 +41,12 @@ def train_reranker_cmd(
         return
     for line in report.summary_lines():
         typer.echo(line)
+    floor = get_settings().reranker_min_auc
+    if report.heldout_auc < floor:
+        typer.echo(
+            f"under RERANKER_MIN_AUC {floor}: the relevance gate stays off rather than use it",
+            err=True,
+        )
 
 
 @app.command("train-relevance")

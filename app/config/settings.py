@@ -119,6 +119,14 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("RERANKER_INT8", "reranker_int8"),
         description="Quantise the local cross-encoder to int8 on load (faster on a CPU).",
     )
+    reranker_min_auc: float = Field(
+        0.7,
+        ge=0.0,
+        le=1.0,
+        validation_alias=AliasChoices("RERANKER_MIN_AUC", "reranker_min_auc"),
+        description="Held-out AUC the newest trained cross-encoder needs before the gate uses "
+        "it; one trained on too few labels (a small catalog's) leaves the gate off instead.",
+    )
     reranker_url: str | None = Field(
         None, validation_alias=AliasChoices("RERANKER_URL", "reranker_url")
     )

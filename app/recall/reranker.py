@@ -26,6 +26,7 @@ __all__ = [
     "ScoreCache",
     "build_reranker",
     "check_request",
+    "heldout_auc",
     "local_model_dir",
     "merged",
     "missing",
@@ -136,7 +137,23 @@ def local_model_dir(settings: Settings) -> Path:
     models = trained_models(settings.models_dir)
     if not models:
         raise ConfigError(f"no trained reranker under {settings.models_dir}; {_TRAIN_HINT}")
+    auc = heldout_auc(models[0])
+    if auc is not None and auc < settings.reranker_min_auc:
+        raise ConfigError(
+            f"the newest trained reranker {models[0].name} has held-out AUC {auc:.3f}, under "
+            f"RERANKER_MIN_AUC {settings.reranker_min_auc}: too few labelled pairs to judge "
+            "relevance (a catalog with more items per category trains a better one)"
+        )
     return models[0]
+
+
+def heldout_auc(model_dir: Path) -> float | None:
+    """The held-out AUC its training recorded, or None when the record has none."""
+    try:
+        value = json.loads((model_dir / TRAINING_FILE).read_text()).get("heldout_auc")
+    except (OSError, ValueError):
+        return None
+    return float(value) if isinstance(value, int | float) else None
 
 
 def build_reranker(settings: Settings) -> Reranker:

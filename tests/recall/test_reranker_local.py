@@ -3,6 +3,7 @@ on real catalog titles, which model folder it loads, and the ConfigError when no
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,13 @@ from app.config.settings import Settings
 from app.errors import ConfigError
 from app.recall._reranker_local import LocalReranker
 from app.recall.index_manifest import current_paths
-from app.recall.reranker import Reranker, build_reranker, trained_models
+from app.recall.reranker import (
+    TRAINING_FILE,
+    Reranker,
+    build_reranker,
+    local_model_dir,
+    trained_models,
+)
 from app.recall.reranker_training import TrainReport
 from tests.contracts.reranker_contract import RerankerContract, small_model
 
@@ -124,3 +131,17 @@ def test_the_saved_model_loads_in_flag_reranker_with_the_same_scores(
     docs = ["Razer Lachesis Gaming Mouse", "C2G 2m USB cable", "HP LaserJet printer"]
     theirs = flag.compute_score([["computer mouse", d] for d in docs], normalize=True)
     assert theirs == pytest.approx(local.score("computer mouse", docs), abs=1e-4)
+
+
+def test_a_model_under_the_quality_floor_leaves_the_gate_off_saying_why(tmp_path: Path) -> None:
+    """A cross-encoder trained on a small catalog's few labels (held-out AUC 0.167) would
+    gate at random: the factory refuses it as it refuses a missing one."""
+    settings = Settings(var_dir=tmp_path, reranker_model=None)
+    folder = settings.models_dir / "reranker-weak"
+    folder.mkdir(parents=True)
+    record = {"finished_at": "2026-12-06T03:00:00+00:00", "heldout_auc": 0.1673}
+    (folder / TRAINING_FILE).write_text(json.dumps(record))
+    with pytest.raises(ConfigError, match=r"held-out AUC 0\.167, under RERANKER_MIN_AUC 0\.7"):
+        build_reranker(settings)
+    lenient = settings.model_copy(update={"reranker_min_auc": 0.1})
+    assert local_model_dir(lenient) == folder
