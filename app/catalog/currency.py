@@ -9,7 +9,7 @@ from pathlib import Path
 
 from app.errors import ConfigError
 
-__all__ = ["RATES_FILE", "known_currencies", "to_usd", "usd_rates"]
+__all__ = ["RATES_FILE", "known_currencies", "listed_price", "money", "to_usd", "usd_rates"]
 
 RATES_FILE = Path(__file__).resolve().parents[2] / "data" / "currency_rates.json"
 
@@ -35,3 +35,22 @@ def to_usd(amount: float | None, currency: str | None) -> float | None:
         return None
     rate = usd_rates().get(currency.upper())
     return None if rate is None else round(amount * rate, 2)
+
+
+def money(amount: float, currency: str | None) -> str:
+    """An amount as a shopper reads it: "$49.14" in dollars (or no currency known), else
+    the ISO code before it ("INR 3,999", "EUR 12.50"): whole amounts without cents."""
+    code = (currency or "USD").upper()
+    if code == "USD":
+        return f"${amount:,.2f}"
+    digits = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
+    return f"{code} {digits}"
+
+
+def listed_price(price: float | None, currency: str | None, price_usd: float | None) -> str:
+    """A listing's price in the shop's currency, with dollars beside it when that is another
+    ("INR 3,999 ≈ $49.14"): the shopper sees what the shop asks."""
+    if price is None or currency is None or currency.upper() == "USD":
+        return "no listed price" if price_usd is None else money(price_usd, "USD")
+    beside = "" if price_usd is None else f" ≈ {money(price_usd, 'USD')}"
+    return f"{money(price, currency)}{beside}"

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from app.catalog.currency import listed_price, money
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
 from app.catalog.standards import standard_labels
 from app.tools.compare import PriceCompareResult
 from app.tools.picker._contrary import same_family
-from app.tools.picker._model import BudgetSource, Chosen, Filtered, Gate, PickInputs, Selection
+from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.picker._result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools.search import accessorized_product, none_named, sibling_product
 from app.tools.terms import spec_where, where_stated
@@ -218,7 +219,7 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if avoided:
         mentioned = ", ".join(inputs.shown(avoided))
         parts.append(f"mentions {mentioned} (you would rather avoid it)")
-    parts.append(_price_words(item.price_usd, inputs.budget_usd, inputs.budget_source))
+    parts.append(_price_words(item, inputs))
     if item.released is not None:
         parts.append(f"released {item.released}")
     if view is not None:
@@ -241,13 +242,22 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     return standard_labels(kind) if kind else None
 
 
-def _price_words(price: float | None, budget: float | None, source: BudgetSource | None) -> str:
+def _price_words(item: Item, inputs: PickInputs) -> str:
+    """The price as the shop lists it and what it leaves of the budget, in the currency the
+    shopper gave the budget in when the shop lists in it too ("INR 1,001 under the INR
+    5,000 budget"), else in dollars."""
+    price, budget = item.price_usd, inputs.budget_usd
     if price is None:
         return "no listed price"
+    shown = listed_price(item.price, item.currency, price)
     if budget is None:
-        return f"${price:,.2f}"
-    of = " left for it of the bundle's budget" if source == "bundle" else " budget"
-    return f"${price:,.2f}, ${budget - price:,.2f} under the ${budget:,.2f}{of}"
+        return shown
+    of = " left for it of the bundle's budget" if inputs.budget_source == "bundle" else " budget"
+    listed = inputs.budget_listed
+    if listed is not None and item.price is not None and listed[1] == item.currency:
+        amount, code = listed
+        return f"{shown}, {money(amount - item.price, code)} under the {money(amount, code)}{of}"
+    return f"{shown}, ${budget - price:,.2f} under the ${budget:,.2f}{of}"
 
 
 def _offer_words(view: OfferView) -> str:
