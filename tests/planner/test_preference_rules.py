@@ -32,6 +32,8 @@ from app.tools.plan.planner_rules import plan_from_text
         ("noise cancelling headphones for flights", ("flights",)),
         ("a keyboard for programming", ("programming",)),
         ("a router for a big house", ("big house",)),
+        ("earrings for her birthday", ("birthday",)),
+        ("a watch for our anniversary", ("anniversary",)),
     ],
 )
 def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
