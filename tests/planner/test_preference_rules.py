@@ -34,6 +34,12 @@ from app.tools.plan.planner_rules import plan_from_text
         ("a router for a big house", ("big house",)),
         ("earrings for her birthday", ("birthday",)),
         ("a watch for our anniversary", ("anniversary",)),
+        ("a lamp for the bedroom", ("bedroom",)),
+        ("a big tv for the living room", ("living room",)),
+        # a capability ("that can scan") is a wish, not a search word
+        ("a printer that can scan too, wireless", ("scan",)),
+        ("a stroller that can be folded", ("folded",)),
+        ("a camera which can also record video", ("record video",)),
     ],
 )
 def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
