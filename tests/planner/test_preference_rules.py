@@ -74,6 +74,10 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a speaker with support for sd cards", ("sd cards",)),
         ("a mini computer with16 gig of ram", ("16 gig of ram",)),
         ("a tv with support of hdr", ("hdr",)),
+        # how it connects or what it runs on is a requirement
+        ("a keyboard that connects via bluetooth", ("bluetooth",)),
+        ("a mic that plugs in via usb", ("usb",)),
+        ("a laptop that runs on windows 11", ("windows 11",)),
         ("a charger with fast charge capability", ("fast charge",)),
         # praise names nothing: "a good mic" asks for a mic
         ("a webcam for zoom calls with a good mic", ("mic",)),
