@@ -55,3 +55,13 @@ async def test_a_product_named_as_the_catalog_names_it_is_scored_once() -> None:
     gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
     assert model.queries == ["power adapter"]
     assert gate.sunk == {"amazon:1", "amazon:4"}
+
+
+async def test_a_word_of_the_request_before_the_product_may_make_a_catalog_name() -> None:
+    """ "a charger for my dell laptop": a laptop charger, which catalogs call a power adapter."""
+    plan = ShoppingPlan(category="charger")
+    inputs = inputs_for(ITEMS, plan, query="charger dell laptop")
+    model = _KindReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert sorted(model.queries) == ["charger", "laptop power adapter"]
+    assert "amazon:2" not in gate.sunk

@@ -74,6 +74,8 @@ class GatePlan(NamedTuple):
     budget: frozenset[str] = frozenset()
     spare: tuple[Pooled, ...] = ()
     noun: str | None = None
+    also: tuple[str, ...] = ()
+    """Other names of the product each item is scored under too, the best score counting."""
 
     def widened(self) -> GatePlan:
         """The plan with its spare items scored too and added to the budget."""
@@ -266,7 +268,24 @@ def _plan_gate(
 def _judging(inputs: PickInputs, query: str, items: Sequence[Pooled]) -> GatePlan:
     """A plan that scores `items` for `query`, each document read against the category's
     noun."""
-    return GatePlan(query, tuple(items), None, noun=head(inputs.category or ""))
+    noun = head(inputs.category or "")
+    return GatePlan(query, tuple(items), None, noun=noun, also=other_names(inputs, query))
+
+
+def other_names(inputs: PickInputs, query: str) -> tuple[str, ...]:
+    """The product's names besides the gate's query: the shopper's where the query is the
+    catalog's ("laptop charger" beside "laptop power adapter"), and the catalog's for the
+    product with a word of the request before it ("a charger for my laptop": a laptop
+    charger, "laptop power adapter")."""
+    product = inputs.category
+    if not product:
+        return ()
+    names = [product] if query == catalog_name(product) != product else []
+    for word in tokens(inputs.request):
+        compound = f"{word} {product}"
+        if (alias := catalog_name(compound)) != compound:
+            names.append(alias)
+    return tuple(n for n in dict.fromkeys(names) if n != query)
 
 
 def _scoring_order(
@@ -370,17 +389,17 @@ async def judge_more(
 async def _score(
     plan: GatePlan, model: Reranker | None, *, floor: float, shelf: float, product: str | None
 ) -> Gate:
-    """The gate's scores for the plan's items; where the query is the catalog's name for the
-    product ("laptop power adapter" for a laptop charger), an item is scored under both names
-    and the better counts: the model tells the two kinds apart, and either is what was asked."""
+    """The gate's scores for the plan's items, each the best under the query and the plan's
+    other names of the product (`other_names`): the model tells "laptop charger" and "laptop
+    power adapter" apart, and either is what was asked."""
     if plan.off is not None or model is None or plan.query is None:
         return finish_gate(plan, None, floor=floor)
     documents = [gate_document(p.item, plan.noun) for p in plan.targets]
     try:
         scores = await model.ascore(plan.query, documents)
-        if product and plan.query == catalog_name(product) != product:
-            mine = await model.ascore(product, documents)
-            scores = [max(a, b) for a, b in zip(scores, mine, strict=True)]
+        for name in plan.also:
+            more = await model.ascore(name, documents)
+            scores = [max(a, b) for a, b in zip(scores, more, strict=True)]
     except (ConfigError, DependencyDown, InvalidRequest) as exc:
         log.warning("item_picker: relevance gate off: %s", exc)
         return finish_gate(plan, None, floor=floor, failure=str(exc))
