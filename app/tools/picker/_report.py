@@ -253,11 +253,11 @@ def _price_words(item: Item, inputs: PickInputs) -> str:
     if budget is None:
         return shown
     of = " left for it of the bundle's budget" if inputs.budget_source == "bundle" else " budget"
+    amount, code, paid = budget, "USD", price
     listed = inputs.budget_listed
     if listed is not None and item.price is not None and listed[1] == item.currency:
-        amount, code = listed
-        return f"{shown}, {money(amount - item.price, code)} under the {money(amount, code)}{of}"
-    return f"{shown}, ${budget - price:,.2f} under the ${budget:,.2f}{of}"
+        (amount, code), paid = listed, item.price
+    return f"{shown}, {money(amount - paid, code)} under the {money(amount, code)}{of}"
 
 
 def _offer_words(view: OfferView) -> str:

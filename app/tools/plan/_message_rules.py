@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.catalog.model_codes import code_spans
-from app.catalog.product_nouns import singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
@@ -224,8 +223,9 @@ def _products(
 def _with_owner(product: ProductReading, owners: tuple[StoryOwner, ...]) -> ProductReading:
     """The product an accessory is for, told in a story ("my PHONE screen cracked, need a
     screen protector"), as a keyword, as "a screen protector for my phone" has it."""
-    head = singular(product.category.split()[-1]) if product.category else ""
-    mine = [o.owner for o in owners if o.accessory == head and o.owner not in product.keywords]
+    mine = [
+        o.owner for o in owners if o.accessory == product.head and o.owner not in product.keywords
+    ]
     return dataclasses.replace(product, keywords=(*product.keywords, *mine)) if mine else product
 
 

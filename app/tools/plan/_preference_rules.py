@@ -169,15 +169,21 @@ def _is_requirement(low: str, m: re.Match[str]) -> bool:
     """False for "with" after a word that makes it no requirement ("compatible with")."""
     if not m.group(0).startswith("with"):
         return True
-    before = tokens(low, max(0, m.start() - 20), m.start())
-    return not (before and before[-1].text in _WITH_GUARD)
+    before = _word_before(low, m.start())
+    return before is None or before.text not in _WITH_GUARD
 
 
 def _person_before(low: str, m: re.Match[str]) -> Token | None:
     """The word for a person "with" follows, if any: "for someone with small hands" tells
     who the product is for, a wish rather than a phrase its title states."""
-    before = tokens(low, max(0, m.start() - 20), m.start())
-    return before[-1] if before and before[-1].text in _PERSON_WITH else None
+    before = _word_before(low, m.start())
+    return before if before is not None and before.text in _PERSON_WITH else None
+
+
+def _word_before(low: str, at: int) -> Token | None:
+    """The word right before `at`, if one ends within 20 characters of it."""
+    before = tokens(low, max(0, at - 20), at)
+    return before[-1] if before else None
 
 
 def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
