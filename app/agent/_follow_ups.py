@@ -17,6 +17,7 @@ from typing import Any
 
 from app.agent.events import PickView
 from app.agent.session import Session
+from app.catalog.currency import money
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
@@ -243,7 +244,7 @@ def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | Non
     amount, currency = price + step, "USD"
     if pick.price is not None and pick.currency is not None and pick.currency != "USD":
         amount, currency = pick.price + step, pick.currency
-    said = f"${amount:,.2f}" if currency == "USD" else f"{amount:,.2f} {currency}"
+    said = money(amount, currency)
     if cheaper:
         change = {"budget_usd": round(price + step, 2), "budget_amount": round(amount, 2)}
         return change | {"currency": currency}, (

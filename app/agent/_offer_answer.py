@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.agent.events import PickView
+from app.catalog.currency import usd
 from app.catalog.item import Item
 from app.tools.compare import ComparedItem, Offer, PriceCompareResult
 from app.tools.terms import make_term, where_stated
@@ -121,4 +122,4 @@ def _cheapest(compared: ComparedItem) -> Offer | None:
 
 
 def _money(amount: float | None) -> str:
-    return "without a listed price" if amount is None else f"${amount:,.2f}"
+    return "without a listed price" if amount is None else usd(amount)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from app.agent.hooks import HarnessHint
 from app.agent.session import Session
+from app.catalog.currency import usd
 from app.tools.llm import Message
 from app.tools.plan import ShoppingPlan
 
@@ -43,7 +44,7 @@ def system_message(session: Session, plan: ShoppingPlan, catalog: str = "") -> M
         lines.append("Picks of the previous turn:")
         lines += [
             f"- [{p.item_id}] {p.title} | {p.platform} | "
-            + ("no price" if p.price_usd is None else f"${p.price_usd:,.2f}")
+            + ("no price" if p.price_usd is None else usd(p.price_usd))
             for p in session.picks
         ]
     return {"role": "system", "content": "\n".join(lines)}

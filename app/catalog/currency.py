@@ -9,7 +9,15 @@ from pathlib import Path
 
 from app.errors import ConfigError
 
-__all__ = ["RATES_FILE", "known_currencies", "listed_price", "money", "to_usd", "usd_rates"]
+__all__ = [
+    "RATES_FILE",
+    "known_currencies",
+    "listed_price",
+    "money",
+    "to_usd",
+    "usd",
+    "usd_rates",
+]
 
 RATES_FILE = Path(__file__).resolve().parents[2] / "data" / "currency_rates.json"
 
@@ -42,15 +50,20 @@ def money(amount: float, currency: str | None) -> str:
     the ISO code before it ("INR 3,999", "EUR 12.50"): whole amounts without cents."""
     code = (currency or "USD").upper()
     if code == "USD":
-        return f"${amount:,.2f}"
+        return usd(amount)
     digits = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
     return f"{code} {digits}"
+
+
+def usd(amount: float) -> str:
+    """Dollars as every answer writes them: "$1,249.00", cents always shown."""
+    return f"${amount:,.2f}"
 
 
 def listed_price(price: float | None, currency: str | None, price_usd: float | None) -> str:
     """A listing's price in the shop's currency, with dollars beside it when that is another
     ("INR 3,999 ≈ $49.14"): the shopper sees what the shop asks."""
     if price is None or currency is None or currency.upper() == "USD":
-        return "no listed price" if price_usd is None else money(price_usd, "USD")
-    beside = "" if price_usd is None else f" ≈ {money(price_usd, 'USD')}"
+        return "no listed price" if price_usd is None else usd(price_usd)
+    beside = "" if price_usd is None else f" ≈ {usd(price_usd)}"
     return f"{money(price, currency)}{beside}"

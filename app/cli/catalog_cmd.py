@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from app.catalog.currency import usd
 from app.catalog.facets import CatalogFacets, load_facets
 from app.catalog.icecat import ICECAT_FILES, read_spec_sheets
 from app.catalog.imported import load_index_catalog
@@ -68,7 +69,7 @@ def profile(
         return
     typer.echo(f"{found.items:,} items; shops {', '.join(found.shops)}")
     for name, entry in list(found.categories.items())[:20]:
-        price = f", median ${entry.prices.median:,.2f}" if entry.prices else ""
+        price = f", median {usd(entry.prices.median)}" if entry.prices else ""
         typer.echo(f"  {entry.count:>7,}  {name} ({entry.plural}){price}")
     typer.echo(f"brands {len(found.brands):,}; attributes {', '.join(found.attributes) or 'none'}")
 

@@ -15,6 +15,7 @@ import typer
 from app.agent.chat import ShoppingAgent, collect
 from app.agent.events import PickView, TurnEvent, TurnSummary
 from app.agent.session_access import SessionAccess
+from app.catalog.currency import usd
 from app.cli._output import emit_json
 from app.cli._runtime import open_runtime
 from app.config import get_settings
@@ -138,7 +139,7 @@ def _print_event(event: TurnEvent) -> str | None:
 
 def _print_picks(picks: list[PickView]) -> None:
     for rank, pick in enumerate(picks, 1):
-        price = "n/a" if pick.price_usd is None else f"${pick.price_usd:,.2f}"
+        price = "n/a" if pick.price_usd is None else usd(pick.price_usd)
         typer.echo(f"{rank}. [{pick.platform}] {pick.title[:80]}  {price}  ({pick.item_id})")
         typer.echo(f"   {pick.reason}")
 

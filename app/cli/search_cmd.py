@@ -8,6 +8,7 @@ from typing import Any, NoReturn, cast
 
 import typer
 
+from app.catalog.currency import usd
 from app.cli._output import emit_json
 from app.cli._runtime import open_runtime
 from app.config import get_settings
@@ -112,7 +113,7 @@ def search_payload(result: ItemSearchResult) -> dict[str, Any]:
 
 def _print_readable(result: ItemSearchResult) -> None:
     for rank, hit in enumerate(result.hits, 1):
-        price = "n/a" if hit.price_usd is None else f"${hit.price_usd:,.2f}"
+        price = "n/a" if hit.price_usd is None else usd(hit.price_usd)
         typer.echo(f"{rank:>2}. [{hit.platform}] {hit.title[:80]}  {price}  ({hit.item_id})")
     if not result.hits:
         typer.echo("no relevant items found")

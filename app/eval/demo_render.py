@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from app.agent.events import PickView, TurnSummary
+from app.catalog.currency import usd
 from app.eval.demo_script import Conversation
 from app.tools.search import ItemSearchResult
 
@@ -29,7 +30,7 @@ def clip(text: str, width: int = WIDTH) -> str:
 
 
 def price(value: float | None) -> str:
-    return "no price" if value is None else f"${value:,.2f}"
+    return "no price" if value is None else usd(value)
 
 
 def search_lines(result: ItemSearchResult) -> list[str]:

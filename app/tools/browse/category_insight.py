@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.catalog.currency import usd
 from app.config.params.category_kb import KB_CONFIDENCE_THRESHOLD, KB_TOP_K
 from app.recall.category_kb import KnowledgeBase, ScoredCard, confidence
 from app.tools.base import ToolContext, ToolResult
@@ -78,7 +79,7 @@ class CardBrief(BaseModel):
         parts = [f"{self.category}: {self.items} items on {', '.join(self.platforms)}"]
         if self.price_usd is not None:
             low, median, high = self.price_usd
-            parts.append(f"${low:,.2f}–${high:,.2f} (median ${median:,.2f})")
+            parts.append(f"{usd(low)}–{usd(high)} (median {usd(median)})")
         if self.brands:
             parts.append("brands " + ", ".join(self.brands))
         if self.typical:

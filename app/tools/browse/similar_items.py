@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.catalog.currency import usd_rates
+from app.catalog.currency import usd, usd_rates
 from app.catalog.item import Item
 from app.catalog.matching import ProductMatcher
 from app.recall.search_index import SearchIndex
@@ -98,7 +98,7 @@ class SimilarItemsResult(ToolResult):
             head += f" (category {self.category})"
         lines = [head + f": {len(self.items)} found."]
         for n, item in enumerate(self.items, 1):
-            price = "no price" if item.price_usd is None else f"${item.price_usd:,.2f}"
+            price = "no price" if item.price_usd is None else usd(item.price_usd)
             lines.append(
                 f"{n}. [{item.item_id}] {item.title} | {item.platform} | {price} | "
                 f"similarity {item.score:.2f}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.currency import usd
 from app.tools.base import ToolResult
 
 
@@ -82,7 +83,7 @@ def _offer_line(item: ComparedItem, offer: Offer) -> str:
     line = f"  -> [{offer.item_id}] {offer.platform} {_money(offer.price_usd)}"
     if offer.cheapest and item.saving_usd is not None:
         if item.saving_usd > 0:
-            line += f" (cheapest, saves ${item.saving_usd:,.2f})"
+            line += f" (cheapest, saves {usd(item.saving_usd)})"
         else:
             line += " (cheapest elsewhere, not cheaper than this one)"
     line += f" match {offer.match_probability:.2f}"
@@ -92,4 +93,4 @@ def _offer_line(item: ComparedItem, offer: Offer) -> str:
 
 
 def _money(value: float | None) -> str:
-    return "no price" if value is None else f"${value:,.2f}"
+    return "no price" if value is None else usd(value)

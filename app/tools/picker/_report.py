@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
-from app.catalog.currency import listed_price, money
+from app.catalog.currency import listed_price, money, usd
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, tokens
@@ -268,7 +268,7 @@ def _offer_words(view: OfferView) -> str:
         return f"also listed on {len(view.offers)} other shop(s), without a price"
     if view.saving_usd is not None and view.saving_usd > 0:
         return (
-            f"cheaper on {cheapest.platform} at ${cheapest.price_usd:,.2f} "
-            f"[{cheapest.item_id}], saves ${view.saving_usd:,.2f}"
+            f"cheaper on {cheapest.platform} at {usd(cheapest.price_usd)} "
+            f"[{cheapest.item_id}], saves {usd(view.saving_usd)}"
         )
     return f"cheapest of {len(view.offers) + 1} listings"

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from app.catalog.currency import usd
 from app.catalog.item import Item
 from app.tools.search._args import SearchScope
 from app.tools.search._postfilters import ItemMatchers
@@ -80,16 +81,16 @@ def block_reasons(
             reasons.append(("price", "price unknown"))
         elif item.price_usd > scope.price_max:
             reasons.append(
-                ("price", f"${item.price_usd:,.2f} is above the ${scope.price_max:,.2f} budget")
+                ("price", f"{usd(item.price_usd)} is above the {usd(scope.price_max)} budget")
             )
     if scope.price_min is not None:
-        floor = f"${scope.price_min:,.2f}"
+        floor = usd(scope.price_min)
         if item.price_usd is None and scope.price_max is None:
             reasons.append(
                 ("price_floor", f"price unknown, so the {floor} floor cannot be checked")
             )
         elif item.price_usd is not None and item.price_usd < scope.price_min:
-            reasons.append(("price_floor", f"${item.price_usd:,.2f}, below the {floor} floor"))
+            reasons.append(("price_floor", f"{usd(item.price_usd)}, below the {floor} floor"))
     return tuple(reasons)
 
 

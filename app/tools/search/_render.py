@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from app.catalog.currency import usd
 from app.config.params.item_search import ITEM_SEARCH_RENDER_CAP
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _header(result: ItemSearchResult, shown: int) -> str:
 
 def _item_line(hit: SearchHit) -> str:
     title = hit.title if len(hit.title) <= TITLE_CHARS else hit.title[: TITLE_CHARS - 1] + "…"
-    price = "price n/a" if hit.price_usd is None else f"${hit.price_usd:,.2f}"
+    price = "price n/a" if hit.price_usd is None else usd(hit.price_usd)
     return f"[{hit.item_id}] {title} | {hit.brand or 'brand n/a'} | {price} | {hit.platform}"
 
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.currency import usd
 from app.recall.trace import CacheLevel
 from app.tools.base import ToolResult
 from app.tools.search._probe import Block
@@ -90,13 +91,13 @@ class PriceOnly(BaseModel):
 
     def sentence(self) -> str:
         """What the agent can tell the shopper."""
-        budget = f"${self.budget_usd:,.2f}"
+        budget = usd(self.budget_usd)
         matches = f"{self.product} matches" if self.product else "matches"
         if self.cheapest_usd is None:
             return f"{self.blocked} {matches} have no known price, so none fits the {budget} budget"
         text = (
             f"{self.over_budget} {matches} are above your {budget} budget; "
-            f"the cheapest is ${self.cheapest_usd:,.2f}"
+            f"the cheapest is {usd(self.cheapest_usd)}"
         )
         if self.unknown_price:
             verb = "has" if self.unknown_price == 1 else "have"

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
+from app.catalog.currency import usd
 from app.catalog.item import Item
 from app.catalog.model_codes import query_codes
 from app.config.params.item_search import (
@@ -146,8 +147,8 @@ class ItemSearchTool:
             run.notes.append(f"top_k capped at {scope.top_k} (asked {scope.requested_top_k})")
         if scope.floor_set_aside is not None and scope.price_max is not None:
             run.notes.append(
-                f"the ${scope.floor_set_aside:.2f} price floor is above the "
-                f"${scope.price_max:.2f} ceiling, so it was not applied"
+                f"the {usd(scope.floor_set_aside)} price floor is above the "
+                f"{usd(scope.price_max)} ceiling, so it was not applied"
             )
         run.notes += sorted({p.degraded for p in (main, chosen) if p.degraded})
         run.steps["total"] = ms_since(started)
@@ -178,7 +179,7 @@ class ItemSearchTool:
         run.complete = run.complete and near.complete
         run.steps.update({f"near_price_{k}": v for k, v in near.steps.items()})
         run.notes.append(
-            f"the price is approximate: {len(named)} hits from ${scope.near_floor:,.2f} up first"
+            f"the price is approximate: {len(named)} hits from {usd(scope.near_floor)} up first"
         )
         return dedupe([*named, *kept])[0]
 

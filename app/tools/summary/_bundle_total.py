@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
+from app.catalog.currency import usd
 from app.tools.picker import Pick
 
 
@@ -20,18 +21,18 @@ def together(parts: Sequence[Sequence[Pick]], budget_usd: float | None) -> str |
         return None
     sets = sorted(product(*(list(enumerate(picks)) for picks in priced)), key=_ranks)
     total = _total(_picks(sets[0]))
-    first = f"Together the first picks come to ${total:,.2f}"
+    first = f"Together the first picks come to {usd(total)}"
     if budget_usd is None:
         return first
     if total <= budget_usd:
-        return f"{first}, within your ${budget_usd:,.2f} budget"
+        return f"{first}, within your {usd(budget_usd)} budget"
     fitting = next((_picks(c) for c in sets if _total(_picks(c)) <= budget_usd), None)
-    over = f"{first}, over your ${budget_usd:,.2f} budget"
+    over = f"{first}, over your {usd(budget_usd)} budget"
     if fitting is None:
         cheapest = min(_total(_picks(c)) for c in sets)
-        return f"{over}; no set of these picks fits it (the cheapest comes to ${cheapest:,.2f})"
+        return f"{over}; no set of these picks fits it (the cheapest comes to {usd(cheapest)})"
     cited = " and ".join(f"[{p.item_id}]" for p in fitting)
-    return f"{over}; {cited} fit it at ${_total(fitting):,.2f}"
+    return f"{over}; {cited} fit it at {usd(_total(fitting))}"
 
 
 def _picks(chosen: tuple[tuple[int, Pick], ...]) -> list[Pick]:

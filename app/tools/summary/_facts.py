@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.catalog.currency import usd
 from app.catalog.spelling import Respelling
 from app.tools.base import ToolContext
 from app.tools.picker import ItemPickerResult, Pick, PickOffer, SlotPicks
@@ -183,7 +184,7 @@ def _ids_in(text: str) -> list[str]:
 def _picker_reasons(part: SlotPicks) -> str:
     reasons = []
     if part.over_budget and part.budget_usd is not None:
-        reasons.append(f"{part.over_budget} above the ${part.budget_usd:,.2f} budget")
+        reasons.append(f"{part.over_budget} above the {usd(part.budget_usd)} budget")
     if part.unknown_price:
         reasons.append(f"{part.unknown_price} without a known price")
     for term, n in part.excluded.items():

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.catalog.currency import listed_price
+from app.catalog.currency import listed_price, usd
 from app.catalog.spelling import Respelling
 from app.errors import DependencyDown, InvalidRequest
 from app.tools.base import ToolContext, ToolResult
@@ -167,8 +167,8 @@ def _pick_line(pick: Pick) -> str:
     offer = cheaper_offer(pick)
     if offer is not None and offer.item_id not in pick.reason and offer.price_usd is not None:
         line += (
-            f". Cheaper on {offer.platform}: [{offer.item_id}] at ${offer.price_usd:,.2f}, "
-            f"saves ${pick.saving_usd or 0:,.2f}"
+            f". Cheaper on {offer.platform}: [{offer.item_id}] at {usd(offer.price_usd)}, "
+            f"saves {usd(pick.saving_usd or 0)}"
         )
     return line + "."
 
