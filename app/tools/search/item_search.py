@@ -129,8 +129,8 @@ class ItemSearchTool:
         with recall_trace() as trace:
             main, chosen, kept, duplicates = await self._gather(run, pool, musts, product)
             run.cache = trace.cache_levels[0] if trace.cache_levels else None
-            if scope.near_floor is not None:
-                kept = await self._near_first(run, scope, kept, pool, musts, product)
+            if (floor := scope.near_floor) is not None:
+                kept = await self._near_first(run, scope, floor, kept, pool, musts, product)
             matchers = ItemMatchers(run.effective)
             run.hits = kept[: scope.top_k]
             found = _shown(run.hits, scope.top_k)
@@ -163,6 +163,7 @@ class ItemSearchTool:
         self,
         run: SearchRun,
         scope: SearchScope,
+        floor: float,
         kept: list[ScoredHit],
         pool: int,
         musts: Sequence[Term],
@@ -178,9 +179,7 @@ class ItemSearchTool:
         ]
         run.complete = run.complete and near.complete
         run.steps.update({f"near_price_{k}": v for k, v in near.steps.items()})
-        run.notes.append(
-            f"the price is approximate: {len(named)} hits from {usd(scope.near_floor)} up first"
-        )
+        run.notes.append(f"the price is approximate: {len(named)} hits from {usd(floor)} up first")
         return dedupe([*named, *kept])[0]
 
     async def _gather(
