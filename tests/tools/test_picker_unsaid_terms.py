@@ -110,6 +110,42 @@ def test_the_report_tells_a_must_have_lower_ranked_items_state() -> None:
     assert report.stated_elsewhere == ["hdmi"]
 
 
+def test_a_platform_no_pick_states_is_named_and_another_product_saying_it_does_not_count() -> None:
+    """An "xbox controller" among PlayStation controllers says none is for Xbox; an Xbox
+    headset ranked lower is no Xbox controller, so the catalog still has none."""
+    items = [
+        item(1, "Sony PlayStation 2 Dualshock 2 Analog Controller"),
+        item(2, "PlayStation 2 Dualshock Analog Controller Green"),
+        item(3, "HyperX Cloud II Gaming Headset, Works with PC, PS4, Xbox One"),
+    ]
+    plan = ShoppingPlan(category="controller", keywords=("xbox",))
+    inputs = inputs_for(items, plan, query="controller xbox")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    controllers = tuple(r for r in ranked if r.item.item_id != "amazon:3")
+    selection = select(controllers, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    report = slot_report(inputs, filtered, NO_GATE, selection, {})
+    assert all("does not say xbox" in p.reason for p in report.picks)
+    assert report.unstated == ["xbox"]
+    assert report.stated_elsewhere == []
+    assert unstated(report) == "None of the items I found says xbox; these come closest"
+
+
+def test_a_platform_is_stated_in_its_long_name() -> None:
+    """ "ps4" is said by "PlayStation 4"; a PlayStation 2 controller says it lacks it."""
+    controllers = [
+        item(1, "Sony Dualshock 2 Analog Controller PlayStation 2"),
+        item(2, "Sony DualShock 4 Wireless Controller for PlayStation 4"),
+    ]
+    plan = ShoppingPlan(category="controller", keywords=("ps4",))
+    report = report_for(controllers, plan, "controller ps4")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert "also ps4" in reasons["amazon:2"]
+    assert "does not say ps4" in reasons["amazon:1"]
+    assert report.unstated == []
+
+
 def test_plain_keywords_are_preferences_not_claims() -> None:
     earbuds = [item(1, "Maxell Timbers Earbud"), item(2, "Koss Earbud Stereophone")]
     plan = ShoppingPlan(category="earbuds", keywords=("running",))

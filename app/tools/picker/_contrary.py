@@ -18,6 +18,9 @@ TRAITS = lexicon.word_set("picker_contrary_traits")
 """Traits an item has or lacks, with no alternative to name: a pick that does not state an
 asked one says so, as it does of an asked form."""
 
+PLATFORMS = lexicon.word_set("picker_platforms")
+"""Devices an accessory is made for ("xbox", "iphone"): checked like a trait."""
+
 
 _DRIVES = lexicon.word_set("picker_contrary_drives")
 """Products a "portable" one of is an external one ("a portable ssd")."""
@@ -60,8 +63,9 @@ def is_form(term: str) -> bool:
 
 
 def is_checked(term: str) -> bool:
-    """Whether an asked word is a form or a trait, which a pick's reason says it lacks."""
-    return term in TRAITS or is_form(term)
+    """Whether an asked word is a form, a trait or a platform, which a pick's reason says
+    it lacks."""
+    return term in TRAITS or term in PLATFORMS or is_form(term)
 
 
 def same_family(asked: str, said: Iterable[str]) -> bool:

@@ -15,7 +15,7 @@ from app.tools.compare import PriceCompareResult
 from app.tools.picker._contrary import same_family
 from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.picker._result import GateReport, Pick, PickOffer, SlotPicks
-from app.tools.search import accessorized_product, none_named, sibling_product
+from app.tools.search import accessorized_product, names_product, none_named, sibling_product
 from app.tools.terms import spec_where, where_stated
 
 
@@ -118,10 +118,16 @@ def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
 def _stated_elsewhere(
     inputs: PickInputs, filtered: Filtered, gate: Gate, unsaid: list[str]
 ) -> list[str]:
-    """The unstated specs and terms that a candidate the gate kept states in its title or
-    on its spec sheet: the picks outranked it on the rest of the request, so the catalog is
-    not short of them."""
-    kept = [p.item for p in filtered.pool if not gate.penalised(p.item.item_id)]
+    """The unstated specs and terms that a candidate the gate kept, and which names the asked
+    product, states in its title or on its spec sheet: the picks outranked it on the rest of
+    the request, so the catalog is not short of them (an Xbox headset is no Xbox controller)."""
+    product = inputs.category
+    kept = [
+        p.item
+        for p in filtered.pool
+        if not gate.penalised(p.item.item_id)
+        and (not product or names_product(p.item, product, inputs.request))
+    ]
     specs = {s.wording: s for s in inputs.specs}
     terms = {t.text: t for t in (*inputs.form_terms(), *inputs.must, *inputs.prefer)}
 
