@@ -132,6 +132,9 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         # "over" and "in" are function words: split, the form was lost ("ear")
         ("im looking for a over ear bluetooth headphones", "bluetooth headphones", ("over-ear",)),
         ("in ear headphones", "headphones", ("in-ear",)),
+        # a hand, split, was two keywords no title states together ("Left-hand")
+        ("a left handed mouse", "mouse", ("left-handed",)),
+        ("a mouse for a right handed person", "mouse", ("right-handed", "person")),
         ("smart tv flat screen stereo sound", "tv", ("smart", "flat-screen", "stereo", "sound")),
         # a counted unit is no modifier of the product ("foot hdmi cables")
         ("3 foot hdmi cables", "hdmi cables", ("3 foot",)),

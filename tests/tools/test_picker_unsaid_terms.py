@@ -213,6 +213,20 @@ def test_a_form_asked_through_the_product_name_is_reported_unsaid() -> None:
     assert report.unstated == []
 
 
+def test_a_handedness_is_a_form_and_a_title_saying_hand_states_it() -> None:
+    """A left-handed mouse is asked: "Right-hand" is its alternative, "Left-hand" says it."""
+    mice = [
+        item(1, "Conceptronic Lorcan Ergo mouse Bluetooth 1600 DPI Right-hand"),
+        item(2, "HyperX Pulsefire Raid gaming mouse USB Optical 16000 DPI Left-hand"),
+    ]
+    plan = ShoppingPlan(category="mouse", keywords=("left-handed",))
+    report = report_for(mice, plan, "mouse left-handed")
+    reasons = {p.item_id: p.reason for p in report.picks}
+    assert report.picks[0].item_id == "amazon:2"
+    assert "says right handed, not left-handed" in reasons["amazon:1"], reasons["amazon:1"]
+    assert "does not say" not in reasons["amazon:2"]
+
+
 def test_a_memory_generation_is_a_form_and_its_spellings_read_as_one() -> None:
     memory = [
         item(1, "Corsair 8 gb 2 x 4 gb pc2-6400 800mhz 200-pin Laptop Memory Kit"),
