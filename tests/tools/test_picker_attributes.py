@@ -39,6 +39,13 @@ def test_a_word_inside_another_is_not_asked() -> None:
     assert kept("a kurta for men") == ["2", "4"]
 
 
+def test_a_value_said_in_the_singular_is_asked() -> None:
+    """ "a 5 year old girl" names Girls (a Women's kurta had been picked for her); "a man"
+    names Men, and a unisex kurta fits him."""
+    assert kept("a kurta for a 5 year old girl") == ["6"]
+    assert kept("a kurta for a man") == ["2", "4"]
+
+
 def test_nothing_asked_keeps_everything() -> None:
     assert kept("a kurta") == ["1", "2", "3", "4", "5", "6"]
     assert filtered_for(ITEMS, ShoppingPlan(), query="blue kurta").off_attribute == 4

@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from app.catalog.item import Item
+from app.catalog.product_nouns import singular
 from app.language import lexicon
 from app.tools.picker._model import AskedValues, Entry
 
@@ -78,8 +79,11 @@ def _parts(value: str) -> set[str]:
 
 
 def _names(low: str, value: str) -> bool:
+    """Whether the request says the value, its last word singular too ("a 5 year old girl"
+    names Girls, "a watch for a man" Men)."""
     words = value.split()
     if not words or len(words) > _MAX_VALUE_WORDS or not any(c.isalpha() for c in value):
         return False
-    pattern = r"\b" + r"\s+".join(map(re.escape, words)) + r"(?:'?s)?\b"
-    return re.search(pattern, low) is not None
+    last = "|".join(map(re.escape, dict.fromkeys((words[-1], singular(words[-1])))))
+    pattern = r"\b" + r"".join(re.escape(w) + r"\s+" for w in words[:-1])
+    return re.search(pattern + rf"(?:{last})(?:'?s)?\b", low) is not None
