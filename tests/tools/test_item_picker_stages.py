@@ -26,6 +26,7 @@ from app.tools.picker._result import PickOffer
 from app.tools.picker._scoring import (
     TextVectors,
     current_weights,
+    kept_cheapness,
     semantic_scores,
     semantics,
     weigh,
@@ -446,6 +447,26 @@ def test_without_a_budget_unpriced_items_stay_and_cheapness_is_relative() -> Non
     assert [p.cheapness for p in out.pool] == [1.0, 0.0, 0.0]
     assert cheapness([10.0, 20.0, 30.0], None) == [1.0, 0.5, 0.0]
     assert cheapness([7.0], None) == [1.0]
+
+
+def test_without_a_budget_cheapness_spans_the_prices_of_what_the_gate_keeps() -> None:
+    """A $1 cable lock among laptops, penalised as an accessory, sets no end of the scale,
+    and on a log scale one $3,900 laptop leaves $900 well above $300."""
+    items = [
+        item(1, "Acme laptop 14", 300.0),
+        item(2, "Acme laptop 15", 900.0),
+        item(3, "Laptop cable lock", 1.0),
+        item(4, "Acme laptop 17 workstation", 3900.0),
+    ]
+    filtered = filtered_for(items, plan(category="laptop"), query="laptop")
+    gate = Gate(True, None, "laptop", 0.3, accessories=frozenset({"amazon:3"}))
+    cheap = kept_cheapness(filtered, gate)
+    assert cheap["amazon:1"] == 1.0
+    assert cheap["amazon:4"] == 0.0
+    assert cheap["amazon:2"] < 0.6  # 0.83 on a linear scale
+    assert cheap["amazon:3"] == 1.0
+    budgeted = filtered_for(items, plan(category="laptop", budget_usd=1000), query="laptop")
+    assert kept_cheapness(budgeted, gate) == {p.item.item_id: p.cheapness for p in budgeted.pool}
 
 
 # --- stage 3: relevance gate ---------------------------------------------------------------
@@ -1463,11 +1484,32 @@ def test_each_judging_round_takes_the_unjudged_items_that_rank_first() -> None:
     selection = select(ranked, max_picks=2, show_ratio=0.0, dup_threshold=0.5)
     unjudged_picks = [c for c in selection.picks if c.scored.gate_score is None]
     assert len(unjudged_picks) == 1
-    chosen = to_judge(ranked, selection, limit=3)
+    chosen = to_judge(ranked, selection, limit=3, reach=WEIGHTS.gate)
     expected = [s.pooled for s in ranked if s.gate_score is None][:3]
     assert [p.item.item_id for p in chosen] == [p.item.item_id for p in expected]
     assert len(chosen) == 3
     judged = dataclasses.replace(gate, scores={i.item_id: 0.9 for i in items})
     rejudged = weigh(filtered, judged, sem, WEIGHTS, penalty=0.5)
     again = select(rejudged, max_picks=2, show_ratio=0.0, dup_threshold=0.5)
-    assert to_judge(rejudged, again, limit=3) == []
+    assert to_judge(rejudged, again, limit=3, reach=WEIGHTS.gate) == []
+
+
+def test_an_unscored_item_a_gate_score_would_lift_into_the_picks_is_judged() -> None:
+    """Every pick scored, an item beyond the gate's first batch whose score plus the best
+    gate score passes the last pick's is judged; one that could not pass it is not."""
+    items = [
+        item(1, "Acme Slate tablet", 500.0),
+        item(2, "Orbit tablet 8", 480.0),
+        item(3, "Nova tablet 10", 40.0),
+        item(4, "Nova tablet 10 sleeve pouch", 900.0),
+    ]
+    inputs = inputs_for(items, plan(category="tablet"), query="tablet")
+    filtered = hard_filter(inputs)
+    gate = Gate(True, None, "tablet", 0.3, {"amazon:1": 0.9, "amazon:2": 0.9})
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, gate, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=2, show_ratio=0.0, dup_threshold=0.5)
+    assert {c.scored.item.item_id for c in selection.picks} == {"amazon:1", "amazon:2"}
+    chosen = [p.item.item_id for p in to_judge(ranked, selection, limit=3, reach=WEIGHTS.gate)]
+    assert "amazon:3" in chosen
+    assert to_judge(ranked, selection, limit=3, reach=0.0) == []

@@ -124,8 +124,9 @@ PICK_W_CHEAP = REGISTRY.declare(
     group="picker",
     minimum=0.0,
     maximum=10.0,
-    description="Weight of cheapness: 1 - price/budget with a budget, else the min-max "
-    "scaled price within the slot (cheapest 1); 0 for an unknown price.",
+    description="Weight of cheapness: 1 - price/budget with a budget, else the log price "
+    "scaled between the cheapest and dearest items the gate keeps (cheapest 1); 0 for an "
+    "unknown price.",
 )
 PICK_W_FRESH = REGISTRY.declare(
     "PICK_W_FRESH",

@@ -174,6 +174,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         unknown_price=unknown,
         shown_before=shown,
         off_attribute=off,
+        relative_price=inputs.budget_usd is None and not near_price,
     )
 
 

@@ -115,6 +115,8 @@ class Filtered:
     shown_before: int = 0
     off_attribute: int = 0
     """Candidates left out because an attribute they state is not the one asked."""
+    relative_price: bool = False
+    """Whether cheapness is relative to the other candidates (no budget, no price target)."""
 
 
 @dataclass(frozen=True)

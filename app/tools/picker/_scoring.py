@@ -4,6 +4,7 @@ meaning, numeric specs), and the weighted score that ranks the candidates."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -264,6 +265,31 @@ async def semantics(
     return semantic_scores(inputs, pool, dict(zip(texts, terms, strict=True)), titles)
 
 
+def kept_cheapness(filtered: Filtered, gate: Gate) -> dict[str, float]:
+    """Each candidate's cheapness: against the budget as the hard filter scaled it; without
+    one, on a log scale between the cheapest and dearest priced items the gate keeps, so a
+    $1 cable lock among laptops or one $3,900 printer no longer squeezes the spread of the
+    product's own prices (0 for an unknown price, clipped to 0-1)."""
+    pool = filtered.pool
+    logs = [
+        math.log1p(max(p.item.price_usd, 0.0))
+        for p in pool
+        if p.item.price_usd is not None and not gate.penalised(p.item.item_id)
+    ]
+    if not filtered.relative_price or not logs:
+        return {p.item.item_id: p.cheapness for p in pool}
+    low, high = min(logs), max(logs)
+
+    def scaled(price: float | None) -> float:
+        if price is None:
+            return 0.0
+        if high - low <= 1e-12:
+            return 1.0
+        return min(1.0, max(0.0, (high - math.log1p(max(price, 0.0))) / (high - low)))
+
+    return {p.item.item_id: scaled(p.item.price_usd) for p in pool}
+
+
 def weigh(
     filtered: Filtered,
     gate: Gate,
@@ -281,6 +307,7 @@ def weigh(
     says the name. Best first, ties by recall rank; every survivor stays in."""
     ranked: list[Scored] = []
     named = any(s.named for s in scores.values())
+    cheapness = kept_cheapness(filtered, gate)
     for pooled in filtered.pool:
         item_id = pooled.item.item_id
         sem = scores.get(item_id, Semantics())
@@ -297,7 +324,7 @@ def weigh(
             "unnamed": -weights.unnamed
             if named and sem.named is False and not (sem.specs_said and sem.noun_said)
             else 0.0,
-            "cheap": weights.cheap * pooled.cheapness,
+            "cheap": weights.cheap * cheapness[item_id],
             "fresh": weights.fresh * pooled.freshness,
             "near": weights.near * pooled.nearness,
             "avoid": -weights.avoid * sem.avoid,

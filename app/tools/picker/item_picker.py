@@ -197,7 +197,9 @@ class ItemPickerTool:
                     dup_threshold=PICK_DUP_JACCARD.get(),
                 )
                 out.append(len(selection.picks))
-            unjudged = to_judge(ranked, selection, limit=_JUDGED_PER_PICK * inputs.max_picks)
+            unjudged = to_judge(
+                ranked, selection, limit=_JUDGED_PER_PICK * inputs.max_picks, reach=weights.gate
+            )
             if not gate.on or not unjudged or judging == 1:
                 break
             with _stage(stats, "relevance_gate", len(unjudged)) as out:
@@ -213,13 +215,21 @@ class ItemPickerTool:
         return part
 
 
-def to_judge(ranked: Sequence[Scored], selection: Selection, *, limit: int) -> list[Pooled]:
-    """When a pick is one the gate has not scored, the first `limit` such items in rank
-    order: judging only the picks let the next unjudged one (often a near-identical
-    listing of the one just sunk) rise into its place round after round."""
-    if all(c.scored.gate_score is not None or c.scored.accessory for c in selection.picks):
+def to_judge(
+    ranked: Sequence[Scored], selection: Selection, *, limit: int, reach: float
+) -> list[Pooled]:
+    """The first `limit` items the gate has not scored, in rank order, when a pick is one
+    (judging only the picks let the next unjudged one, often a near-identical listing of
+    the one just sunk, rise into its place round after round); else those that the best
+    gate score (`reach`) would lift above the last pick ("a cheap laser printer": a $36
+    LaserJet beyond the gate's first batch lost to $690 printers it never scored)."""
+    unscored = [s for s in ranked if s.gate_score is None and not s.accessory]
+    if not selection.picks or not unscored:
         return []
-    return [s.pooled for s in ranked if s.gate_score is None and not s.accessory][:limit]
+    if any(c.scored.gate_score is None and not c.scored.accessory for c in selection.picks):
+        return [s.pooled for s in unscored][:limit]
+    bar = min(c.scored.score for c in selection.picks)
+    return [s.pooled for s in unscored if s.score + reach > bar][:limit]
 
 
 def _slots(asked: str | list[str], ctx: ToolContext) -> list[str]:

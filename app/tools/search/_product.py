@@ -31,6 +31,7 @@ from app.catalog.shelves import (
     unshelved_words,
 )
 from app.catalog.short_names import to_short_names, with_short_names
+from app.language import lexicon
 from app.tools.plan import ShoppingPlan, is_product_noun, plan_from_text
 
 
@@ -187,6 +188,9 @@ def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
 
 _SAME_MODIFIER = {"projection": "projector"}
 """Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
+_IMPLIED_BY = lexicon.word_sets("terms_implied_by")
+"""Words a title says a modifier with: a "LaserJet Printer" is a laser printer, a
+"Bluetooth Mouse" a wireless mouse."""
 
 
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
@@ -196,6 +200,7 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
     said = {canonical(t) for t in tokens(text)}
     said |= {canonical(part) for word in said if "-" in word for part in word.split("-")}
     said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
+    said |= {word for word, implying in _IMPLIED_BY.items() if said & implying}
     said |= {part for word in said for part in card_words(word)}
     generic = any(is_generic_head(word) for word in said)
     return all(
