@@ -716,3 +716,20 @@ def test_the_person_bought_for_asks_the_audience_the_catalog_lists(
     unlisted = plan_from_text([text]).keywords
     assert audience not in unlisted
     assert relation not in unlisted
+
+
+@pytest.mark.parametrize(
+    ("text", "audiences", "listed"),
+    [
+        # a son may be a man or a boy: either, never women's ("a watch for my son" had
+        # picked a Women's watch on the Myntra catalog)
+        ("a watch for my son", ("men", "boys"), {"men", "women", "boys", "girls"}),
+        ("a t-shirt for my daughter", ("women", "girls"), {"men", "women", "boys", "girls"}),
+        ("a watch for my son", ("men",), {"men", "women"}),
+    ],
+)
+def test_a_relative_of_any_age_asks_every_audience_they_may_belong_to(
+    text: str, audiences: tuple[str, ...], listed: set[str]
+) -> None:
+    with catalog_vocabulary(CatalogVocabulary(attribute_values=frozenset(listed))):
+        assert plan_from_text([text]).keywords == audiences

@@ -15,18 +15,17 @@ __all__ = ["AudienceReading", "claim_audience"]
 
 
 class AudienceReading(NamedTuple):
-    """Whether a message named someone it buys for, and the audience the catalog lists for
-    the first of them (None where it lists none)."""
+    """Whether a message named someone it buys for, and the audiences the catalog lists for
+    the first of them (none where it lists none; a son is men's or boys')."""
 
     said: bool
-    audience: str | None
+    audiences: tuple[str, ...] = ()
 
 
-_AUDIENCE_OF = {
-    word: audience
-    for audience, words in lexicon.word_sets("audience_relations").items()
-    for word in words
-}
+_AUDIENCE_OF: dict[str, tuple[str, ...]] = {}
+for _audience, _words in lexicon.word_sets("audience_relations").items():
+    for _word in _words:
+        _AUDIENCE_OF[_word] = (*_AUDIENCE_OF.get(_word, ()), _audience)
 _RELATION = re.compile(
     r"\bfor\s+(?:my|our|his|her|their)\s+(?P<who>"
     + "|".join(sorted(map(re.escape, _AUDIENCE_OF), key=len, reverse=True))
@@ -35,16 +34,15 @@ _RELATION = re.compile(
 
 
 def claim_audience(low: str, mask: SpanMask) -> AudienceReading:
-    """Claim every "for my <relation>" in `mask`: whether there was one, and the audience the
-    first names where the catalog in use lists it among its attribute values."""
+    """Claim every "for my <relation>" in `mask`: whether there was one, and the audiences
+    the first names that the catalog in use lists among its attribute values."""
     listed = current_vocabulary().attribute_values
-    said, found = False, None
+    said, found = False, tuple[str, ...]()
     for m in _RELATION.finditer(low):
         if not mask.is_free(m.start(), m.end()):
             continue
         mask.take(m.start(), m.end())
         said = True
-        audience = _AUDIENCE_OF[m.group("who")]
-        if found is None and audience in listed:
-            found = audience
+        if not found:
+            found = tuple(a for a in _AUDIENCE_OF[m.group("who")] if a in listed)
     return AudienceReading(said, found)

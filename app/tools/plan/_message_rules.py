@@ -87,8 +87,9 @@ class MessageReading:
     monochrome: str | None = None
     """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
-    audience: str | None = None
-    """Who the product is for, as the catalog lists it ("men" of "for my dad"), if said."""
+    audiences: tuple[str, ...] = ()
+    """Who the product is for, as the catalog lists it ("men" of "for my dad"; "men", "boys"
+    of "for my son"), if said."""
 
 
 def read_message(message: str) -> MessageReading:
@@ -158,7 +159,7 @@ def read_message(message: str) -> MessageReading:
         cheapest=cheapest,
         monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
-        audience=bought_for.audience,
+        audiences=bought_for.audiences,
         not_shopping=clearly_not_shopping(
             low,
             has_product=bool(segments),

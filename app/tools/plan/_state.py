@@ -92,8 +92,8 @@ class PlanState:
                 self._constrain(event)
         if part is not None:
             self._refine_part(part, reading)
-        if reading.audience is not None:
-            self._add_keywords([reading.audience])
+        if reading.audiences:
+            self._add_keywords(list(reading.audiences))
         self._fit_product_to_form()
         if reading.budget_cleared:
             self._drop_ceiling()
