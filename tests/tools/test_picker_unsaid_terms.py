@@ -132,6 +132,19 @@ def test_a_platform_no_pick_states_is_named_and_another_product_saying_it_does_n
     assert unstated(report) == "None of the items I found says xbox; these come closest"
 
 
+def test_a_platform_is_checked_only_for_a_product_made_for_one_device() -> None:
+    """A monitor "for my macbook" fits any Mac with the right port: no pick is told it does
+    not say macbook; a case for an iphone is."""
+    monitors = [item(1, "DELL UltraSharp U2720Q 27in 4K USB-C monitor")]
+    plan = ShoppingPlan(category="monitor", keywords=("4k", "macbook"))
+    report = report_for(monitors, plan, "monitor 4k macbook")
+    assert "does not say macbook" not in report.picks[0].reason
+    assert report.unstated == []
+    cases = [item(1, "Samsung Galaxy S20 Silicone Cover case")]
+    report = report_for(cases, ShoppingPlan(category="case", keywords=("iphone",)), "case iphone")
+    assert report.unstated == ["iphone"]
+
+
 def test_a_platform_is_stated_in_its_long_name() -> None:
     """ "ps4" is said by "PlayStation 4"; a PlayStation 2 controller says it lacks it."""
     controllers = [

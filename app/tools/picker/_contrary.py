@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from app.catalog.product_nouns import head, is_accessory_noun, singular
 from app.language import lexicon
 from app.tools.terms import Term, make_term, term_in
 
@@ -19,7 +20,10 @@ TRAITS = lexicon.word_set("picker_contrary_traits")
 asked one says so, as it does of an asked form."""
 
 PLATFORMS = lexicon.word_set("picker_platforms")
-"""Devices an accessory is made for ("xbox", "iphone"): checked like a trait."""
+"""Devices an accessory is made for ("xbox", "iphone"): checked like a trait when the
+product asked is made for one device."""
+_PLATFORM_BOUND = lexicon.word_set("picker_platform_bound")
+"""Products made for one device that are no accessory nouns ("controller", "game")."""
 
 
 _DRIVES = lexicon.word_set("picker_contrary_drives")
@@ -62,10 +66,14 @@ def is_form(term: str) -> bool:
     return any(term in family for family in FAMILIES)
 
 
-def is_checked(term: str) -> bool:
-    """Whether an asked word is a form, a trait or a platform, which a pick's reason says
-    it lacks."""
-    return term in TRAITS or term in PLATFORMS or is_form(term)
+def is_checked(term: str, product: str | None = None) -> bool:
+    """Whether an asked word is a form, a trait or, for a product made for one device (an
+    accessory, a controller), a platform: a pick's reason says it lacks it ("an xbox
+    controller"; a monitor "for my macbook" fits any Mac with the right port)."""
+    if term in TRAITS or is_form(term):
+        return True
+    noun = head(product) if product and term in PLATFORMS else None
+    return noun is not None and (is_accessory_noun(noun) or singular(noun) in _PLATFORM_BOUND)
 
 
 def same_family(asked: str, said: Iterable[str]) -> bool:

@@ -200,7 +200,11 @@ def _terms_unsaid(
     instead, while the other asked forms ("over ear") are still named."""
     wanted = [
         *(t.text for t in inputs.must if not t.specs and not said[t.text]),
-        *(t.text for t in inputs.prefer if is_checked(t.text) and not said[t.text]),
+        *(
+            t.text
+            for t in inputs.prefer
+            if is_checked(t.text, inputs.category) and not said[t.text]
+        ),
         *(form for form, stated in forms_said.items() if not stated and form not in said),
     ]
     return tuple(
