@@ -445,7 +445,9 @@ def test_without_a_budget_unpriced_items_stay_and_cheapness_is_relative() -> Non
     out = filtered_for([item(1, "a", 10.0), item(2, "b", None), item(3, "c", 30.0)])
     assert [p.item.item_id for p in out.pool] == ["amazon:1", "amazon:2", "amazon:3"]
     assert [p.cheapness for p in out.pool] == [1.0, 0.0, 0.0]
-    assert cheapness([10.0, 20.0, 30.0], None) == [1.0, 0.5, 0.0]
+    assert [round(c, 2) for c in cheapness([10.0, 20.0, 30.0], None)] == [1.0, 0.38, 0.0]
+    # by ratio: $100 is halfway between $10 and $1,000
+    assert cheapness([10.0, 100.0, 1000.0], None)[1] == pytest.approx(0.5, abs=0.01)
     assert cheapness([7.0], None) == [1.0]
 
 

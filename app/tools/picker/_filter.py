@@ -7,6 +7,7 @@ budget, and an unknown price cannot keep that promise. The count is reported ins
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 
@@ -188,14 +189,32 @@ def excluded_by(item: Item, terms: Sequence[str]) -> str | None:
     return None
 
 
-def cheapness(prices: Sequence[float | None], budget: float | None) -> list[float]:
-    """0-1 per price: 1 - price/budget with a budget, else min-max within the prices
-    (cheapest 1); an unknown price is 0."""
+def cheapness(
+    prices: Sequence[float | None],
+    budget: float | None,
+    *,
+    among: Sequence[float] | None = None,
+) -> list[float]:
+    """0-1 per price: 1 - price/budget with a budget, else the log price between the
+    cheapest and dearest of `among` (the prices themselves unless given; cheapest 1,
+    clipped): prices span orders of magnitude, and one $3,900 printer had left a $36 and an
+    $840 one 0.2 apart. An unknown price is 0."""
     if budget is not None:
         return [0.0 if p is None else min(1.0, max(0.0, 1.0 - p / budget)) for p in prices]
-    known = [p for p in prices if p is not None]
-    scaled = iter(_min_max(known, higher_is_better=False))
-    return [0.0 if p is None else next(scaled) for p in prices]
+    scale = [_log_price(p) for p in (among if among is not None else prices) if p is not None]
+    if not scale:
+        return [0.0] * len(prices)
+    low, high = min(scale), max(scale)
+    if high - low <= 1e-12:
+        return [0.0 if p is None else 1.0 for p in prices]
+    return [
+        0.0 if p is None else min(1.0, max(0.0, (high - _log_price(p)) / (high - low)))
+        for p in prices
+    ]
+
+
+def _log_price(price: float) -> float:
+    return math.log1p(max(price, 0.0))
 
 
 def nearness(prices: Sequence[float | None], target: float | None) -> list[float]:

@@ -4,7 +4,6 @@ meaning, numeric specs), and the weighted score that ranks the candidates."""
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -33,7 +32,7 @@ from app.config.params.picker import (
 from app.recall.embedder import Embedder
 from app.recall.offload import offload
 from app.tools.picker._contrary import is_checked, same_family
-from app.tools.picker._filter import of_asked_brand
+from app.tools.picker._filter import cheapness, of_asked_brand
 from app.tools.picker._model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools.search import names_noun, names_product
 from app.tools.terms import (
@@ -271,27 +270,19 @@ async def semantics(
 
 def kept_cheapness(filtered: Filtered, gate: Gate) -> dict[str, float]:
     """Each candidate's cheapness: against the budget as the hard filter scaled it; without
-    one, on a log scale between the cheapest and dearest priced items the gate keeps, so a
-    $1 cable lock among laptops or one $3,900 printer no longer squeezes the spread of the
-    product's own prices (0 for an unknown price, clipped to 0-1)."""
+    one, between the prices of the items the gate keeps, so a $1 cable lock among laptops
+    no longer sets the scale of the laptops' own prices."""
     pool = filtered.pool
-    logs = [
-        math.log1p(max(p.item.price_usd, 0.0))
+    kept = [
+        p.item.price_usd
         for p in pool
         if p.item.price_usd is not None and not gate.penalised(p.item.item_id)
     ]
-    if not filtered.relative_price or not logs:
+    if not filtered.relative_price or not kept:
         return {p.item.item_id: p.cheapness for p in pool}
-    low, high = min(logs), max(logs)
-
-    def scaled(price: float | None) -> float:
-        if price is None:
-            return 0.0
-        if high - low <= 1e-12:
-            return 1.0
-        return min(1.0, max(0.0, (high - math.log1p(max(price, 0.0))) / (high - low)))
-
-    return {p.item.item_id: scaled(p.item.price_usd) for p in pool}
+    prices = [p.item.price_usd for p in pool]
+    scaled = cheapness(prices, None, among=kept)
+    return {p.item.item_id: c for p, c in zip(pool, scaled, strict=True)}
 
 
 def weigh(

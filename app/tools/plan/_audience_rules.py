@@ -22,10 +22,16 @@ class AudienceReading(NamedTuple):
     audiences: tuple[str, ...] = ()
 
 
-_AUDIENCE_OF: dict[str, tuple[str, ...]] = {}
-for _audience, _words in lexicon.word_sets("audience_relations").items():
-    for _word in _words:
-        _AUDIENCE_OF[_word] = (*_AUDIENCE_OF.get(_word, ()), _audience)
+def _audiences_of() -> dict[str, tuple[str, ...]]:
+    """relation -> the audiences it may belong to, in the lexicon's order."""
+    out: dict[str, tuple[str, ...]] = {}
+    for audience, words in lexicon.word_sets("audience_relations").items():
+        for word in words:
+            out[word] = (*out.get(word, ()), audience)
+    return out
+
+
+_AUDIENCE_OF = _audiences_of()
 _RELATION = re.compile(
     r"\bfor\s+(?:my|our|his|her|their)\s+(?P<who>"
     + "|".join(sorted(map(re.escape, _AUDIENCE_OF), key=len, reverse=True))
