@@ -121,6 +121,8 @@ def _stated_elsewhere(
     """The unstated specs and terms that a candidate the gate kept, and which names the asked
     product, states in its title or on its spec sheet: the picks outranked it on the rest of
     the request, so the catalog is not short of them (an Xbox headset is no Xbox controller)."""
+    if not unsaid:
+        return []
     product = inputs.category
     kept = [
         p.item

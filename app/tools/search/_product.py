@@ -186,11 +186,17 @@ def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
     return any(is_product_noun(w) and canonical(w) != noun for w in words[: withs[-1]])
 
 
-_SAME_MODIFIER = {"projection": "projector"}
-"""Modifiers catalogs write for the shopper's: a "Projection Screen" is a projector screen."""
-_IMPLIED_BY = lexicon.word_sets("terms_implied_by")
-"""Words a title says a modifier with: a "LaserJet Printer" is a laser printer, a
-"Bluetooth Mouse" a wireless mouse."""
+def _modifiers_said_by() -> dict[str, frozenset[str]]:
+    """title word -> the shopper's modifiers it says: a "Projection Screen" is a projector
+    screen, a "LaserJet Printer" a laser printer, a "Bluetooth Mouse" a wireless mouse."""
+    out: dict[str, set[str]] = {"projection": {"projector"}}
+    for modifier, words in lexicon.word_sets("terms_implied_by").items():
+        for word in words:
+            out.setdefault(word, set()).add(modifier)
+    return {word: frozenset(modifiers) for word, modifiers in out.items()}
+
+
+_MODIFIERS_SAID_BY = _modifiers_said_by()
 
 
 def _says_modifiers(text: str, product: str, noun: str) -> bool:
@@ -199,8 +205,7 @@ def _says_modifiers(text: str, product: str, noun: str) -> bool:
     generic name of a machine says another ("Desktop PC" for a desktop computer)."""
     said = {canonical(t) for t in tokens(text)}
     said |= {canonical(part) for word in said if "-" in word for part in word.split("-")}
-    said |= {_SAME_MODIFIER[word] for word in said & _SAME_MODIFIER.keys()}
-    said |= {word for word, implying in _IMPLIED_BY.items() if said & implying}
+    said |= {m for word in said & _MODIFIERS_SAID_BY.keys() for m in _MODIFIERS_SAID_BY[word]}
     said |= {part for word in said for part in card_words(word)}
     generic = any(is_generic_head(word) for word in said)
     return all(
