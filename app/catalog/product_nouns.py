@@ -27,6 +27,7 @@ __all__ = [
     "is_accessory_position",
     "is_broad",
     "is_generic_head",
+    "listed_as",
     "names_as_product",
     "names_only_as_target",
     "normalise_query",
@@ -99,6 +100,19 @@ def other_names(word: str) -> tuple[str, ...]:
     return next(
         (tuple(n for n in names if n != word) for names in ONE_PRODUCT_NAMES if word in names), ()
     )
+
+
+_LISTED_AS = lexicon.word_sets("listed_as")
+
+
+def listed_as(product: str, *, by_head: bool = True) -> tuple[str, ...]:
+    """Names a shop may list the product under instead ("lamp" -> light), for the product
+    as asked or else (`by_head`) its head noun, in a fixed order; none for most products."""
+    key = normalise_query(product)
+    names = _LISTED_AS.get(key) or _LISTED_AS.get(singular(key)) or ()
+    if not names and by_head and (noun := head(key)) is not None:
+        names = _LISTED_AS.get(noun, frozenset())
+    return tuple(sorted(names))
 
 
 def canonical(word: str) -> str:

@@ -265,6 +265,19 @@ async def test_picks_of_which_none_says_the_products_name_say_so_once(
     assert text.count(caveat) == 1
 
 
+async def test_picks_listed_under_another_name_of_the_product_say_which() -> None:
+    ctx = priced_out_context(product=None)
+    result = ctx.last_results["item_picker"]
+    assert isinstance(result, ItemPickerResult)
+    update = {"unnamed": "lamp", "listed_as": "light", "unstated": ["4k"]}
+    part = result.slots[0].model_copy(update=update)
+    ctx.last_results["item_picker"] = result.model_copy(update={"slots": [part]})
+    text = (await summarise(ShoppingSummaryTool(), ctx)).text
+    assert text.startswith('I found nothing called "lamp"; these are listed as "light". ')
+    assert "None of the items I found says 4k; these come closest." in text
+    assert 'says "lamp"' not in text
+
+
 async def test_a_spec_the_budget_verdict_names_is_not_said_twice() -> None:
     ctx = priced_out_context(product="router with wifi6")
     result = ctx.last_results["item_picker"]

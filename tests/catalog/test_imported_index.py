@@ -68,6 +68,26 @@ def test_a_pick_names_the_size_asked(shopify_settings: Settings) -> None:
     assert len(varsity) == 1, "the three sizes are one product"
 
 
+@pytest.mark.parametrize(
+    ("query", "listed", "word"),
+    [("a planter", ("plant pot", "pot"), "pot"), ("a lamp for the bedroom", ("light",), "light")],
+)
+def test_a_product_the_shop_lists_under_another_name_is_found_under_it(
+    shopify_settings: Settings, query: str, listed: tuple[str, ...], word: str
+) -> None:
+    """No title says planter or lamp and their cosines stay under the relevance floor; the
+    search tries the names shops also list them as, and the answer says which one."""
+    plan = plan_with_options(query, platforms=["sample-shop"])
+    outcome = asyncio.run(run_pick(shopify_settings, query, plan))
+    assert outcome.ok, outcome.output
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    assert part.picks, part
+    assert all(word in p.title.lower() for p in part.picks)
+    assert part.unnamed == plan.category
+    assert part.listed_as in listed
+
+
 def test_a_shop_the_catalog_lacks_is_a_clear_tool_error(shopify_settings: Settings) -> None:
     plan = plan_with_options("a varsity top", platforms=["nowhere"])
     outcome = asyncio.run(run_pick(shopify_settings, "a varsity top", plan))

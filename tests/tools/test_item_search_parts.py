@@ -13,7 +13,7 @@ from app.config.registry import REGISTRY
 from app.recall.fusion import FusedHit
 from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from app.tools.search._args import ItemSearchArgs, resolve_scope
-from app.tools.search._expansion import content_words, expansion_variants
+from app.tools.search._expansion import content_words, expansion_variants, listed_as_queries
 from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
 from app.tools.search._probe import block_reasons, explain_blocks
 from app.tools.search._relevance import RelevanceFloor, ScoredHit, on_topic
@@ -132,6 +132,25 @@ def test_expansion_variants() -> None:
     assert expansion_variants(question, limit=1) == ["usb-c hub"]
     assert expansion_variants(question, limit=0) == []
     assert content_words("what is the best 15 inch laptop?") == ["15", "inch", "laptop"]
+
+
+@pytest.mark.parametrize(
+    ("query", "product", "expected"),
+    [
+        ("lamp bedroom", "lamp", [("light bedroom", "light")]),
+        ("table lamps", "table lamp", [("table light", "light")]),
+        ("planter", None, [("plant pot", "plant pot"), ("pot", "pot")]),
+        ("a grey couch", None, [("a grey sofa", "sofa")]),
+        ("bedside table", "table", [("nightstand", "nightstand")]),
+        ("cushion sofa", "cushion", [("pillow sofa", "pillow")]),
+        ("lamp", "desk lamp", [("light", "light")]),
+        ("usb hub", "usb hub", []),
+    ],
+)
+def test_listed_as_queries_swap_the_product_for_the_names_shops_list_it_as(
+    query: str, product: str | None, expected: list[tuple[str, str]]
+) -> None:
+    assert listed_as_queries(query, product) == expected
 
 
 def test_excluded_brand_by_field_or_by_leading_title_word() -> None:

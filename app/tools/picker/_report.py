@@ -9,7 +9,7 @@ from typing import NamedTuple
 from app.catalog.currency import listed_price, money, usd
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
-from app.catalog.product_nouns import head, tokens
+from app.catalog.product_nouns import head, listed_as, tokens
 from app.catalog.standards import standard_labels
 from app.tools.compare import PriceCompareResult
 from app.tools.picker._contrary import same_family
@@ -87,7 +87,8 @@ def slot_report(
         held_back=selection.below_ratio + selection.over_cap,
         unstated=inputs.shown(unsaid := _unstated(inputs, selection)),
         stated_elsewhere=inputs.shown(_stated_elsewhere(inputs, filtered, gate, unsaid)),
-        unnamed=_unnamed(inputs, selection),
+        unnamed=(unnamed := _unnamed(inputs, selection)),
+        listed_as=_listed_as(inputs, selection) if unnamed else None,
     )
 
 
@@ -99,6 +100,13 @@ def _unnamed(inputs: PickInputs, selection: Selection) -> str | None:
         return None
     items = (c.scored.item for c in selection.picks)
     return product if none_named(items, product, inputs.request) else None
+
+
+def _listed_as(inputs: PickInputs, selection: Selection) -> str | None:
+    """The first name shops also list the product as that a pick says ("light" for a lamp)."""
+    items = [c.scored.item for c in selection.picks]
+    names = listed_as(inputs.category) if inputs.category else ()
+    return next((n for n in names if not none_named(items, n, inputs.request)), None)
 
 
 def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:

@@ -98,6 +98,11 @@ class SlotPicks(BaseModel):
         description="Of the unstated, those a candidate the gate kept states, ranked lower.",
     )
     unnamed: str | None = Field(None, description="The slot's product, when no pick names it.")
+    listed_as: str | None = Field(
+        None,
+        description="When no pick names the product, the other name a pick is listed under "
+        "('light' for a lamp).",
+    )
 
 
 class StageReport(BaseModel):

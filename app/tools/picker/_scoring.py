@@ -13,7 +13,7 @@ import numpy as np
 
 from app.catalog.item import Item
 from app.catalog.product_kinds import names_kind
-from app.catalog.product_nouns import category_words
+from app.catalog.product_nouns import category_words, listed_as
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_BRAND,
@@ -217,10 +217,12 @@ def _contradicted(asked: str, avoid_said: Sequence[str], inputs: PickInputs) -> 
 
 
 def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
-    """Whether the item names the asked product (`names_product`); None without one."""
+    """Whether the item names the asked product (`names_product`) or a name shops also list
+    it as ("Throw Pillows" for a cushion); None without one."""
     if not inputs.category or not category_words(inputs.category):
         return None
-    return names_product(pooled.item, inputs.category, inputs.request)
+    names = (inputs.category, *listed_as(inputs.category))
+    return any(names_product(pooled.item, name, inputs.request) for name in names)
 
 
 class TextVectors:

@@ -1,9 +1,12 @@
 """Local query rewrites for a search that came back too thin, without an LLM: the quoted
-phrase, the longest segment, and the query with question and stop words removed."""
+phrase, the longest segment, the query with question and stop words removed, and the query
+with the product under a name shops also list it as."""
 
 from __future__ import annotations
 
 import re
+
+from app.catalog.product_nouns import head, listed_as, singular
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 _WORD = re.compile(r"[0-9a-z]+(?:['’.\-+/][0-9a-z]+)*")
@@ -61,3 +64,34 @@ def _longest_segment(query: str) -> str:
     segments = [content_words(s) for s in _SEGMENT_BREAK.split(query)]
     best = max(segments, key=len, default=[])
     return " ".join(best) if len(segments) > 1 else ""
+
+
+def listed_as_queries(query: str, product: str | None) -> list[tuple[str, str]]:
+    """(query, name): the query with a product it names under each name a shop may list it
+    as ("lamp bedroom" -> "light bedroom", light): the planned product's names, else those of
+    any phrase of the query; the name alone when the query does not say the product."""
+    words = [singular(w) for w in _WORD.findall(query.lower())]
+    planned = product.lower() if product else None
+    asked = [planned] if planned and listed_as(planned) else _spans(words)
+    out: dict[str, str] = {}
+    for phrase in asked:
+        whole = bool(listed_as(phrase, by_head=False))
+        swapped = phrase.split() if whole else [head(phrase) or phrase]
+        for name in listed_as(phrase, by_head=phrase == planned):
+            out.setdefault(_swapped(words, swapped, name) or name, name)
+    return list(out.items())
+
+
+def _spans(words: list[str]) -> list[str]:
+    """The query's two-word then one-word spans, as phrases."""
+    pairs = [" ".join(words[i : i + 2]) for i in range(len(words) - 1)]
+    return [*pairs, *words]
+
+
+def _swapped(words: list[str], phrase: list[str], name: str) -> str | None:
+    """The words with the phrase replaced by `name`, None when the phrase is absent."""
+    n = len(phrase)
+    at = next((i for i in range(len(words)) if words[i : i + n] == phrase), None)
+    if at is None:
+        return None
+    return " ".join([*words[:at], name, *words[at + n :]])

@@ -39,7 +39,7 @@ from app.tools.candidates import DEFAULT_SLOT
 from app.tools.plan import ShoppingPlan, catalog_alias
 from app.tools.search._args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools.search._codes import codes_first
-from app.tools.search._expansion import expansion_variants
+from app.tools.search._expansion import expansion_variants, listed_as_queries
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
 from app.tools.search._memo import Finished, SearchMemo, register, replay
 from app.tools.search._named import named_first
@@ -196,6 +196,8 @@ class ItemSearchTool:
         kept = chosen.kept
         if len(on_topic(kept)) < ITEM_SEARCH_MIN_HITS.get():
             kept = await self._expand(run, kept, pool, matchers)
+        if not on_topic(kept) or none_named(_shown(kept, scope.top_k), product, scope.query):
+            kept = await self._listed_as(run, kept, product, pool, matchers)
         if product and none_named(_shown(kept, scope.top_k), product, scope.query):
             kept = await self._refocus(run, kept, product, pool, matchers)
         if product:
@@ -293,6 +295,39 @@ class ItemSearchTool:
         )
         return [first[f.item_id] for f in fused]
 
+    async def _listed_as(
+        self,
+        run: SearchRun,
+        kept: list[ScoredHit],
+        product: str | None,
+        pool: int,
+        matchers: ItemMatchers,
+    ) -> list[ScoredHit]:
+        """When nothing on topic was found or no hit names the product, recall it under the
+        names a shop may list it as ("lamp" as a light, "planter" as a plant pot) and put
+        first the hits that say that name, nearest first."""
+        asked = listed_as_queries(run.scope.query, product)
+        if not asked:
+            return kept
+        filters = run.effective.filters()
+        with timed(run.steps, "listed_as"):
+            passes = await asyncio.gather(
+                *(
+                    self._widening_pass(run, "listed_as", q, filters, pool, matchers)
+                    for q, _ in asked
+                )
+            )
+        found: dict[str, ScoredHit] = {}
+        for (query, name), found_pass in zip(asked, passes, strict=True):
+            for hit in on_topic(found_pass.kept) if found_pass else []:
+                if names_product(hit.item, name, query):
+                    found.setdefault(hit.item_id, hit)
+        if not found:
+            return kept
+        names = ", ".join(dict.fromkeys(f'"{name}"' for _, name in asked))
+        run.notes.append(f"no hit was what was asked; searched as {names} too")
+        return ahead(sorted(found.values(), key=_nearest), kept)
+
     async def _refocus(
         self, run: SearchRun, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
     ) -> list[ScoredHit]:
@@ -338,6 +373,10 @@ class ItemSearchTool:
             return None
         run.complete = run.complete and not (scoring.degraded or response.failed_sources)
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
+
+
+def _nearest(hit: ScoredHit) -> float:
+    return -(hit.relevance or 0.0)
 
 
 def _partial(found: Pass) -> bool:

@@ -111,9 +111,14 @@ def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> s
     no such router) or, unless `named` is off, none says the product's name ("desk lamp"
     beside projector lamps): they are the closest matches, not what was asked; a spec that
     lower-ranked items state is told apart. Specs the `told` caveat already names, in any
-    spelling ("wifi 6" for wifi6), are left out."""
+    spelling ("wifi 6" for wifi6), are left out. Picks listed under another name of the
+    product ("light" for a lamp) are said to be."""
     if part is None:
         return None
+    if named and part.unnamed and part.listed_as:
+        other = f'I found nothing called "{part.unnamed}"; these are listed as "{part.listed_as}"'
+        rest = unstated(part.model_copy(update={"unnamed": None}), told=told)
+        return f"{other}. {rest}" if rest else other
     asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
     told_words = set(tokens(told))
     asked += [spec for spec in part.unstated if not set(tokens(spec)) <= told_words]
