@@ -86,6 +86,10 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a wireless charging pad for iphone and airpods", "charger"),
         ("an fm transmitter for my car", "transmitter"),
         ("high powered binoculars", "binoculars"),
+        ("a ceramic planter for herbs", "planter"),
+        ("a waterproof rucksack for hiking", "rucksack"),
+        ("a wool jumper for winter", "jumper"),
+        ("two cushions for the sofa", "cushions"),
     ],
 )
 def test_category_is_the_head_product_phrase(text: str, category: str) -> None:
