@@ -318,6 +318,27 @@ async def test_filters_that_left_nothing_are_named_with_an_example() -> None:
     assert result.cited == []
 
 
+@pytest.mark.parametrize(
+    ("plan", "last"),
+    [
+        (ShoppingPlan(), "Tell me another name for it or what it is for, and I'll look again."),
+        (ShoppingPlan(budget_usd=20), "Loosen the budget and I'll look again."),
+        (
+            ShoppingPlan(budget_usd=20, must_have=("usb-c",), exclude=(Constraint(term="hp"),)),
+            "Loosen the budget, a must-have or a ruled-out term and I'll look again.",
+        ),
+    ],
+)
+async def test_nothing_found_asks_to_loosen_only_what_the_plan_holds(
+    plan: ShoppingPlan, last: str
+) -> None:
+    ctx = ToolContext("s", "t", plan)
+    ctx.last_results["item_search"] = search("main", "planter")
+    result = await summarise(ShoppingSummaryTool(), ctx)
+    assert result.text.splitlines()[-1] == last
+    assert "No pick for 'planter': the catalog has nothing relevant for \"planter\"." in result.text
+
+
 async def test_nothing_searched_is_an_error_for_the_model() -> None:
     outcome = await invoke_tool(ShoppingSummaryTool(), {}, ToolContext("s", "t"))
     assert isinstance(outcome.output, ToolError)

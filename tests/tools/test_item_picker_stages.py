@@ -915,13 +915,32 @@ def test_the_cheapest_asked_lists_the_picks_stating_the_request_cheapest_first()
     sem = semantic_scores(inputs, filtered.pool, {}, None)
     ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
     selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.9)
-    ordered = [c.scored.item.item_id for c in cheapest_first(selection).picks]
+    ordered = [c.scored.item.item_id for c in cheapest_first(selection, spread=3.0).picks]
     assert ordered == ["amazon:2", "amazon:1", "amazon:4"]
     unsorted = dataclasses.replace(
         selection,
         picks=(*selection.picks, Chosen(next(s for s in ranked if s.item.item_id == "amazon:3"))),
     )
-    assert [c.scored.item.item_id for c in cheapest_first(unsorted).picks][-1] == "amazon:3"
+    assert [c.scored.item.item_id for c in cheapest_first(unsorted, spread=3.0).picks][-1] == "amazon:3"
+
+
+def test_the_cheapest_asked_holds_back_a_pick_far_dearer_than_the_cheapest() -> None:
+    items = [
+        item(1, "StarTech USB-C to DisplayPort Cable 1m", 35.95),
+        item(2, "StarTech USB-C to DisplayPort Cable 2m", 38.95),
+        item(3, "Vaddio USB-C Active Optical Cable", 550.95),
+    ]
+    inputs = inputs_for(items, plan(category="cable", keywords=("usb-c",)), query="usb c cable")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, WEIGHTS, penalty=0.5)
+    selection = select(ranked, max_picks=4, show_ratio=0.0, dup_threshold=0.99)
+    assert len(selection.picks) == 3
+    shown = cheapest_first(selection, spread=3.0)
+    assert [c.scored.item.item_id for c in shown.picks] == ["amazon:1", "amazon:2"]
+    assert shown.over_cap == selection.over_cap + 1
+    wide = cheapest_first(selection, spread=1000.0)
+    assert [c.scored.item.item_id for c in wide.picks] == ["amazon:1", "amazon:2", "amazon:3"]
 
 
 def test_an_item_of_a_named_brand_weighs_the_brand_weight_more() -> None:

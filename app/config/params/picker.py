@@ -5,6 +5,7 @@ from app.config.registry import REGISTRY
 
 __all__ = [
     "AUTOPICK",
+    "PICK_CHEAPEST_SPREAD",
     "PICK_DISPLAY_CAP",
     "PICK_DUP_JACCARD",
     "PICK_GATE_FLOOR",
@@ -147,6 +148,17 @@ PICK_W_CHEAP_ASKED = REGISTRY.declare(
     maximum=10.0,
     description="Weight of cheapness when the shopper asked for a low price without naming "
     "one ('a cheap tablet', 'the cheapest ssd'); PICK_W_CHEAP when it is higher.",
+)
+PICK_CHEAPEST_SPREAD = REGISTRY.declare(
+    "PICK_CHEAPEST_SPREAD",
+    float,
+    3.0,
+    group="picker",
+    minimum=1.0,
+    maximum=1000.0,
+    description="For a shopper who asked for the cheapest ('the cheapest usb c cable'), a pick "
+    "is shown only when it costs at most this many times the cheapest pick stating as much "
+    "of the request: a $551 cable is no answer beside $36 ones.",
 )
 PICK_W_NEAR_PRICE = REGISTRY.declare(
     "PICK_W_NEAR_PRICE",

@@ -11,17 +11,32 @@ from app.tools.picker._model import Chosen, Scored, Selection
 from app.tools.picker._twins import same_product
 
 
-def cheapest_first(selection: Selection) -> Selection:
+def cheapest_first(selection: Selection, *, spread: float) -> Selection:
     """The picks in order of price, for a shopper who asked for the cheapest: those stating
     more of what was asked first, unpriced ones last among equals (a 4 GB card is no
-    answer to "the cheapest 32gb micro sd card", however cheap)."""
+    answer to "the cheapest 32gb micro sd card", however cheap); a pick costing more than
+    `spread` times the cheapest of those stating the most is held back."""
+
+    def unmet(chosen: Chosen) -> int:
+        sem = chosen.scored.semantics
+        return len(sem.specs_unsaid) + len(sem.terms_unsaid)
 
     def order(chosen: Chosen) -> tuple[int, bool, float]:
-        sem, price = chosen.scored.semantics, chosen.scored.item.price_usd
-        unmet = len(sem.specs_unsaid) + len(sem.terms_unsaid)
-        return unmet, price is None, price or 0.0
+        price = chosen.scored.item.price_usd
+        return unmet(chosen), price is None, price or 0.0
 
-    return dataclasses.replace(selection, picks=tuple(sorted(selection.picks, key=order)))
+    picks = sorted(selection.picks, key=order)
+    fewest = (
+        [c.scored.item.price_usd for c in picks if unmet(c) == unmet(picks[0])] if picks else []
+    )
+    priced = [p for p in fewest if p is not None]
+    if priced:
+        cap = spread * min(priced)
+        shown = [c for c in picks if (c.scored.item.price_usd or 0.0) <= cap]
+    else:
+        shown = picks
+    held = len(picks) - len(shown)
+    return dataclasses.replace(selection, picks=tuple(shown), over_cap=selection.over_cap + held)
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.config.params.picker import (
+    PICK_CHEAPEST_SPREAD,
     PICK_DISPLAY_CAP,
     PICK_DUP_JACCARD,
     PICK_GATE_FLOOR,
@@ -208,7 +209,7 @@ class ItemPickerTool:
                 )
                 out.append(sum(not gate.penalised(p.item.item_id) for p in unjudged))
         if ctx.plan.cheapest:
-            selection = cheapest_first(selection)
+            selection = cheapest_first(selection, spread=PICK_CHEAPEST_SPREAD.get())
         with _stage(stats, "report", len(selection.picks)) as out:
             part = await offload(slot_report, inputs, filtered, gate, selection, offers)
             out.append(len(part.picks))

@@ -13,6 +13,7 @@ from app.catalog.currency import usd
 from app.catalog.spelling import Respelling
 from app.tools.base import ToolContext
 from app.tools.picker import ItemPickerResult, Pick, PickOffer, SlotPicks
+from app.tools.plan import ShoppingPlan
 from app.tools.planner import PlannerResult
 from app.tools.search import ItemSearchResult
 from app.tools.terms import tokens
@@ -46,6 +47,8 @@ class SummaryFacts:
     excluded: tuple[str, ...]
     budget_usd: float | None = None
     respelled: tuple[Respelling, ...] = ()
+    limits: tuple[str, ...] = ()
+    """What the plan holds that a shopper could loosen ("the budget", "a must-have")."""
 
     @property
     def picks(self) -> list[Pick]:
@@ -76,7 +79,21 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         facts.append(SlotFacts(slot, query, picks, why, caveat))
     planned = ctx.last_results.get("planner")
     respelled = tuple(planned.respelled) if isinstance(planned, PlannerResult) else ()
-    return SummaryFacts(tuple(facts), ctx.plan.exclude_terms, ctx.plan.budget_usd, respelled)
+    plan = ctx.plan
+    return SummaryFacts(
+        tuple(facts), plan.exclude_terms, plan.budget_usd, respelled, limits_of(plan)
+    )
+
+
+def limits_of(plan: ShoppingPlan) -> tuple[str, ...]:
+    """The plan's constraints a shopper could loosen, in words."""
+    held = {
+        "the budget": plan.budget_usd is not None or plan.budget_min_usd is not None,
+        "a must-have": bool(plan.must_have),
+        "a ruled-out term": bool(plan.exclude),
+        "the shop": bool(plan.platforms),
+    }
+    return tuple(name for name, on in held.items() if on)
 
 
 def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:

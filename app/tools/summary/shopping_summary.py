@@ -140,10 +140,19 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
     if facts.excluded:
         lines.append("Left out as you asked: " + ", ".join(facts.excluded) + ".")
     if not total:
-        lines.append("Loosen a constraint (budget, brand, a ruled-out term) and I'll look again.")
+        lines.append(_look_again(facts.limits))
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def _look_again(limits: Sequence[str]) -> str:
+    """What the shopper can change when nothing was picked: a constraint in force, else the
+    words (no constraint hid anything)."""
+    if limits:
+        named = " or ".join([", ".join(limits[:-1]), limits[-1]] if len(limits) > 1 else limits)
+        return f"Loosen {named} and I'll look again."
+    return "Tell me another name for it or what it is for, and I'll look again."
 
 
 def _respelled_line(respelled: Sequence[Respelling]) -> str:
