@@ -102,17 +102,24 @@ def other_names(word: str) -> tuple[str, ...]:
     )
 
 
-_LISTED_AS = lexicon.word_sets("listed_as")
+def _listed_as_table() -> dict[str, tuple[str, ...]]:
+    table: dict[str, tuple[str, ...]] = {}
+    for row in lexicon.table("listed_as"):
+        table[row["key"]] = (*table.get(row["key"], ()), row["word"])
+    return table
+
+
+_LISTED_AS = _listed_as_table()
 
 
 def listed_as(product: str, *, by_head: bool = True) -> tuple[str, ...]:
     """Names a shop may list the product under instead ("lamp" -> light), for the product
-    as asked or else (`by_head`) its head noun, in a fixed order; none for most products."""
+    as asked or else (`by_head`) its head noun, most usual first; none for most products."""
     key = normalise_query(product)
     names = _LISTED_AS.get(key) or _LISTED_AS.get(singular(key)) or ()
     if not names and by_head and (noun := head(key)) is not None:
-        names = _LISTED_AS.get(noun, frozenset())
-    return tuple(sorted(names))
+        names = _LISTED_AS.get(noun, ())
+    return names
 
 
 def canonical(word: str) -> str:

@@ -921,7 +921,9 @@ def test_the_cheapest_asked_lists_the_picks_stating_the_request_cheapest_first()
         selection,
         picks=(*selection.picks, Chosen(next(s for s in ranked if s.item.item_id == "amazon:3"))),
     )
-    assert [c.scored.item.item_id for c in cheapest_first(unsorted, spread=3.0).picks][-1] == "amazon:3"
+    assert [c.scored.item.item_id for c in cheapest_first(unsorted, spread=3.0).picks][
+        -1
+    ] == "amazon:3"
 
 
 def test_the_cheapest_asked_holds_back_a_pick_far_dearer_than_the_cheapest() -> None:

@@ -103,10 +103,13 @@ def _unnamed(inputs: PickInputs, selection: Selection) -> str | None:
 
 
 def _listed_as(inputs: PickInputs, selection: Selection) -> str | None:
-    """The first name shops also list the product as that a pick says ("light" for a lamp)."""
+    """The name shops also list the product as that the most picks say ("light" for a lamp),
+    None when none says one."""
     items = [c.scored.item for c in selection.picks]
     names = listed_as(inputs.category) if inputs.category else ()
-    return next((n for n in names if not none_named(items, n, inputs.request)), None)
+    said = {n: sum(names_product(i, n, inputs.request) for i in items) for n in names}
+    best = max(said, key=lambda n: said[n], default=None)
+    return best if best is not None and said[best] else None
 
 
 def _unstated(inputs: PickInputs, selection: Selection) -> list[str]:
