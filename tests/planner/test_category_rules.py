@@ -676,7 +676,7 @@ def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) ->
         ("my phone died, need a charger", "charger", ("phone",)),
         ("my camera lens broke, need a lens cap", "lens cap", ("camera",)),
         ("my old router died, need a new router", "router", ()),
-        ("something for my wife's birthday, she likes earrings", "earrings", ("birthday",)),
+        ("something for my wife's birthday, she likes earrings", "earrings", ()),
         ("an ssd for my old laptop", "ssd", ("laptop",)),
     ],
 )

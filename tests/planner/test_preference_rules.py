@@ -34,6 +34,9 @@ from app.tools.plan.planner_rules import plan_from_text
         ("a router for a big house", ("big house",)),
         ("earrings for her birthday", ("birthday",)),
         ("a watch for our anniversary", ("anniversary",)),
+        ("earrings for my wife's birthday", ("birthday",)),
+        ("a watch for my son's graduation", ("graduation",)),
+        ("a lamp for my kids' room", ("room",)),
         ("a lamp for the bedroom", ("bedroom",)),
         ("a big tv for the living room", ("living room",)),
         # a capability ("that can scan") is a wish, not a search word
@@ -194,6 +197,8 @@ def test_preferences_are_ordered_by_their_last_statement() -> None:
         ("a cheap laptop for school", ()),
         ("a laptop for gaming", ("gaming",)),
         ("a case for my movie camera", ("movie", "camera")),
+        ("earrings for my wife's birthday", ()),
+        ("a case for the laptop's charger", ("laptop's", "charger")),
     ],
 )
 def test_a_purpose_is_no_search_word_but_a_target_is(text: str, keywords: tuple[str, ...]) -> None:

@@ -51,11 +51,12 @@ _COUNTED = re.compile(
     r"(?:" + lexicon.alternation("preference_quantifiers") + r")(?:\s+(?P<counted>[a-z].*))?"
 )
 _NON = re.compile(r"\bnon[-\s]([a-z][a-z-]*)\b")
+_PURPOSE_WORDS = r"(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
 _PURPOSE = re.compile(
-    r"\bfor\s+(?:(?:"
-    + lexicon.alternation("preference_purpose")
-    + r")\s+)?(?P<first>[a-z]+)(?:\s+(?P<second>(?!for\b)[a-z]+))?"
+    r"\bfor\s+(?:(?:" + lexicon.alternation("preference_purpose") + r")\s+)?" + _PURPOSE_WORDS
 )
+_OWNED_PURPOSE = re.compile(r"(?<=[a-z])(?:'s|s')\s+" + _PURPOSE_WORDS)
+"""A purpose after a possessive ("for my wife's BIRTHDAY"), whose "for my wife" names who."""
 _SEEKING = lexicon.word_set("preference_seeking")
 _LEAD_VERBS = lexicon.word_set("preference_lead_verbs")
 _LEAD_WORDS = lexicon.word_set("preference_lead_words")
@@ -187,11 +188,11 @@ def _word_before(low: str, at: int) -> Token | None:
 
 
 def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
-    """ "for school", "for zoom calls": what the product is used for, a preference rather than
-    a search word. The purpose noun ends the phrase; a word before it joins unless it is a
+    """ "for school", "for zoom calls", "for my wife's birthday": what the product is used for,
+    a preference rather than a search word. The purpose noun ends the phrase; a word before it joins unless it is a
     stop word; a product noun after it makes the phrase a target ("for my movie camera")."""
     found = []
-    for m in _PURPOSE.finditer(low):
+    for m in [*_PURPOSE.finditer(low), *_OWNED_PURPOSE.finditer(low)]:
         first, second = m.group("first"), m.group("second")
         if second in PURPOSE_NOUNS:
             words, end = ([first, second] if first not in STOP_WORDS else [second]), m.end()
@@ -199,10 +200,11 @@ def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
             words, end = [first], m.end("first")
         else:
             continue
-        if not mask.is_free(m.start(), end) or _names_a_target(low, m.start(), end):
+        start = m.start("first") if m.re is _OWNED_PURPOSE else m.start()
+        if not mask.is_free(start, end) or _names_a_target(low, start, end):
             continue
-        mask.take(m.start(), end)
-        found.append(Finding("prefer", " ".join(words), original[m.start() : end], m.start()))
+        mask.take(start, end)
+        found.append(Finding("prefer", " ".join(words), original[start:end], start))
     return found
 
 
