@@ -189,8 +189,9 @@ def _word_before(low: str, at: int) -> Token | None:
 
 def _purposes(low: str, original: str, mask: SpanMask) -> list[Finding]:
     """ "for school", "for zoom calls", "for my wife's birthday": what the product is used for,
-    a preference rather than a search word. The purpose noun ends the phrase; a word before it joins unless it is a
-    stop word; a product noun after it makes the phrase a target ("for my movie camera")."""
+    a preference rather than a search word. The purpose noun ends the phrase; a word before
+    it joins unless it is a stop word; a product noun after it makes the phrase a target
+    ("for my movie camera")."""
     found = []
     for m in [*_PURPOSE.finditer(low), *_OWNED_PURPOSE.finditer(low)]:
         first, second = m.group("first"), m.group("second")
