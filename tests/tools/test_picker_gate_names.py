@@ -65,3 +65,24 @@ async def test_a_word_of_the_request_before_the_product_may_make_a_catalog_name(
     gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
     assert sorted(model.queries) == ["charger", "laptop power adapter"]
     assert "amazon:2" not in gate.sunk
+
+
+async def test_a_product_no_candidate_names_is_judged_under_the_names_shops_list_it_as() -> None:
+    """ "a rucksack for my laptop": every candidate is listed as a backpack, which the model
+    scores low for "rucksack"; the gate judges them as backpacks too."""
+    items = [
+        item(1, "Targus Groove Backpack for Laptops", 37.88),
+        item(2, "Case Logic Urban Laptop Backpack", 31.99),
+        item(3, "Laptop Sleeve 15 inch", 19.0),
+    ]
+    inputs = inputs_for(items, ShoppingPlan(category="rucksack"), query="rucksack laptop")
+    model = _KindReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert sorted(model.queries) == ["backpack", "rucksack"]
+    assert gate.sunk == {"amazon:3"}
+    named = [*items, item(4, "Deuter Rucksack 30L", 89.0)]
+    inputs = inputs_for(named, ShoppingPlan(category="rucksack"), query="rucksack laptop")
+    model = _KindReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert model.queries == ["rucksack"], "a candidate names it: the shopper's name alone"
+    assert gate.sunk == {"amazon:1", "amazon:2", "amazon:3"}

@@ -32,6 +32,7 @@ from app.catalog.product_nouns import (
     catalog_name,
     head,
     is_accessory_noun,
+    listed_as,
     names_as_product,
     sold_for_another,
 )
@@ -52,6 +53,7 @@ from app.tools.search import (
     names_as_compound_modifier,
     names_noun,
     names_only_as_feature,
+    none_named,
     sibling_product,
     target_codes,
 )
@@ -276,7 +278,8 @@ def other_names(inputs: PickInputs, query: str) -> tuple[str, ...]:
     """The product's names besides the gate's query: the shopper's where the query is the
     catalog's ("laptop charger" beside "laptop power adapter"), and the catalog's for the
     product with a word of the request before it ("a charger for my laptop": a laptop
-    charger, "laptop power adapter")."""
+    charger, "laptop power adapter"); and, when no candidate names the product, the names
+    shops also list it as (a "rucksack" among backpacks)."""
     product = inputs.category
     if not product:
         return ()
@@ -285,6 +288,9 @@ def other_names(inputs: PickInputs, query: str) -> tuple[str, ...]:
         compound = f"{word} {product}"
         if (alias := catalog_name(compound)) != compound:
             names.append(alias)
+    listed = listed_as(product)
+    if listed and none_named((e.item for e in inputs.entries), product, inputs.request):
+        names += listed
     return tuple(n for n in dict.fromkeys(names) if n != query)
 
 
