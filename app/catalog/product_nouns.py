@@ -112,14 +112,12 @@ def _listed_as_table() -> dict[str, tuple[str, ...]]:
 _LISTED_AS = _listed_as_table()
 
 
-def listed_as(product: str, *, by_head: bool = True) -> tuple[str, ...]:
-    """Names a shop may list the product under instead ("lamp" -> light), for the product
-    as asked or else (`by_head`) its head noun, most usual first; none for most products."""
+def listed_as(product: str) -> tuple[str, ...]:
+    """Names a shop may list the product under instead ("lamp" -> light), most usual first;
+    none for most products, and none for a compound the vocabulary does not list ("desk
+    lamp" is no "desk light": its modifier may not fit the other name)."""
     key = normalise_query(product)
-    names = _LISTED_AS.get(key) or _LISTED_AS.get(singular(key)) or ()
-    if not names and by_head and (noun := head(key)) is not None:
-        names = _LISTED_AS.get(noun, ())
-    return names
+    return _LISTED_AS.get(key) or _LISTED_AS.get(singular(key)) or ()
 
 
 def canonical(word: str) -> str:

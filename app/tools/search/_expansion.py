@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from app.catalog.product_nouns import head, listed_as, singular
+from app.catalog.product_nouns import listed_as, singular
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 _WORD = re.compile(r"[0-9a-z]+(?:['’.\-+/][0-9a-z]+)*")
@@ -68,17 +68,15 @@ def _longest_segment(query: str) -> str:
 
 def listed_as_queries(query: str, product: str | None) -> list[tuple[str, str]]:
     """(query, name): the query with a product it names under each name a shop may list it
-    as ("lamp bedroom" -> "light bedroom", light): the planned product's names, else those of
-    any phrase of the query; the name alone when the query does not say the product."""
+    as ("lamp bedroom" -> "light bedroom", light): the planned product's names, or without
+    one those of any phrase of the query; the name alone where the query does not say it."""
     words = [singular(w) for w in _WORD.findall(query.lower())]
-    planned = product.lower() if product else None
-    asked = [planned] if planned and listed_as(planned) else _spans(words)
+    asked = [product.lower()] if product else _spans(words)
     out: dict[str, str] = {}
     for phrase in asked:
-        whole = bool(listed_as(phrase, by_head=False))
-        swapped = phrase.split() if whole else [head(phrase) or phrase]
-        for name in listed_as(phrase, by_head=phrase == planned):
-            out.setdefault(_swapped(words, swapped, name) or name, name)
+        said = [singular(w) for w in phrase.split()]
+        for name in listed_as(phrase):
+            out.setdefault(_swapped(words, said, name) or name, name)
     return list(out.items())
 
 
