@@ -5,8 +5,11 @@ with the product under a name shops also list it as."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from app.catalog.product_nouns import listed_as, singular
+from app.tools.search._product import names_product
+from app.tools.search._relevance import ScoredHit, on_topic
 
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”|«([^»]+)»')
 _WORD = re.compile(r"[0-9a-z]+(?:['’.\-+/][0-9a-z]+)*")
@@ -93,3 +96,16 @@ def _swapped(words: list[str], phrase: list[str], name: str) -> str | None:
     if at is None:
         return None
     return " ".join([*words[:at], name, *words[at + n :]])
+
+
+def listed_hits(
+    asked: Sequence[tuple[str, str]], found: Sequence[Sequence[ScoredHit]]
+) -> list[ScoredHit]:
+    """The on-topic hits of each listed-as recall (`found`, one per (query, name) asked)
+    that say the name searched, each once, nearest to its query first."""
+    hits: dict[str, ScoredHit] = {}
+    for (query, name), kept in zip(asked, found, strict=True):
+        for hit in on_topic(kept):
+            if names_product(hit.item, name, query):
+                hits.setdefault(hit.item_id, hit)
+    return sorted(hits.values(), key=lambda h: -(h.relevance or 0.0))

@@ -39,7 +39,7 @@ from app.tools.candidates import DEFAULT_SLOT
 from app.tools.plan import ShoppingPlan, catalog_alias
 from app.tools.search._args import ItemSearchArgs, SearchScope, resolve_scope
 from app.tools.search._codes import codes_first
-from app.tools.search._expansion import expansion_variants, listed_as_queries
+from app.tools.search._expansion import expansion_variants, listed_as_queries, listed_hits
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
 from app.tools.search._memo import Finished, SearchMemo, register, replay
 from app.tools.search._named import named_first
@@ -317,16 +317,12 @@ class ItemSearchTool:
                     for q, _ in asked
                 )
             )
-        found: dict[str, ScoredHit] = {}
-        for (query, name), found_pass in zip(asked, passes, strict=True):
-            for hit in on_topic(found_pass.kept) if found_pass else []:
-                if names_product(hit.item, name, query):
-                    found.setdefault(hit.item_id, hit)
+        found = listed_hits(asked, [p.kept if p else [] for p in passes])
         if not found:
             return kept
         names = ", ".join(dict.fromkeys(f'"{name}"' for _, name in asked))
         run.notes.append(f"no hit was what was asked; searched as {names} too")
-        return ahead(sorted(found.values(), key=_nearest), kept)
+        return ahead(found, kept)
 
     async def _refocus(
         self, run: SearchRun, kept: list[ScoredHit], product: str, pool: int, matchers: ItemMatchers
@@ -373,10 +369,6 @@ class ItemSearchTool:
             return None
         run.complete = run.complete and not (scoring.degraded or response.failed_sources)
         return explain_blocks(scoring.hits, kept_ids, scope, matchers, product=product)
-
-
-def _nearest(hit: ScoredHit) -> float:
-    return -(hit.relevance or 0.0)
 
 
 def _partial(found: Pass) -> bool:
