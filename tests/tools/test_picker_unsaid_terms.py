@@ -126,7 +126,7 @@ def test_a_platform_no_pick_states_is_named_and_another_product_saying_it_does_n
     controllers = tuple(r for r in ranked if r.item.item_id != "amazon:3")
     selection = select(controllers, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     report = slot_report(inputs, filtered, NO_GATE, selection, {})
-    assert all("does not say xbox" in p.reason for p in report.picks)
+    assert all("does not say xbox; made for playstation 2" in p.reason for p in report.picks)
     assert report.unstated == ["xbox"]
     assert report.stated_elsewhere == []
     assert unstated(report) == "None of the items I found says xbox; these come closest"
@@ -139,6 +139,7 @@ def test_a_platform_is_checked_only_for_a_product_made_for_one_device() -> None:
     plan = ShoppingPlan(category="monitor", keywords=("4k", "macbook"))
     report = report_for(monitors, plan, "monitor 4k macbook")
     assert "does not say macbook" not in report.picks[0].reason
+    assert "made for" not in report.picks[0].reason
     assert report.unstated == []
     cases = [item(1, "Samsung Galaxy S20 Silicone Cover case")]
     report = report_for(cases, ShoppingPlan(category="case", keywords=("iphone",)), "case iphone")

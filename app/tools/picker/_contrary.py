@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from app.catalog.product_nouns import head, is_accessory_noun, singular
 from app.language import lexicon
-from app.tools.terms import Term, make_term, term_in
+from app.tools.terms import Term, make_term, term_in, tokens
 
 FAMILIES: tuple[frozenset[str], ...] = tuple(
     frozenset(family) for family in lexicon.word_groups("picker_contrary_families")
@@ -22,6 +22,7 @@ asked one says so, as it does of an asked form."""
 PLATFORMS = lexicon.word_set("picker_platforms")
 """Devices an accessory is made for ("xbox", "iphone"): checked like a trait when the
 product asked is made for one device."""
+_PLATFORM_ORDER = lexicon.words("picker_platforms")
 _PLATFORM_BOUND = lexicon.word_set("picker_platform_bound")
 """Products made for one device that are no accessory nouns ("controller", "game")."""
 
@@ -80,3 +81,12 @@ def same_family(asked: str, said: Iterable[str]) -> bool:
     """Whether the asked form and every form said belong to one family ("wireless" and
     "wired"; not "over ear" and "wired")."""
     return any({asked, *said} <= family for family in FAMILIES)
+
+
+def platforms_named(title: str) -> list[str]:
+    """The devices a title names in its own words, the most specific ("PlayStation 2
+    DualShock Controller": playstation 2), in the lexicon's order: what a pick lacking the
+    asked one is for."""
+    said = set(tokens(title))
+    named = [p for p in _PLATFORM_ORDER if set(p.split()) <= said]
+    return [p for p in named if not any(q != p and set(p.split()) < set(q.split()) for q in named)]

@@ -12,7 +12,7 @@ from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import head, listed_as, tokens
 from app.catalog.standards import standard_labels
 from app.tools.compare import PriceCompareResult
-from app.tools.picker._contrary import same_family
+from app.tools.picker._contrary import PLATFORMS, platforms_named, same_family
 from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.picker._result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools.search import accessorized_product, names_product, none_named, sibling_product
@@ -228,6 +228,8 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     unsaid = [t for t in (*sem.specs_unsaid, *sem.terms_unsaid) if t != brand]
     if unsaid:
         parts.append("does not say " + ", ".join(inputs.shown(unsaid)))
+    if (others := platforms_named(item.title)) and any(t in PLATFORMS for t in unsaid):
+        parts.append(f"made for {', '.join(others)}")
     if brand in sem.terms_unsaid:
         parts.append(f"not by {brand}")
     instead = [t for t in sem.avoid_said if t in inputs.contrary]
