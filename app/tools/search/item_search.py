@@ -247,6 +247,19 @@ class ItemSearchTool:
         run.complete = run.complete and not _partial(found)
         return found
 
+    async def _widening_passes(
+        self, run: SearchRun, step: str, queries: Sequence[str], pool: int, matchers: ItemMatchers
+    ) -> list[Pass | None]:
+        """Widening recalls of several queries at once under the run's filters, timed as one
+        step."""
+        filters = run.effective.filters()
+        with timed(run.steps, step):
+            return list(
+                await asyncio.gather(
+                    *(self._widening_pass(run, step, q, filters, pool, matchers) for q in queries)
+                )
+            )
+
     async def _maybe_relax(self, run: SearchRun, main: Pass, pool: int) -> Pass:
         """With min_rating set and too few hits, search once more without it (budget, brand
         and the relevance floor stay) and keep that result when it has more hits."""
@@ -272,14 +285,7 @@ class ItemSearchTool:
         variants = expansion_variants(run.scope.query, limit=limit)
         if not variants:
             return kept
-        filters = run.effective.filters()
-        with timed(run.steps, "expansion"):
-            passes = await asyncio.gather(
-                *(
-                    self._widening_pass(run, "expansion", v, filters, pool, matchers)
-                    for v in variants
-                )
-            )
+        passes = await self._widening_passes(run, "expansion", variants, pool, matchers)
         run.variants = [v for v, p in zip(variants, passes, strict=True) if p is not None]
         runs = {"main": kept}
         runs.update({f"variant{i}": p.kept for i, p in enumerate(passes) if p is not None})
@@ -309,14 +315,8 @@ class ItemSearchTool:
         asked = listed_as_queries(run.scope.query, product)
         if not asked:
             return kept
-        filters = run.effective.filters()
-        with timed(run.steps, "listed_as"):
-            passes = await asyncio.gather(
-                *(
-                    self._widening_pass(run, "listed_as", q, filters, pool, matchers)
-                    for q, _ in asked
-                )
-            )
+        queries = [q for q, _ in asked]
+        passes = await self._widening_passes(run, "listed_as", queries, pool, matchers)
         found = listed_hits(asked, [p.kept if p else [] for p in passes])
         if not found:
             return kept
