@@ -102,14 +102,7 @@ def other_names(word: str) -> tuple[str, ...]:
     )
 
 
-def _listed_as_table() -> dict[str, tuple[str, ...]]:
-    table: dict[str, tuple[str, ...]] = {}
-    for row in lexicon.table("listed_as"):
-        table[row["key"]] = (*table.get(row["key"], ()), row["word"])
-    return table
-
-
-_LISTED_AS = _listed_as_table()
+_LISTED_AS = lexicon.word_lists("listed_as")
 
 
 def listed_as(product: str) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ __all__ = [
     "table",
     "units",
     "word_groups",
+    "word_lists",
     "word_map",
     "word_set",
     "word_sets",
@@ -176,6 +177,12 @@ def word_groups(name: str) -> tuple[tuple[str, ...], ...]:
 def word_sets(name: str) -> dict[str, frozenset[str]]:
     """Each key (column `key`) and its set of words (column `word`), in file order."""
     return {key: frozenset(members) for key, members in _grouped(name, "key").items()}
+
+
+def word_lists(name: str) -> dict[str, tuple[str, ...]]:
+    """Each key (column `key`) and its words (column `word`), both in file order (the first
+    word the most usual)."""
+    return {key: tuple(members) for key, members in _grouped(name, "key").items()}
 
 
 def kinds_by_noun(name: str) -> dict[str, tuple[frozenset[str], ...]]:

@@ -14,7 +14,16 @@ from app.language.lexicon import LEXICON_DIR, read_lexicon, read_lists, table
 
 _APP = Path(__file__).parents[2] / "app"
 _READERS = frozenset(
-    {"table", "words", "word_set", "word_map", "word_groups", "word_sets", "kinds_by_noun"}
+    {
+        "table",
+        "words",
+        "word_set",
+        "word_map",
+        "word_groups",
+        "word_sets",
+        "word_lists",
+        "kinds_by_noun",
+    }
     | {"alternation", "_grouped"}
 )
 

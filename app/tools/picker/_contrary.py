@@ -19,10 +19,10 @@ TRAITS = lexicon.word_set("picker_contrary_traits")
 """Traits an item has or lacks, with no alternative to name: a pick that does not state an
 asked one says so, as it does of an asked form."""
 
-PLATFORMS = lexicon.word_set("picker_platforms")
+_PLATFORM_ORDER = lexicon.words("picker_platforms")
+PLATFORMS = frozenset(_PLATFORM_ORDER)
 """Devices an accessory is made for ("xbox", "iphone"): checked like a trait when the
 product asked is made for one device."""
-_PLATFORM_ORDER = lexicon.words("picker_platforms")
 _PLATFORM_BOUND = lexicon.word_set("picker_platform_bound")
 """Products made for one device that are no accessory nouns ("controller", "game")."""
 
