@@ -199,7 +199,9 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     assert "None of the items I found says wifi" not in answer
     lamps = await turn(agent, "a desk lamp")
     assert picks_of(lamps)
-    assert lamps[-1].data["answer"].startswith('None of the items I found says "desk lamp"')
+    # the demo sells projector lamps, and nothing called a desk lamp
+    said = 'This shop lists nothing called "desk lamp"; what comes closest is something else'
+    assert lamps[-1].data["answer"].startswith(said)
 
 
 async def test_a_desktop_is_found_under_the_types_the_catalog_files_desktops_as(

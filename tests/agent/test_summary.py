@@ -278,6 +278,28 @@ async def test_picks_listed_under_another_name_of_the_product_say_which() -> Non
     assert 'says "lamp"' not in text
 
 
+async def test_picks_of_a_product_the_catalog_lacks_say_the_shop_has_none() -> None:
+    ctx = priced_out_context(product=None)
+    result = ctx.last_results["item_picker"]
+    assert isinstance(result, ItemPickerResult)
+    update = {"unnamed": "earrings", "unstated": ["gold"]}
+    ctx.last_results["item_picker"] = result.model_copy(
+        update={"slots": [result.slots[0].model_copy(update=update)]}
+    )
+    found = ctx.last_results["item_search"]
+    assert isinstance(found, ItemSearchResult)
+    for absent, first in [
+        (None, 'None of the items I found says "earrings" or gold'),
+        ("earrings", 'This shop lists nothing called "earrings"; what comes closest is '),
+    ]:
+        update_search = {"absent": absent, "price_only": None}
+        ctx.last_results["item_search"] = found.model_copy(update=update_search)
+        text = (await summarise(ShoppingSummaryTool(), ctx)).text
+        assert text.startswith(first)
+        assert text.count('"earrings"') == 1
+        assert ("None of the items I found says gold" in text) is (absent is not None)
+
+
 async def test_a_spec_the_budget_verdict_names_is_not_said_twice() -> None:
     ctx = priced_out_context(product="router with wifi6")
     result = ctx.last_results["item_picker"]
@@ -337,6 +359,16 @@ async def test_nothing_found_asks_to_loosen_only_what_the_plan_holds(
     result = await summarise(ShoppingSummaryTool(), ctx)
     assert result.text.splitlines()[-1] == last
     assert "No pick for 'planter': the catalog has nothing relevant for \"planter\"." in result.text
+
+
+async def test_nothing_of_a_product_the_catalog_lacks_asks_for_another_name() -> None:
+    """Loosening the budget or a ruled-out term finds nothing the shop does not sell."""
+    plan = ShoppingPlan(budget_usd=20, exclude=(Constraint(term="silver"),))
+    ctx = ToolContext("s", "t", plan)
+    ctx.last_results["item_search"] = search("main", "ring").model_copy(update={"absent": "ring"})
+    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
+    assert lines[0] == "No pick for 'ring': this shop lists nothing called \"ring\"."
+    assert lines[-1] == "Tell me another name for it or what it is for, and I'll look again."
 
 
 async def test_nothing_searched_is_an_error_for_the_model() -> None:

@@ -18,6 +18,7 @@ from app.catalog.offer_store import OfferStore
 from app.catalog.profile import read_profile
 from app.cli.catalog_cmd import app as catalog_app
 from app.cli.pick_cmd import pick_payload, plan_with_options, run_pick
+from app.cli.search_cmd import run_search
 from app.config import get_settings
 from app.config.settings import Settings
 from app.recall.index_build import build_index
@@ -25,6 +26,7 @@ from app.recall.index_manifest import current_paths
 from app.recall.search_index import SearchIndex
 from app.recall.similar_items import SimilarFinder
 from app.tools.picker._result import ItemPickerResult
+from app.tools.search import ItemSearchResult
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +88,25 @@ def test_a_product_the_shop_lists_under_another_name_is_found_under_it(
     assert all(word in p.title.lower() for p in part.picks)
     assert part.unnamed == plan.category
     assert part.listed_as in listed
+
+
+@pytest.mark.parametrize(
+    ("request_", "query", "absent"),
+    [("a pair of jeans for men", "jeans men", "jeans"), ("earrings", "earrings", None)],
+)
+def test_a_product_no_item_names_is_said_to_be_absent(
+    shopify_settings: Settings, request_: str, query: str, absent: str | None
+) -> None:
+    """The sample sells no jeans: the search says the catalog lists none (the shown items are
+    other products), while earrings, which it sells, are found as earrings."""
+    plan = plan_with_options(request_, platforms=["sample-shop"])
+    outcome = asyncio.run(run_search(shopify_settings, {"query": query}, plan))
+    assert outcome.ok, outcome.output
+    assert isinstance(outcome.output, ItemSearchResult)
+    assert outcome.output.absent == absent
+    assert outcome.output.hits
+    if absent is None:
+        assert "earring" in outcome.output.hits[0].title.lower()
 
 
 def test_a_shop_the_catalog_lacks_is_a_clear_tool_error(shopify_settings: Settings) -> None:

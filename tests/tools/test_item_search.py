@@ -269,6 +269,19 @@ async def test_gibberish_finds_nothing(runtime: Runtime) -> None:
         assert "no relevant items" in result.render()
 
 
+@pytest.mark.parametrize(("query", "absent"), [("earrings", "earrings"), ("laptop bag", None)])
+async def test_a_product_no_item_of_the_catalog_names_is_said_to_be_absent(
+    runtime: Runtime, query: str, absent: str | None
+) -> None:
+    """The demo sells earbuds, not earrings: the search says the catalog lists none, and
+    tells the model to say so; a product it sells is never reported absent."""
+    result = await search(runtime, query=query)
+    assert result.hits
+    assert result.absent == absent
+    said = f'The catalog lists nothing called "{query}"' in result.render()
+    assert said is (absent is not None)
+
+
 @pytest.mark.parametrize(
     ("args", "field"),
     [

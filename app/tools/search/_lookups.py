@@ -1,6 +1,7 @@
 """The catalog look-ups of item_search: when the hits shown are few of the asked product, or
 state none of some must-haves, the items the catalog files as the product (shelf) or whose
-spec sheets state the must-haves are looked up directly and put first."""
+spec sheets state the must-haves are looked up directly and put first; when none names the
+asked product, every item saying its noun is checked for one."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from dataclasses import replace
 from app.catalog.item import Item
 from app.config.params.item_search import ITEM_SEARCH_SHEET_LIMIT, ITEM_SEARCH_SHELF_LIMIT
 from app.recall.search_index import SearchIndex
+from app.tools.search._carried import CarriedLookup
 from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
+from app.tools.search._product import none_named
 from app.tools.search._relevance import RelevanceScorer, ScoredHit, Scoring, on_topic
 from app.tools.search._run import SearchRun, timed
 from app.tools.search._sheets import SHEET_SOURCE, SheetLookup, lookup_hits, sheet_price_verdict
@@ -28,9 +31,18 @@ class CatalogLookups:
         self.scorer = scorer
         self.sheets = SheetLookup(index.items)
         self.shelves = ShelfLookup(index.items)
+        self.carried = CarriedLookup(index.items)
         if index.live is not None:  # items a live upsert adds join the look-ups
             index.live.listen(self.sheets.add)
             index.live.listen(self.shelves.add)
+            index.live.listen(self.carried.add)
+
+    def absent(self, product: str | None, shown: Sequence[Item], request: str) -> str | None:
+        """The asked product when no shown item names it and no item of the catalog does
+        either: what is shown is something else, and the shop has none."""
+        if product is None or not none_named(shown, product, request):
+            return None
+        return None if self.carried.carries(product, request) else product
 
     async def by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers

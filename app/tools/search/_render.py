@@ -50,6 +50,11 @@ def _explanations(result: ItemSearchResult) -> list[str]:
     elif result.filtered_out:
         lines.append(f"Blocked by filters ({result.blocked_total} relevant items):")
         lines += [f"- [{b.item_id}] {b.title[:60]}: {b.detail}" for b in result.filtered_out]
+    if result.absent:
+        lines.append(
+            f'The catalog lists nothing called "{result.absent}": these items are other '
+            "products; tell the shopper the shop has none."
+        )
     if result.relaxed:
         lines.append(
             f"Relaxed: dropped {', '.join(result.relaxed_constraints)} because too few items "

@@ -136,6 +136,9 @@ class ItemSearchResult(ToolResult):
     filtered_out: list[BlockedItem] = Field(default_factory=list)
     blocked_total: int = 0
     price_only: PriceOnly | None = None
+    absent: str | None = Field(
+        None, description="The asked product, when no item of the catalog names it."
+    )
     relaxed: bool = False
     relaxed_constraints: list[str] = Field(default_factory=list)
     expanded: bool = False

@@ -46,6 +46,8 @@ class SearchRun:
     removed: Removed = field(default_factory=Removed)
     findings: ProbeFindings | None = None
     sheet_verdict: PriceVerdict | None = None
+    absent: str | None = None
+    """The asked product, when no item of the catalog names it."""
     notes: list[str] = field(default_factory=list)
     ranking: str | None = None
     """How the hits were ordered: by the relevance model blended in, or fused and why."""
@@ -88,6 +90,7 @@ def build_result(run: SearchRun, response: RecallResponse) -> ItemSearchResult:
         filtered_out=[BlockedItem.of(b) for b in blocked[: ITEM_SEARCH_FILTERED_OUT_CAP.get()]],
         blocked_total=len(blocked),
         price_only=PriceOnly(**vars(verdict)) if verdict else None,
+        absent=run.absent,
         relaxed=run.relaxed,
         relaxed_constraints=["min_rating"] if run.relaxed else [],
         expanded=bool(run.variants),

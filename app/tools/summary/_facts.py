@@ -80,9 +80,12 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
     planned = ctx.last_results.get("planner")
     respelled = tuple(planned.respelled) if isinstance(planned, PlannerResult) else ()
     plan = ctx.plan
-    return SummaryFacts(
-        tuple(facts), plan.exclude_terms, plan.budget_usd, respelled, limits_of(plan)
+    # loosening a constraint finds nothing the catalog lacks altogether
+    lacking = all(
+        (s := searches.get(f.slot)) is not None and s.absent for f in facts if not f.picks
     )
+    limits = () if lacking else limits_of(plan)
+    return SummaryFacts(tuple(facts), plan.exclude_terms, plan.budget_usd, respelled, limits)
 
 
 def limits_of(plan: ShoppingPlan) -> tuple[str, ...]:
@@ -106,6 +109,8 @@ def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:
         return search.price_only.sentence()
     if search.filtered_out:
         return _blocked_reasons(search)
+    if search.absent:
+        return f'this shop lists nothing called "{search.absent}"'
     if search.hits:
         return f"none of the {len(search.hits)} items found passed the picker's checks"
     return f'the catalog has nothing relevant for "{search.query}"'
@@ -152,8 +157,20 @@ def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> s
     return "; ".join([*said, "these come closest"])
 
 
+def absent(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
+    """The caveat for picks of a product the catalog lists nowhere ("earrings" in an
+    electronics shop): the shop has none, and what comes closest is something else."""
+    if search is None or not search.absent or part is None or not part.unnamed:
+        return None
+    rest = unstated(part.model_copy(update={"unnamed": None}))
+    said = f'This shop lists nothing called "{search.absent}"; what comes closest is something else'
+    return f"{said}. {rest}" if rest else said
+
+
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
     verdict = priced_out(search)
+    if verdict is None and (none := absent(search, part)):
+        return none
     found = [c for c in (verdict, unstated(part, named=verdict is None, told=verdict or "")) if c]
     return ". ".join(found) or None
 
