@@ -1,5 +1,5 @@
 """The fashion proof: the Myntra catalog (12,491 products, INR) imported with the CLI
-contract command into its own var dir, indexed, and 44 labelled requests (rupee and dollar
+contract command into its own var dir, indexed, and 60 labelled requests (rupee and dollar
 budgets, genders, colours, brands, excludes, "something cheaper") run as chat turns scoped
 to the shop. No pick may break a budget or an exclusion; the shares of picks of the asked
 kind, colour and gender must stay above their floors. The held-out requests were never

@@ -90,6 +90,10 @@ def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str
         # a hyphen joins the noun to a count, not the noun to the accessory after it
         ("Tripp Lite Triple-Monitor USB-C Docking Station with 4K HDMI", None, "monitor", False),
         ("Indesit CAA 55 fridge-freezer Freestanding", None, "fridge", True),
+        # a compound after one letter is a word of its own, one ending "-style" a description
+        ("ADIDAS Men Blue Printed Round Neck T-shirt", None, "shirt", False),
+        ("Roadster Men Blue Casual Shirt", None, "shirt", True),
+        ("ID Men Brown Shoe-Style Leather Sandals", None, "shoe", False),
         ("Dynabook Power Cord - 2-pin", None, "power bank", False),
         ("HP Compaq 6910p Notebook 35.8 cm", None, "laptop", True),
         ("Targus sleeve for 15in laptops", None, "laptop", False),

@@ -156,17 +156,23 @@ def _bracket_as_target(match: re.Match[str]) -> str:
 def _split_compounds(text: str, noun: str) -> str:
     """`text` with the hyphenated compounds that hold the noun split ("Power-Bank",
     "Triple-Monitor"); other hyphens stay, so "USB-C Docking Station" still reads as one
-    accessory after the noun."""
+    accessory after the noun. A compound after one letter is a word of its own ("T-shirt"
+    is no shirt, an "E-Book" no book), one ending in a descriptor a description
+    ("Shoe-Style Sandals")."""
 
     def split(match: re.Match[str]) -> str:
         compound = match.group(0)
-        held = any(canonical(part) == noun for part in compound.split("-"))
+        parts = compound.split("-")
+        if len(parts[0]) == 1 or parts[-1] in _DESCRIPTORS:
+            return compound
+        held = any(canonical(part) == noun for part in parts)
         return compound.replace("-", " ") if held else compound
 
     return _HYPHENATED.sub(split, text)
 
 
 _HYPHENATED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
+_DESCRIPTORS = lexicon.word_set("compound_descriptors")
 _FEATURE_REACH = 4
 """How many words after "with" a feature may come ("Webcam with Snapshot and Microphone")."""
 
