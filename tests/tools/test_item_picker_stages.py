@@ -284,6 +284,20 @@ def test_a_negated_term_is_not_mentioned(text: str, said: bool) -> None:
     assert mentions(text, "gluten") is said
 
 
+@pytest.mark.parametrize(
+    ("text", "phrase", "said"),
+    [
+        ('ZAGG phone case 11.9 cm (4.7") Cover', "11", False),  # "iphone 11": no 11.9 cm
+        ("Apple iPhone 11 Silicone Case", "11", True),
+        ("Cover 6,1 inch", "1", False),
+        ("rev 2.11 board", "11", False),
+        ("Plugable USB 3.0 Hub", "usb 3", True),  # a version's ".0" says nothing more
+    ],
+)
+def test_a_number_is_no_part_of_a_decimal(text: str, phrase: str, said: bool) -> None:
+    assert mentions(text, phrase) is said
+
+
 def test_negated_only_needs_the_word_present() -> None:
     assert negated_only("gluten-free bar", "gluten")
     assert not negated_only("oat bar", "gluten")

@@ -119,8 +119,12 @@ def make_terms(texts: tuple[str, ...] | list[str]) -> tuple[Term, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _word_pattern(phrase: str) -> re.Pattern[str]:
+    """Whole words; a number is no part of a decimal ("11" is not in "11.9 cm"; "3" is in
+    "3.0")."""
     words = r"[\s-]+".join(re.escape(w) for w in phrase.split())
-    return re.compile(rf"(?<![0-9a-z]){words}(?![0-9a-z])")
+    before = r"(?<![0-9][.,])" if phrase[:1].isdigit() else ""
+    after = r"(?![.,]0*[1-9])" if phrase[-1:].isdigit() else ""
+    return re.compile(rf"(?<![0-9a-z]){before}{words}(?![0-9a-z]){after}")
 
 
 def mentions(text: str | None, phrase: str) -> bool:
