@@ -1295,6 +1295,18 @@ def test_the_display_gate_and_cap_hold_picks_back() -> None:
     assert strict.below_ratio > 0
 
 
+def test_without_a_gate_the_ratio_reads_fit_not_recall_rank() -> None:
+    """Six trousers nothing asked tells apart: recall's rank decay alone holds back all but
+    the first; by fit (the score less its recall part) the three best are shown."""
+    ranked = _ranked(*((f"distinct trousers {w}", None, 10.0) for w in "abcdef"))
+    assert ranked[1].score < 0.9 * ranked[0].score  # the recall part decays by rank
+    by_score = select(ranked, max_picks=3, show_ratio=0.9, dup_threshold=0.99)
+    by_fit = select(ranked, max_picks=3, show_ratio=0.9, dup_threshold=0.99, by_fit=True)
+    assert len(by_score.picks) == 1
+    assert [c.scored for c in by_fit.picks] == list(ranked[:3])
+    assert by_fit.over_cap == 3
+
+
 def test_a_sunk_item_is_ranked_but_not_shown_beside_a_good_one() -> None:
     ranked = _ranked(
         ("keyboard one", None, 10.0), ("mouse two", None, 10.0), gate_scores=[0.9, 0.1]

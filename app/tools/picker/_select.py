@@ -45,14 +45,21 @@ def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:
 
 
 def select(
-    ranked: Sequence[Scored], *, max_picks: int, show_ratio: float, dup_threshold: float
+    ranked: Sequence[Scored],
+    *,
+    max_picks: int,
+    show_ratio: float,
+    dup_threshold: float,
+    by_fit: bool = False,
 ) -> Selection:
     """Walk the ranking best first, folding each near-duplicate into the better listing kept
     before it; show those scoring at least `show_ratio` of the best (only the best when it
     scores 0), at most `max_picks`. An item the gate penalised is a closest match only: it
     is shown when no unpenalised item is. A size or standard the shopper named is held by
     rule, whatever the models scored: while a candidate that may be shown states more of
-    the asked specs, no item stating fewer is shown (`fewest_unmet`)."""
+    the asked specs, no item stating fewer is shown (`fewest_unmet`). With `by_fit` (no gate
+    measured relevance) the ratio compares `fit`, not the score: recall's rank decay alone
+    would show one trouser of many that fit "trousers" equally."""
     kept: list[Scored] = []
     merged: dict[str, list[str]] = {}
     for scored in ranked:
@@ -64,7 +71,7 @@ def select(
             merged[twin.item.item_id].append(scored.item.item_id)
     if not kept:
         return Selection((), ranked=len(ranked), merged=0, below_ratio=0, over_cap=0)
-    shown = _close_to_best(kept, show_ratio)
+    shown = _close_to_best(kept, show_ratio, by_fit)
     if any(not k.penalised for k in shown):
         shown = [k for k in shown if not k.penalised]
         field = [k for k in kept if not k.penalised]
@@ -72,7 +79,7 @@ def select(
         field = kept
     fitting = fewest_unmet(field)
     if {k.item.item_id for k in shown} - {k.item.item_id for k in fitting}:
-        shown = _close_to_best(fitting, show_ratio)
+        shown = _close_to_best(fitting, show_ratio, by_fit)
     picks = shown[: max(1, max_picks)]
     return Selection(
         picks=tuple(Chosen(p, tuple(merged[p.item.item_id])) for p in picks),
@@ -93,7 +100,17 @@ def fewest_unmet(field: Sequence[Scored]) -> list[Scored]:
     return [s for s in field if len(s.semantics.specs_unsaid) == fewest]
 
 
-def _close_to_best(kept: Sequence[Scored], show_ratio: float) -> list[Scored]:
-    """Those scoring at least `show_ratio` of the first (only the first when it scores 0)."""
+def fit(scored: Scored) -> float:
+    """The score without its recall part: what the picker measured of the item against the
+    request (asked words, specs, brand, price, freshness), not where recall ranked it."""
+    return max(0.0, scored.score - scored.parts.get("recall", 0.0))
+
+
+def _close_to_best(kept: Sequence[Scored], show_ratio: float, by_fit: bool) -> list[Scored]:
+    """Those scoring (`by_fit`: fitting) at least `show_ratio` of the first; by score, only
+    the first when it scores 0 (nothing relevant), by fit every item then (nothing asked
+    tells them apart)."""
+    if by_fit:
+        return [k for k in kept if fit(k) >= show_ratio * fit(kept[0])]
     best = kept[0].score
     return [k for k in kept if k.score >= show_ratio * best] if best > 0 else list(kept[:1])

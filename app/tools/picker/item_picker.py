@@ -196,6 +196,7 @@ class ItemPickerTool:
                     max_picks=inputs.max_picks,
                     show_ratio=PICK_REL_SHOW_RATIO.get(),
                     dup_threshold=PICK_DUP_JACCARD.get(),
+                    by_fit=not gate.on,
                 )
                 out.append(len(selection.picks))
             unjudged = to_judge(
