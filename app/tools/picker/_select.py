@@ -58,7 +58,7 @@ def select(
     is shown when no unpenalised item is. A size or standard the shopper named is held by
     rule, whatever the models scored: while a candidate that may be shown states more of
     the asked specs, no item stating fewer is shown (`fewest_unmet`). With `by_fit` (no gate
-    measured relevance) the ratio compares `fit`, not the score: recall's rank decay alone
+    measured relevance) the ratio compares `_fit`, not the score: recall's rank decay alone
     would show one trouser of many that fit "trousers" equally."""
     kept: list[Scored] = []
     merged: dict[str, list[str]] = {}
@@ -100,7 +100,7 @@ def fewest_unmet(field: Sequence[Scored]) -> list[Scored]:
     return [s for s in field if len(s.semantics.specs_unsaid) == fewest]
 
 
-def fit(scored: Scored) -> float:
+def _fit(scored: Scored) -> float:
     """The score without its recall part: what the picker measured of the item against the
     request (asked words, specs, brand, price, freshness), not where recall ranked it."""
     return max(0.0, scored.score - scored.parts.get("recall", 0.0))
@@ -111,6 +111,6 @@ def _close_to_best(kept: Sequence[Scored], show_ratio: float, by_fit: bool) -> l
     the first when it scores 0 (nothing relevant), by fit every item then (nothing asked
     tells them apart)."""
     if by_fit:
-        return [k for k in kept if fit(k) >= show_ratio * fit(kept[0])]
+        return [k for k in kept if _fit(k) >= show_ratio * _fit(kept[0])]
     best = kept[0].score
     return [k for k in kept if k.score >= show_ratio * best] if best > 0 else list(kept[:1])

@@ -13,7 +13,6 @@ from app.config.params.item_search import ITEM_SEARCH_SHEET_LIMIT, ITEM_SEARCH_S
 from app.recall.search_index import SearchIndex
 from app.tools.search._carried import CarriedLookup
 from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
-from app.tools.search._product import none_named
 from app.tools.search._relevance import RelevanceScorer, ScoredHit, Scoring, on_topic
 from app.tools.search._run import SearchRun, timed
 from app.tools.search._sheets import SHEET_SOURCE, SheetLookup, lookup_hits, sheet_price_verdict
@@ -37,12 +36,12 @@ class CatalogLookups:
             index.live.listen(self.shelves.add)
             index.live.listen(self.carried.add)
 
-    def absent(self, product: str | None, shown: Sequence[Item], request: str) -> str | None:
-        """The asked product when no shown item names it and no item of the catalog does
-        either: what is shown is something else, and the shop has none."""
-        if product is None or not none_named(shown, product, request):
+    def absent(self, product: str | None, request: str) -> str | None:
+        """The asked product when no item of the catalog names it (asked once no shown hit
+        does): what is shown is something else, and the shop has none."""
+        if product is None or self.carried.carries(product, request):
             return None
-        return None if self.carried.carries(product, request) else product
+        return product
 
     async def by_shelf(
         self, run: SearchRun, kept: list[ScoredHit], product: str, matchers: ItemMatchers

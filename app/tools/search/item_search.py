@@ -135,7 +135,7 @@ class ItemSearchTool:
             run.hits = kept[: scope.top_k]
             found = _shown(run.hits, scope.top_k)
             unnamed = none_named(found, product, scope.query)
-            run.absent = self.lookups.absent(product, found, scope.query)
+            run.absent = self.lookups.absent(product, scope.query) if unnamed else None
             if run.effective.has_hard_filters and (len(found) < scope.top_k or unnamed):
                 with timed(run.steps, "probe"):
                     run.findings = await self._probe(

@@ -139,8 +139,7 @@ def unstated(part: SlotPicks | None, *, named: bool = True, told: str = "") -> s
         return None
     if named and part.unnamed and part.listed_as:
         other = f'I found nothing called "{part.unnamed}"; these are listed as "{part.listed_as}"'
-        rest = unstated(part.model_copy(update={"unnamed": None}), told=told)
-        return f"{other}. {rest}" if rest else other
+        return _then_unstated(other, part, told)
     asked = [f'"{part.unnamed}"'] if named and part.unnamed else []
     told_words = set(tokens(told))
     asked += [spec for spec in part.unstated if not set(tokens(spec)) <= told_words]
@@ -162,8 +161,13 @@ def absent(search: ItemSearchResult | None, part: SlotPicks | None) -> str | Non
     electronics shop): the shop has none, and what comes closest is something else."""
     if search is None or not search.absent or part is None or not part.unnamed:
         return None
-    rest = unstated(part.model_copy(update={"unnamed": None}))
     said = f'This shop lists nothing called "{search.absent}"; what comes closest is something else'
+    return _then_unstated(said, part)
+
+
+def _then_unstated(said: str, part: SlotPicks, told: str = "") -> str:
+    """`said` about the product's name, then the asked specs none of the picks states."""
+    rest = unstated(part.model_copy(update={"unnamed": None}), told=told)
     return f"{said}. {rest}" if rest else said
 
 
