@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.currency import usd_rates
 from app.catalog.item import Item
 from app.catalog.product_nouns import head, is_broad, singular
 from app.catalog.profile_kinds import (
@@ -127,7 +128,13 @@ class CatalogProfile(BaseModel):
             kinds=frozenset(kinds),
             brands=frozenset(b.lower() for b in self.brands),
             attribute_values=keep.attribute_values,
+            currency=self.main_currency(),
         )
+
+    def main_currency(self) -> str:
+        """The currency most items are priced in, when the rate table knows it; else USD."""
+        known = [code for code in self.currencies if code.upper() in usd_rates()]
+        return max(known, key=lambda code: self.currencies[code]).upper() if known else "USD"
 
     def save(self, folder: Path) -> Path:
         path = folder / PROFILE_FILE

@@ -115,6 +115,8 @@ class CatalogVocabulary:
     brands: frozenset[str] = field(default_factory=frozenset)
     attribute_values: frozenset[str] = field(default_factory=frozenset)
     """Every value the catalog's attributes take, lower-cased ("men", "black", "xl")."""
+    currency: str = "USD"
+    """The currency most of the catalog is priced in: what a bare amount ("under 500") means."""
 
     def names_kind(self, word: str) -> bool:
         """Whether a word (any number) is one of the catalog's kinds."""

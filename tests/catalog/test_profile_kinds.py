@@ -98,3 +98,12 @@ def test_an_older_profile_without_sources_still_reads(tmp_path: Path) -> None:
     kinds = profile.vocabulary().kinds
     assert "kettle" in kinds, "the head of a many-word listed name"
     assert "kurta" not in kinds, "its title heads were never filtered: none is merged"
+
+
+def test_the_main_currency_is_the_one_most_items_use_and_a_known_one() -> None:
+    mixed = [item(n, "Label Cotton Kurta", currency="EUR" if n < 3 else "INR") for n in range(8)]
+    assert build_profile(mixed).vocabulary().currency == "INR"
+    assert build_profile([item(1, "Kurta", currency="EUR")]).main_currency() == "EUR"
+    unknown = build_profile(catalog()).model_copy(update={"currencies": {"XYZ": 9}})
+    assert unknown.main_currency() == "USD", "a code the rate table lacks cannot price a budget"
+    assert build_profile([]).main_currency() == "USD"

@@ -5,6 +5,7 @@ replaced."""
 
 from __future__ import annotations
 
+from app.catalog.currency import usd_rates
 from app.catalog.item import Item
 from app.catalog.profile import build_profile
 from app.catalog.profile_kinds import CatalogVocabulary
@@ -76,3 +77,18 @@ def test_the_hook_returns_what_it_replaces() -> None:
         assert use_catalog_vocabulary(before) is mine
     assert current_vocabulary() is before
     assert not is_catalog_kind("dupatta")
+
+
+def test_a_bare_amount_is_in_the_catalogs_currency() -> None:
+    vocabulary = fashion_vocabulary()
+    assert vocabulary.currency == "INR"
+    rate = usd_rates()["INR"]
+    with catalog_vocabulary(vocabulary):
+        plan = plan_from_text(["jhumkas under 500"])
+        assert (plan.currency, plan.budget_amount) == ("INR", 500)
+        assert plan.budget_usd == round(500 * rate, 2)
+        thousands = plan_from_text(["a 3 piece kurta set under 2k"])
+        assert (thousands.currency, thousands.budget_usd) == ("INR", round(2000 * rate, 2))
+        assert plan_from_text(["kurta budget 1200"]).currency == "INR"
+        assert plan_from_text(["a kurta under $40"]).currency == "USD", "a written mark wins"
+    assert plan_from_text(["jhumkas under 500"]).currency == "USD", "put back"

@@ -1,6 +1,7 @@
-"""Budget rules: the price ceiling a shopper states, in the currency written. A number needs
-a currency or a price cue ("under", "or less"), and a bare number followed by a unit or
-noun is refused, so "under 16 inches" or "up to 10 people" never become budgets."""
+"""Budget rules: the price ceiling a shopper states, in the currency written (a bare amount in
+the catalog's own). A number needs a currency or a price cue ("under", "or less"), and a bare
+number followed by a unit or noun is refused, so "under 16 inches" or "up to 10 people" never
+become budgets."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from app.errors import ConfigError
 from app.language import lexicon
 from app.language.lexicon import currency_patterns
 from app.tools.plan._text_rules import STOP_WORDS, WORD, SpanMask
+from app.tools.plan.catalog_words import current_vocabulary
 
 _CURRENCY_TABLE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(rf"^(?:{pattern})$"), code) for pattern, code in currency_patterns()
@@ -195,7 +197,16 @@ def _range_mention(
     lower, upper = sorted((_number(m, 1), _number(m, 2)))
     if upper <= 0:
         return None
-    mention = _build(upper, currency or "USD", m, low, original, mask, cued=True, approx=False)
+    mention = _build(
+        upper,
+        currency or current_vocabulary().currency,
+        m,
+        low,
+        original,
+        mask,
+        cued=True,
+        approx=False,
+    )
     if lower <= 0 or m.group("cue") is not None:
         return mention
     floor = round(lower * mention.budget_usd / upper, 2)
@@ -217,14 +228,21 @@ def _cued_mention(
         return None
     approx = m.group("approx") is not None
     return _build(
-        _number(m, 1), currency or "USD", m, low, original, mask, cued=True, approx=approx
+        _number(m, 1),
+        currency or current_vocabulary().currency,
+        m,
+        low,
+        original,
+        mask,
+        cued=True,
+        approx=approx,
     )
 
 
 def _mention(
     m: re.Match[str], i: int, low: str, original: str, mask: SpanMask, *, cued: bool, approx: bool
 ) -> BudgetMention:
-    currency = _currency_of(m, i) or "USD"
+    currency = _currency_of(m, i) or current_vocabulary().currency
     return _build(_number(m, i), currency, m, low, original, mask, cued=cued, approx=approx)
 
 
