@@ -234,23 +234,27 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
 
 def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
     """The ceiling ("cheaper") or floor ("more expensive") a relative price means beside the
-    first pick, in its shop's currency, and a note saying so; none when an amount is
-    stated, both are asked, another shop is asked about or the pick has no price."""
+    first pick, in its shop's currency (a whole unit away from a whole price: INR 3,675 under
+    INR 3,676), and a note saying so; none when an amount is stated, both are asked, another
+    shop is asked about or the pick has no price."""
     cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
     price = pick.price_usd
     if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low) or price is None:
         return {}, None
-    step = -0.01 if cheaper else 0.01
-    amount, currency = price + step, "USD"
-    if pick.price is not None and pick.currency is not None and pick.currency != "USD":
-        amount, currency = pick.price + step, pick.currency
+    sign = -1 if cheaper else 1
+    amount, currency, in_usd = price + sign * 0.01, "USD", round(price + sign * 0.01, 2)
+    listed = pick.price
+    if listed and pick.currency is not None and pick.currency != "USD":
+        unit = 1.0 if float(listed).is_integer() else 0.01
+        amount, currency = listed + sign * unit, pick.currency
+        in_usd = round(price * amount / listed, 2)
     said = money(amount, currency)
     if cheaper:
-        change = {"budget_usd": round(price + step, 2), "budget_amount": round(amount, 2)}
+        change = {"budget_usd": in_usd, "budget_amount": round(amount, 2)}
         return change | {"currency": currency}, (
             f"read 'cheaper' as under {said}, below the last first pick"
         )
-    return {"floor_usd": round(price + step, 2)}, (
+    return {"floor_usd": in_usd}, (
         f"read 'more expensive' as over {said}, above the last first pick"
     )
 

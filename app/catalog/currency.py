@@ -51,7 +51,7 @@ def money(amount: float, currency: str | None) -> str:
     code = (currency or "USD").upper()
     if code == "USD":
         return usd(amount)
-    digits = f"{amount:,.0f}" if float(amount).is_integer() else f"{amount:,.2f}"
+    digits = f"{amount:,.0f}" if float(round(amount, 2)).is_integer() else f"{amount:,.2f}"
     return f"{code} {digits}"
 
 

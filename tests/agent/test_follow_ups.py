@@ -10,6 +10,7 @@ from app.agent.events import PickView
 from app.agent.follow_ups import FollowUp, follow_up_cues
 from app.agent.follow_ups import read_follow_up as settle_follow_up
 from app.agent.session import Session
+from app.catalog.currency import usd_rates
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.tools.compare._result import ComparedItem, Offer, PriceCompareResult, ProductGroup
@@ -64,6 +65,19 @@ def test_a_cheaper_pick_listed_in_another_currency_is_asked_in_it() -> None:
     assert (change.budget_usd, change.budget_amount, change.currency) == (23.09, 21.49, "EUR")
     plan = apply_change(PLAN, change)
     assert (plan.budget_usd, plan.budget_amount, plan.currency) == (23.09, 21.49, "EUR")
+
+
+def test_a_whole_rupee_price_is_undercut_by_a_whole_rupee() -> None:
+    rupees = PICKS[0].model_copy(update={"price": 3676.0, "currency": "INR", "price_usd": 42.64})
+    follow_up = read_follow_up("something cheaper", _session([rupees]))
+    change = follow_up.change
+    assert change is not None
+    assert (change.budget_amount, change.currency) == (3675, "INR")
+    assert change.budget_usd == round(3675 * usd_rates()["INR"], 2)
+    assert follow_up.note == "read 'cheaper' as under INR 3,675, below the last first pick"
+    pricier = read_follow_up("something more expensive", _session([rupees])).change
+    assert pricier is not None
+    assert pricier.floor_usd == round(3677 * usd_rates()["INR"], 2)
 
 
 def test_the_change_is_made_again_when_the_messages_are_replayed() -> None:

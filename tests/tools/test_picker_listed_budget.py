@@ -50,6 +50,7 @@ def test_money_reads_as_the_shop_lists_it() -> None:
     assert money(49.14, "USD") == money(49.14, None) == "$49.14"
     assert money(3999, "INR") == "INR 3,999"
     assert money(12.5, "eur") == "EUR 12.50"
+    assert money(42.63 / 0.0116, "INR") == "INR 3,675", "a whole amount after a conversion"
     assert listed_price(3999, "INR", 46.39) == "INR 3,999 ≈ $46.39"
     assert listed_price(19.99, "USD", 19.99) == "$19.99"
     assert listed_price(None, None, None) == "no listed price"
