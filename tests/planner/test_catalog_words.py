@@ -92,3 +92,12 @@ def test_a_bare_amount_is_in_the_catalogs_currency() -> None:
         assert plan_from_text(["kurta budget 1200"]).currency == "INR"
         assert plan_from_text(["a kurta under $40"]).currency == "USD", "a written mark wins"
     assert plan_from_text(["jhumkas under 500"]).currency == "USD", "put back"
+
+
+def test_a_kind_before_its_container_is_the_product() -> None:
+    kinds = frozenset({"kurta", "kurtas", "set", "sets", "pair", "pairs"})
+    with catalog_vocabulary(CatalogVocabulary(kinds=kinds)):
+        plan = plan_from_text(["a kurta set for women"])
+        assert (plan.category, "set" in plan.keywords) == ("kurta", True)
+        assert plan_from_text(["a kurta pair"]).category == "kurta"
+        assert plan_from_text(["a dining set"]).category == "dining set", "no kind before it"

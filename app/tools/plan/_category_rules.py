@@ -115,12 +115,15 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
 
 def _catalog_kind(runs: list[list[Token]]) -> CategoryGuess | None:
     """Where no lexicon noun heads a run, the first run that ends in a kind of the catalog in
-    use ("a red KURTA with embroidery" on a fashion catalog); only last, as an ambiguous
-    head: a catalog's kinds are read from its titles, not checked by hand ("MACHINE
-    washable")."""
+    use ("a red KURTA with embroidery" on a fashion catalog), or in one and a container of it
+    ("a KURTA set", before the container itself); only last, as an ambiguous head: a
+    catalog's kinds are read from its titles, not checked by hand ("MACHINE washable")."""
     for run in runs:
-        if run[-1].text not in PIECES and is_catalog_kind(run[-1].text):
-            return _phrase(run, len(run) - 1)
+        last = len(run) - 1
+        held = last > 0 and singular(run[last].text) in CONTAINER_NOUNS
+        for k in (last - 1, last) if held else (last,):
+            if run[k].text not in PIECES and is_catalog_kind(run[k].text):
+                return _phrase(run, k)
     return None
 
 
