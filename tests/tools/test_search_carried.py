@@ -53,3 +53,15 @@ def test_an_item_added_later_is_read_and_an_earlier_answer_forgotten() -> None:
     items[added.item_id] = added
     lookup.add(added)
     assert lookup.carries("earrings")
+
+
+def test_an_item_whose_description_opens_with_the_product_is_one() -> None:
+    high_tops = item(
+        "shop:8", "LED High Tops", description="Black high top shoes with LED lights. Laces."
+    )
+    bulb = item("shop:9", "NP12 Spare", description="Original projector lamp for NEC units.")
+    lookup = CarriedLookup({i.item_id: i for i in (high_tops, bulb)})
+    assert lookup.carries("shoes")
+    assert lookup.carries("projector lamp")
+    assert not lookup.carries("desk lamp"), "the opening names a lamp, not a desk lamp"
+    assert not lookup.carries("laces"), "only the first sentence's head counts"
