@@ -9,6 +9,7 @@ from app.catalog.item import Item
 from app.tools.plan.readings import counting_readings
 from app.tools.search._product import (
     accessory_asked,
+    as_sold,
     asked_product,
     is_named_target,
     names_only_as_feature,
@@ -210,6 +211,14 @@ def test_a_product_named_after_with_is_a_feature_of_another(
     title: str, noun: str, feature: bool
 ) -> None:
     assert names_only_as_feature(title, noun) is feature
+
+
+def test_a_product_after_w_slash_comes_with_another() -> None:
+    enclosure = item("StarTech.com 3.5in USB 3.0 SATA Hard Drive Enclosure w/ Fan")
+    assert not names_product(enclosure, "usb fan")
+    assert names_product(enclosure, "hard drive enclosure")
+    assert names_product(item("USB Desk Fan w/o Remote"), "usb fan")
+    assert as_sold("Case w/Stand, w/o Strap") == "Case with Stand, without Strap"
 
 
 def test_a_headset_with_a_microphone_does_not_name_a_usb_microphone() -> None:

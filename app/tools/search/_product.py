@@ -136,13 +136,17 @@ def filed_as_accessory(category: str, noun: str) -> bool:
 
 
 _PLUS = re.compile(r"\s\+\s")
+_WITHOUT = re.compile(r"(?<![\w/])w/o\b")
+_WITH = re.compile(r"(?<![\w/])w/(?!o\b)\s*")
+"""Titles' short forms of "without" and "with" ("Enclosure w/ Fan" is an enclosure)."""
 
 
 def as_sold(title: str) -> str:
-    """The title with a "+" between products read as "with": what follows comes with the
-    first ("Micro SDXC Card + Adapter" is a card, sold with an adapter), and a bracket after
-    an accessory as what it is for ("Holder (iPhone / iPod)" holds them)."""
-    return _BRACKETED.sub(_bracket_as_target, _PLUS.sub(" with ", title))
+    """The title with a "+" between products (and "w/") read as "with": what follows comes
+    with the first ("Micro SDXC Card + Adapter" is a card, sold with an adapter), and a
+    bracket after an accessory as what it is for ("Holder (iPhone / iPod)" holds them)."""
+    spelled = _WITHOUT.sub("without", _WITH.sub("with ", title))
+    return _BRACKETED.sub(_bracket_as_target, _PLUS.sub(" with ", spelled))
 
 
 _BRACKETED = re.compile(r"([A-Za-z]+)\s*\(([^()]*)\)")
