@@ -17,7 +17,7 @@ from typing import Any
 
 from app.agent.events import PickView
 from app.agent.session import Session
-from app.catalog.currency import money
+from app.catalog.currency import money, to_usd
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
@@ -247,7 +247,7 @@ def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | Non
     if listed and pick.currency is not None and pick.currency != "USD":
         unit = 1.0 if float(listed).is_integer() else 0.01
         amount, currency = listed + sign * unit, pick.currency
-        in_usd = round(price * amount / listed, 2)
+        in_usd = to_usd(amount, currency) or round(price * amount / listed, 2)
     said = money(amount, currency)
     if cheaper:
         change = {"budget_usd": in_usd, "budget_amount": round(amount, 2)}

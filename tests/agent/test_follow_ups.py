@@ -10,7 +10,7 @@ from app.agent.events import PickView
 from app.agent.follow_ups import FollowUp, follow_up_cues
 from app.agent.follow_ups import read_follow_up as settle_follow_up
 from app.agent.session import Session
-from app.catalog.currency import usd_rates
+from app.catalog.currency import to_usd, usd_rates
 from app.catalog.item import Item
 from app.catalog.spelling import Speller
 from app.tools.compare._result import ComparedItem, Offer, PriceCompareResult, ProductGroup
@@ -59,16 +59,23 @@ def test_a_relative_price_is_read_against_the_first_pick(
 
 
 def test_a_cheaper_pick_listed_in_another_currency_is_asked_in_it() -> None:
-    euros = PICKS[0].model_copy(update={"price": 21.5, "currency": "EUR"})
+    euros = PICKS[0].model_copy(
+        update={"price": 21.5, "currency": "EUR", "price_usd": to_usd(21.5, "EUR")}
+    )
     change = read_follow_up("something cheaper", _session([euros])).change
     assert change is not None
-    assert (change.budget_usd, change.budget_amount, change.currency) == (23.09, 21.49, "EUR")
+    ceiling = (to_usd(21.49, "EUR"), 21.49, "EUR")
+    assert (change.budget_usd, change.budget_amount, change.currency) == ceiling
     plan = apply_change(PLAN, change)
-    assert (plan.budget_usd, plan.budget_amount, plan.currency) == (23.09, 21.49, "EUR")
+    assert (plan.budget_usd, plan.budget_amount, plan.currency) == ceiling
 
 
 def test_a_whole_rupee_price_is_undercut_by_a_whole_rupee() -> None:
     rupees = PICKS[0].model_copy(update={"price": 3676.0, "currency": "INR", "price_usd": 42.64})
+    kurta = PICKS[0].model_copy(update={"price": 679.0, "currency": "INR", "price_usd": 7.88})
+    cheaper = read_follow_up("make it cheaper", _session([kurta])).change
+    assert cheaper is not None
+    assert cheaper.budget_usd == to_usd(678, "INR"), "the ceiling's own dollars, not the pick's"
     follow_up = read_follow_up("something cheaper", _session([rupees]))
     change = follow_up.change
     assert change is not None
