@@ -221,6 +221,12 @@ def test_a_product_after_w_slash_comes_with_another() -> None:
     assert as_sold("Case w/Stand, w/o Strap") == "Case with Stand, without Strap"
 
 
+def test_boys_and_girls_things_are_kids_things() -> None:
+    assert names_product(item("Campus Boys Black Running Shoes"), "kids shoes")
+    assert names_product(item("Zoop Girls Pink Digital Watch"), "kids watch")
+    assert not names_product(item("Campus Men Black Running Shoes"), "kids shoes")
+
+
 def test_a_headset_with_a_microphone_does_not_name_a_usb_microphone() -> None:
     assert not names_product(item("Sennheiser PC 36 USB Headset with Microphone"), "usb microphone")
     assert names_product(item("Blue Yeti USB Microphone with Stand"), "usb microphone")
