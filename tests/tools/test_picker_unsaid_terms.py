@@ -79,6 +79,16 @@ def test_an_asked_trait_a_pick_lacks_is_said_and_named_when_no_pick_states_it() 
     assert unstated(report) == "None of the items I found says waterproof; these come closest"
 
 
+def test_a_quiet_keyboard_is_one_that_says_quiet_or_silent() -> None:
+    keyboards = [item(1, "Razer Mechanical Gaming Keyboard"), item(2, "Logitech Silent Keyboard")]
+    plan = ShoppingPlan(category="keyboard", keywords=("quiet",))
+    reasons = {p.item_id: p.reason for p in report_for(keyboards, plan, "keyboard").picks}
+    assert "does not say quiet" in reasons["amazon:1"]
+    assert "does not say quiet" not in reasons["amazon:2"]
+    report = report_for(keyboards[:1], plan, "keyboard")
+    assert unstated(report) == "None of the items I found says quiet; these come closest"
+
+
 def test_an_asked_form_no_pick_states_is_named_and_a_contrary_one_is_said_instead() -> None:
     earbuds = [
         item(1, "Maxell Timbers Earbud"),
