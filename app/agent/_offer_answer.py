@@ -2,7 +2,7 @@
 elsewhere?"), its price where it was picked and its offers on the other platforms, from
 price_compare; how much a count of each costs ("make it 2"); which fits best and how they
 compare ("which one is best?", "compare the first two"); whether they say a trait ("is it
-wireless?")."""
+wireless?") or are in stock, by their listings' stock."""
 
 from __future__ import annotations
 
@@ -11,11 +11,20 @@ from collections.abc import Sequence
 from app.agent.events import PickView
 from app.catalog.currency import usd
 from app.catalog.item import Item
+from app.language import lexicon
 from app.tools.compare import ComparedItem, Offer, PriceCompareResult
 from app.tools.terms import make_term, where_stated
 
 _LISTED = 3
 """How many other offers the answer lists beside the cheapest."""
+STOCK_QUESTIONS = lexicon.word_set("follow_ups_stock")
+"""Traits asked of a pick that its listing's stock answers ("in stock", "sold out")."""
+_STOCK = {
+    "in_stock": "in stock",
+    "out_of_stock": "out of stock",
+    "preorder": "available to pre-order",
+    "unknown": "the shop does not say whether it is in stock",
+}
 
 
 def offers_answer(pick: PickView, result: PriceCompareResult) -> str:
@@ -93,7 +102,10 @@ def compare_answer(picks: list[PickView]) -> str:
 
 def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> str:
     """Whether each pick's listing says the trait: its title, its spec sheet, or neither, citing
-    each; what a listing does not say it may still have, which the answer says."""
+    each; what a listing does not say it may still have, which the answer says. A question
+    of stock is answered from the listing's stock."""
+    if trait in STOCK_QUESTIONS:
+        return _stock_answer(picks)
     term = make_term(trait)
     said = {"title": f"says {trait}", "sheet": f"its spec sheet lists {trait}"}
     lines = []
@@ -107,6 +119,17 @@ def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> s
         lines = [f"Whether my picks say {trait}:", *(f"- {line}" for line in lines)]
     if unsaid:
         lines.append("What a listing does not say it may still have: check the maker's page.")
+    return "\n".join(lines)
+
+
+def _stock_answer(picks: Sequence[tuple[PickView, Item | None]]) -> str:
+    """Each pick's stock as its listing gives it, citing each."""
+    lines = [
+        f"[{pick.item_id}] {pick.title}: {_STOCK[item.availability if item else 'unknown']}."
+        for pick, item in picks
+    ]
+    if len(lines) > 1:
+        lines = ["Whether my picks are in stock:", *(f"- {line}" for line in lines)]
     return "\n".join(lines)
 
 

@@ -358,6 +358,8 @@ def test_the_comparison_lists_each_pick_and_the_cheapest() -> None:
         ("and do they support usb c?", "usb c", ["amazon:1", "amazon:2"]),
         ("what about the second one, does it have ethernet?", "ethernet", ["amazon:2"]),
         ("the first one, is it waterproof?", "waterproof", ["amazon:1"]),
+        ("is the first one in stock?", "in stock", ["amazon:1"]),
+        ("are they still available?", "still available", ["amazon:1", "amazon:2"]),
     ],
 )
 def test_a_yes_or_no_question_asks_a_trait_of_the_picks(
@@ -411,6 +413,26 @@ def test_the_trait_answer_says_where_each_listing_states_it() -> None:
     assert lines[4].startswith("What a listing does not say it may still have")
     one = trait_answer("wireless", [(views[0], titled)])
     assert one == "[amazon:1] Wireless Earbuds: says wireless."
+
+
+def test_a_stock_question_is_answered_from_each_listings_stock() -> None:
+    listed = [
+        Item(item_id=f"shop:{n}", platform="shop", title=f"Candle {n}", source="t", availability=a)
+        for n, a in enumerate(("in_stock", "out_of_stock", "unknown"))
+    ]
+    views = [
+        PickView(item_id=i.item_id, title=i.title, platform=i.platform, price_usd=None, reason="")
+        for i in listed
+    ]
+    answer = trait_answer("in stock", list(zip(views, listed, strict=True)))
+    assert answer.splitlines() == [
+        "Whether my picks are in stock:",
+        "- [shop:0] Candle 0: in stock.",
+        "- [shop:1] Candle 1: out of stock.",
+        "- [shop:2] Candle 2: the shop does not say whether it is in stock.",
+    ]
+    gone = trait_answer("sold out", [(views[1], None)])
+    assert gone == "[shop:1] Candle 1: the shop does not say whether it is in stock."
 
 
 NOTEBOOK = 'Acer TravelMate Notebook 29.5 cm (11.6") Intel Celeron 4 GB DDR4-SDRAM 128 GB SSD'
