@@ -44,6 +44,13 @@ def test_a_rupee_listing_is_shown_in_rupees_and_its_budget_left_too() -> None:
     assert _price_words(item, said_in_dollars) == (
         f"INR 4,236 ≈ ${item.price_usd:,.2f}, ${left:,.2f} under the $60.00 budget"
     )
+    dollars = item.model_copy(update={"price": item.price_usd, "currency": "USD"})
+    said_in_euros = inputs_for([dollars], plan_from_text(["a kurta under 200 euros"]))
+    euros = to_usd(200, "EUR") or 0
+    assert _price_words(dollars, said_in_euros) == (
+        f"${item.price_usd:,.2f}, ${euros - (item.price_usd or 0):,.2f} under the "
+        f"${euros:,.2f} (≈ EUR 200) budget"
+    )
 
 
 def test_money_reads_as_the_shop_lists_it() -> None:

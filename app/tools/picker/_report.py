@@ -266,7 +266,8 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
 def _price_words(item: Item, inputs: PickInputs) -> str:
     """The price as the shop lists it and what it leaves of the budget, in the currency the
     shopper gave the budget in when the shop lists in it too ("INR 1,001 under the INR
-    5,000 budget"), else in dollars."""
+    5,000 budget"), else in dollars with the budget as said beside ("$181.51 under the
+    $206.00 (≈ EUR 200) budget")."""
     price, budget = item.price_usd, inputs.budget_usd
     if price is None:
         return "no listed price"
@@ -278,6 +279,8 @@ def _price_words(item: Item, inputs: PickInputs) -> str:
     listed = inputs.budget_listed
     if listed is not None and item.price is not None and listed[1] == item.currency:
         (amount, code), paid = listed, item.price
+    elif listed is not None:
+        of = f" (≈ {money(*listed)}){of}"
     return f"{shown}, {money(amount - paid, code)} under the {money(amount, code)}{of}"
 
 
