@@ -25,6 +25,9 @@ from app.catalog.product_nouns import singular, sold_for_another
         ("wireless", "wireless"),
         ("flip-flops", "flip-flops"),
         ("ssds", "ssd"),
+        ("hoodies", "hoodie"),
+        ("ties", "tie"),
+        ("accessories", "accessory"),
     ],
 )
 def test_singular(word: str, one: str) -> None:
