@@ -197,16 +197,7 @@ def _range_mention(
     lower, upper = sorted((_number(m, 1), _number(m, 2)))
     if upper <= 0:
         return None
-    mention = _build(
-        upper,
-        currency or current_vocabulary().currency,
-        m,
-        low,
-        original,
-        mask,
-        cued=True,
-        approx=False,
-    )
+    mention = _build(upper, _or_catalogs(currency), m, low, original, mask, cued=True, approx=False)
     if lower <= 0 or m.group("cue") is not None:
         return mention
     floor = round(lower * mention.budget_usd / upper, 2)
@@ -228,21 +219,14 @@ def _cued_mention(
         return None
     approx = m.group("approx") is not None
     return _build(
-        _number(m, 1),
-        currency or current_vocabulary().currency,
-        m,
-        low,
-        original,
-        mask,
-        cued=True,
-        approx=approx,
+        _number(m, 1), _or_catalogs(currency), m, low, original, mask, cued=True, approx=approx
     )
 
 
 def _mention(
     m: re.Match[str], i: int, low: str, original: str, mask: SpanMask, *, cued: bool, approx: bool
 ) -> BudgetMention:
-    currency = _currency_of(m, i) or current_vocabulary().currency
+    currency = _or_catalogs(_currency_of(m, i))
     return _build(_number(m, i), currency, m, low, original, mask, cued=cued, approx=approx)
 
 
@@ -271,6 +255,11 @@ def _build(
         cued=cued,
         soft=soft,
     )
+
+
+def _or_catalogs(currency: str | None) -> str:
+    """The currency written, else the one the catalog in use is priced in (USD by default)."""
+    return currency or current_vocabulary().currency
 
 
 def _usd(amount: float, currency: str) -> float:
