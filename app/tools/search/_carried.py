@@ -28,7 +28,8 @@ __all__ = ["CarriedLookup"]
 
 class CarriedLookup:
     """Item ids per canonical word of their title, category and product type (hyphenated
-    compounds by their parts too), built once per item table."""
+    compounds by their parts too), built once per item table; the words of each description's
+    opening sentence by its head noun, read on the first check."""
 
     def __init__(self, items: Mapping[str, Item]) -> None:
         self._items = items
