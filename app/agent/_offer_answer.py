@@ -17,7 +17,7 @@ from app.tools.terms import make_term, where_stated
 
 _LISTED = 3
 """How many other offers the answer lists beside the cheapest."""
-STOCK_QUESTIONS = lexicon.word_set("follow_ups_stock")
+_STOCK_QUESTIONS = lexicon.word_set("follow_ups_stock")
 """Traits asked of a pick that its listing's stock answers ("in stock", "sold out")."""
 _STOCK = {
     "in_stock": "in stock",
@@ -104,7 +104,7 @@ def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> s
     """Whether each pick's listing says the trait: its title, its spec sheet, or neither, citing
     each; what a listing does not say it may still have, which the answer says. A question
     of stock is answered from the listing's stock."""
-    if trait in STOCK_QUESTIONS:
+    if trait in _STOCK_QUESTIONS:
         return _stock_answer(picks)
     term = make_term(trait)
     said = {"title": f"says {trait}", "sheet": f"its spec sheet lists {trait}"}
