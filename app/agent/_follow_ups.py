@@ -242,7 +242,8 @@ def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | Non
     if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low) or price is None:
         return {}, None
     sign = -1 if cheaper else 1
-    amount, currency, in_usd = price + sign * 0.01, "USD", round(price + sign * 0.01, 2)
+    amount = in_usd = round(price + sign * 0.01, 2)
+    currency = "USD"
     listed = pick.price
     if listed and pick.currency is not None and pick.currency != "USD":
         unit = 1.0 if float(listed).is_integer() else 0.01

@@ -115,8 +115,7 @@ def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> s
         unsaid = unsaid or where is None
         told = said[where] if where is not None else f"does not say {trait}"
         lines.append(f"[{pick.item_id}] {pick.title}: {told}.")
-    if len(lines) > 1:
-        lines = [f"Whether my picks say {trait}:", *(f"- {line}" for line in lines)]
+    lines = _one_or_listed(lines, f"Whether my picks say {trait}:")
     if unsaid:
         lines.append("What a listing does not say it may still have: check the maker's page.")
     return "\n".join(lines)
@@ -128,9 +127,12 @@ def _stock_answer(picks: Sequence[tuple[PickView, Item | None]]) -> str:
         f"[{pick.item_id}] {pick.title}: {_STOCK[item.availability if item else 'unknown']}."
         for pick, item in picks
     ]
-    if len(lines) > 1:
-        lines = ["Whether my picks are in stock:", *(f"- {line}" for line in lines)]
-    return "\n".join(lines)
+    return "\n".join(_one_or_listed(lines, "Whether my picks are in stock:"))
+
+
+def _one_or_listed(lines: list[str], heading: str) -> list[str]:
+    """One pick's line as it is; several as a list under `heading`."""
+    return [heading, *(f"- {line}" for line in lines)] if len(lines) > 1 else lines
 
 
 def _cheaper_than(first: PickView, others: list[PickView]) -> PickView | None:

@@ -111,6 +111,7 @@ def _close_to_best(kept: Sequence[Scored], show_ratio: float, by_fit: bool) -> l
     the first when it scores 0 (nothing relevant), by fit every item then (nothing asked
     tells them apart)."""
     if by_fit:
-        return [k for k in kept if _fit(k) >= show_ratio * _fit(kept[0])]
+        floor = show_ratio * _fit(kept[0])
+        return [k for k in kept if _fit(k) >= floor]
     best = kept[0].score
     return [k for k in kept if k.score >= show_ratio * best] if best > 0 else list(kept[:1])
