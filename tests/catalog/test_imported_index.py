@@ -70,6 +70,22 @@ def test_a_pick_names_the_size_asked(shopify_settings: Settings) -> None:
     assert len(varsity) == 1, "the three sizes are one product"
 
 
+def test_a_sold_out_listing_is_not_picked_and_is_named(shopify_settings: Settings) -> None:
+    """The sample's one pink armchair is out of stock: it is left out, and named as the best
+    match the shopper cannot have now."""
+    offers = OfferStore.of(shopify_settings.var_dir).offers()
+    sold_out = {o.title for o in offers if o.availability == "out_of_stock"}
+    assert "Pink Armchair" in sold_out
+    plan = plan_with_options("a pink armchair", platforms=["sample-shop"])
+    outcome = asyncio.run(run_pick(shopify_settings, "a pink armchair", plan))
+    assert outcome.ok, outcome.output
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    assert not {p.title for p in part.picks} & sold_out
+    assert part.not_in_stock >= 1
+    assert part.unavailable_ahead == ["Pink Armchair"]
+
+
 @pytest.mark.parametrize(
     ("query", "listed", "word"),
     [("a planter", ("plant pot", "pot"), "pot"), ("a lamp for the bedroom", ("light",), "light")],

@@ -44,6 +44,7 @@ PLAN_FIELDS = [
     "currency",
     "cheap",
     "cheapest",
+    "in_stock",
     "bundle",
     "platforms",
 ]

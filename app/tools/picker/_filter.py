@@ -91,6 +91,7 @@ def prepare(
         shown_before=tuple(items[i] for i in sorted(shown_before) if i in items),
         brands=_asked_brands(prefer, entries, category),
         searched=normalise(searched) if searched else None,
+        in_stock=plan.in_stock,
     )
 
 
@@ -130,11 +131,14 @@ def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:
 
 def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
-    when negated), items over budget or of unknown price when a budget is set, and picks the
+    when negated), sold-out listings (pre-orders too when stock was asked), items over budget
+    or of unknown price when a budget is set, and picks the
     shopper asked to see others than, with their listings elsewhere (`same_product` at
     `dup_threshold`); scale the recall scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
     over = unknown = shown = off = 0
+    stock: list[Entry] = []
+    unavailable = {"out_of_stock", "preorder"} if inputs.in_stock else {"out_of_stock"}
     kept: list[Entry] = []
     for entry in inputs.entries:
         if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
@@ -142,6 +146,9 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
             continue
         if inputs.attributes and not fits_attributes(entry.item, inputs.attributes):
             off += 1
+            continue
+        if entry.item.availability in unavailable:
+            stock.append(entry)
             continue
         term = excluded_by(entry.item, inputs.exclude)
         if term is not None:
@@ -175,6 +182,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         unknown_price=unknown,
         shown_before=shown,
         off_attribute=off,
+        not_in_stock=tuple(stock),
         relative_price=inputs.budget_usd is None and not near_price,
     )
 

@@ -73,6 +73,8 @@ class PickInputs:
     brand keys."""
     searched: str | None = None
     """The product the slot was searched for, as item_search typed it (None: unknown)."""
+    in_stock: bool = False
+    """The shopper asked for items in stock now: pre-orders are left out too."""
 
     @property
     def brand_wording(self) -> str | None:
@@ -115,6 +117,8 @@ class Filtered:
     shown_before: int = 0
     off_attribute: int = 0
     """Candidates left out because an attribute they state is not the one asked."""
+    not_in_stock: tuple[Entry, ...] = ()
+    """Candidates left out as sold out, or as pre-orders when the shopper asked for stock."""
     relative_price: bool = False
     """Whether cheapness is relative to the other candidates (no budget, no price target)."""
 

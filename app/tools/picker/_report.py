@@ -73,6 +73,9 @@ def slot_report(
         over_budget=filtered.over_budget,
         unknown_price=filtered.unknown_price,
         shown_before=filtered.shown_before,
+        not_in_stock=len(filtered.not_in_stock),
+        in_stock_asked=inputs.in_stock,
+        unavailable_ahead=_unavailable_ahead(filtered, selection),
         gate=GateReport(
             on=gate.on,
             reason=gate.reason,
@@ -90,6 +93,15 @@ def slot_report(
         unnamed=(unnamed := _unnamed(inputs, selection)),
         listed_as=_listed_as(inputs, selection) if unnamed else None,
     )
+
+
+def _unavailable_ahead(filtered: Filtered, selection: Selection) -> list[str]:
+    """The titles of at most two unavailable items search ranked above every pick (above
+    nothing when there is no pick: then the first two)."""
+    ranks = [c.scored.pooled.candidate.rank for c in selection.picks]
+    first = min(ranks, default=None)
+    ahead = [e for e in filtered.not_in_stock if first is None or e.candidate.rank < first]
+    return list(dict.fromkeys(e.item.title for e in ahead))[:2]
 
 
 def _unnamed(inputs: PickInputs, selection: Selection) -> str | None:
@@ -170,6 +182,7 @@ def _pick(
         price=item.price,
         currency=item.currency,
         attributes=dict(item.attributes),
+        availability=item.availability,
         score=round(scored.score, 4),
         gate_score=gate_score,
         below_floor=scored.sunk,

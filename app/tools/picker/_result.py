@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.schema import Availability
 from app.tools.base import ToolResult
 from app.tools.picker._model import BudgetSource
 
@@ -38,6 +39,7 @@ class Pick(BaseModel):
     attributes: dict[str, str] = Field(
         default_factory=dict, description="The listing's attributes (size, colour, ...)."
     )
+    availability: Availability = "unknown"
     score: float
     gate_score: float | None = Field(None, description="Cross-encoder relevance, 0-1.")
     below_floor: bool = Field(False, description="The gate scored it below its floor.")
@@ -84,6 +86,15 @@ class SlotPicks(BaseModel):
     unknown_price: int = Field(0, description="Dropped: no price while a budget is set.")
     shown_before: int = Field(
         0, description="Left out: picks shown before, as the shopper asked for other options."
+    )
+    not_in_stock: int = Field(
+        0, description="Left out: sold out, or pre-orders when the shopper asked for stock."
+    )
+    in_stock_asked: bool = Field(False, description="The shopper asked for items in stock.")
+    unavailable_ahead: list[str] = Field(
+        default_factory=list,
+        description="Titles of left-out unavailable items that search ranked above every pick "
+        "(at most two): what the shopper most likely meant, and cannot have now.",
     )
     gate: GateReport
     ranked: int = 0
@@ -165,6 +176,9 @@ def _notes(part: SlotPicks) -> list[str]:
         )
     if part.shown_before:
         notes.append(f"left out {part.shown_before} picks shown before, as asked")
+    if part.not_in_stock:
+        kind = "not in stock" if part.in_stock_asked else "sold out"
+        notes.append(f"left out {part.not_in_stock} {kind}")
     if not part.picks:
         notes.append("nothing left to pick: say so and suggest relaxing a constraint")
     return notes

@@ -137,6 +137,18 @@ def claim_price_wishes(low: str, mask: SpanMask) -> tuple[bool, bool]:
     return cheap or cheapest, cheapest
 
 
+_STOCK_WISH = re.compile(r"\b(?:" + lexicon.alternation("stock_wishes") + r")\b")
+
+
+def claim_stock_wish(low: str, mask: SpanMask) -> bool:
+    """Whether lower-case `low` asks for the product in stock now ("in stock", "available
+    now", "not sold out"), claiming the words in `mask`: they are no search word or negation."""
+    hits = [m for m in _STOCK_WISH.finditer(low) if mask.is_free(m.start(), m.end())]
+    for m in hits:
+        mask.take(m.start(), m.end())
+    return bool(hits)
+
+
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
     """All budget mentions in `low` (claimed in `mask`) and where the budget was dropped."""
     cleared_at: int | None = None

@@ -19,6 +19,7 @@ from app.tools.plan._budget_rules import (
     BudgetMention,
     FloorMention,
     claim_price_wishes,
+    claim_stock_wish,
     find_budget,
     pick_mention,
 )
@@ -84,6 +85,7 @@ class MessageReading:
     not_shopping: bool
     cheap: bool = False
     cheapest: bool = False
+    in_stock: bool = False
     monochrome: str | None = None
     """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
@@ -101,6 +103,7 @@ def read_message(message: str) -> MessageReading:
     mask = SpanMask()
     budget = find_budget(low, text, mask)
     cheap, cheapest = claim_price_wishes(low, mask)
+    in_stock = claim_stock_wish(low, mask)
     owners = claim_story(low, mask)
     bought_for = claim_audience(low, mask)
     bounds = find_bounds(low, mask)
@@ -157,6 +160,7 @@ def read_message(message: str) -> MessageReading:
         claimed_product=claimed_product,
         cheap=cheap,
         cheapest=cheapest,
+        in_stock=in_stock,
         monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
         audiences=bought_for.audiences,
@@ -167,6 +171,7 @@ def read_message(message: str) -> MessageReading:
                 findings
                 or bought_for.said
                 or cheap
+                or in_stock
                 or lifts
                 or budget.mentions
                 or budget.floors

@@ -44,6 +44,7 @@ class PlanState:
     currency: str = "USD"
     cheap: bool = False
     cheapest: bool = False
+    in_stock: bool = False
     bundle: list[BundleSlot] = field(default_factory=list)
     said_now: set[str] = field(default_factory=set)
     """The terms of the message being applied: a later one never replaces them."""
@@ -69,6 +70,7 @@ class PlanState:
             currency=previous.currency,
             cheap=previous.cheap,
             cheapest=previous.cheapest,
+            in_stock=previous.in_stock,
             bundle=list(previous.bundle),
         )
 
@@ -82,6 +84,7 @@ class PlanState:
             self._apply_products(reading)
         self.cheap = self.cheap or reading.cheap
         self.cheapest = self.cheapest or reading.cheapest
+        self.in_stock = self.in_stock or reading.in_stock
         if reading.monochrome is not None and self.head in _PRINTING:
             self._ask_monochrome(reading.monochrome)
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
@@ -366,6 +369,7 @@ class PlanState:
             currency=self.currency,
             cheap=self.cheap,
             cheapest=self.cheapest,
+            in_stock=self.in_stock,
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )

@@ -83,6 +83,11 @@ class ShoppingPlan(BaseModel):
         description="The shopper asked for the cheapest ('the cheapest ssd', 'lowest price'): "
         "the picks are shown cheapest first.",
     )
+    in_stock: bool = Field(
+        False,
+        description="The shopper asked for items in stock now ('in stock', 'available now'): "
+        "the picker leaves out pre-orders as well as the sold-out listings it always leaves out.",
+    )
     bundle: tuple[BundleSlot, ...] = ()
     platforms: tuple[str, ...] = ()
 

@@ -219,6 +219,7 @@ def merge_plans(
         currency=rules.currency,
         cheap=drafted.cheap or rules.cheap,
         cheapest=drafted.cheapest or rules.cheapest,
+        in_stock=drafted.in_stock or rules.in_stock,
         bundle=_bundle(drafted.bundle, rules.bundle),
         platforms=rules.platforms or _known_platforms(drafted.platforms, shops),
     )

@@ -174,9 +174,35 @@ def _then_unstated(said: str, part: SlotPicks, told: str = "") -> str:
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
     verdict = priced_out(search)
     if verdict is None and (none := absent(search, part)):
-        return none
-    found = [c for c in (verdict, unstated(part, named=verdict is None, told=verdict or "")) if c]
-    return ". ".join(found) or None
+        return ". ".join(c for c in (none, stock_unlisted(part)) if c)
+    found = [verdict, unstated(part, named=verdict is None, told=verdict or "")]
+    return ". ".join(c for c in (unavailable(part), *found, stock_unlisted(part)) if c) or None
+
+
+def unavailable(part: SlotPicks | None) -> str | None:
+    """The best matches the picker left out as sold out (or, when stock was asked, not in
+    stock): what the shopper most likely meant, so the picks are not taken for it."""
+    if part is None or not part.unavailable_ahead:
+        return None
+    titles = " and ".join(f'"{t}"' for t in part.unavailable_ahead)
+    plural = len(part.unavailable_ahead) > 1
+    state = "not in stock now" if part.in_stock_asked else "sold out"
+    return f"{titles} {'are' if plural else 'is'} {state}"
+
+
+def stock_unlisted(part: SlotPicks | None) -> str | None:
+    """When the shopper asked for stock, the picks whose listing does not say whether they
+    are in stock (the shop lists none, or not for these): a pick promises nothing there."""
+    if part is None or not part.in_stock_asked:
+        return None
+    unknown = [p for p in part.picks if p.availability == "unknown"]
+    if not unknown:
+        return None
+    if len(unknown) == len(part.picks):
+        which = "it is" if len(unknown) == 1 else "these are"
+        return f"The shop does not say whether {which} in stock: check before you order"
+    ids = ", ".join(f"[{p.item_id}]" for p in unknown)
+    return f"The shop does not say whether {ids} {'is' if len(unknown) == 1 else 'are'} in stock"
 
 
 def cheaper_offer(pick: Pick) -> PickOffer | None:
@@ -234,6 +260,9 @@ def _picker_reasons(part: SlotPicks) -> str:
         reasons.append(f"{n} mention {term!r}, which you ruled out")
     if part.shown_before:
         reasons.append(f"{part.shown_before} were shown before")
+    if part.not_in_stock:
+        kind = "are not in stock now" if part.in_stock_asked else "are sold out"
+        reasons.append(f"{part.not_in_stock} {kind}")
     if not reasons:
         return f"none of the {part.candidates} candidates was a good enough match"
     return f"of {part.candidates} candidates, " + "; ".join(reasons)
