@@ -46,6 +46,8 @@ def report_for(
         ("car charger", "two usb ports", "Philips USB Car Charger", "Scosche Dual USB Car Charger"),
         # a headset is headphones with a microphone
         ("headphones", "microphone", "Sony MDR Headphones", "Plantronics Gamecom Gaming Headset"),
+        # an all-in-one printer scans
+        ("printer", "scan", "HP Deskjet 6980 Printer", "Kodak Esp 2170 All-in-One Printer"),
     ],
 )
 def test_a_pick_without_a_must_have_says_it_does_not_say_it(
