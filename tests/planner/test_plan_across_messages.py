@@ -159,6 +159,19 @@ def test_a_new_product_resets_product_words_but_keeps_budget_and_excludes() -> N
     assert plan.exclude_terms == ("logitech",)
 
 
+def test_a_request_of_its_own_for_another_product_leaves_the_last_ones_budget() -> None:
+    """A budget said for a webcam is no TV's; a swap ("a mouse instead") keeps it, and so
+    does a new request that says its own."""
+    plan = plan_from_text(["a webcam under $60", "i want a tv around 55 inches"])
+    assert (plan.category, plan.budget_usd, plan.budget_min_usd) == ("tv", None, None)
+    ranged = plan_from_text(["a laptop between $500 and $900", "now i need a mouse"])
+    assert (ranged.category, ranged.budget_usd, ranged.budget_min_usd) == ("mouse", None, None)
+    own = plan_from_text(["a webcam under $60", "i'm looking for a tv under $500"])
+    assert (own.category, own.budget_usd) == ("tv", 500.0)
+    assert plan_from_text(["a webcam under $60", "a tv instead"]).budget_usd == 60.0
+    assert plan_from_text(["a webcam under $60", "i want a logitech one"]).budget_usd == 60.0
+
+
 def test_order_inside_one_message_matters() -> None:
     plan = plan_from_text(["not logitech. hmm, actually logitech is fine"])
     assert plan.exclude == ()

@@ -185,6 +185,9 @@ class PlanState:
             if not self._head_is_required():
                 self.keywords, self.must_have, self.prefer = [], [], []
                 self.cheap = self.cheapest = False
+                if reading.opens_request:  # "i want a tv" after "a webcam under $60"
+                    self._drop_ceiling()
+                    self.budget_min_usd = None
             self.bundle = []
         swapped = self._swapped_connectors(lead)
         if swapped:
