@@ -5,7 +5,7 @@ only a plausible product noun may become a category the planner reads as a produ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from app.catalog.product_nouns import singular, tokens
@@ -18,6 +18,7 @@ __all__ = [
     "KindFilter",
     "said_words",
     "title_head",
+    "title_kind",
 ]
 
 MIN_KIND_LETTERS = 3
@@ -64,6 +65,15 @@ def title_head(title: str) -> str | None:
     words = [w for w in tokens(name) if w.isalpha() or "-" in w]
     words = words or [w for w in tokens(title) if w.isalpha() or "-" in w]
     return singular(words[-1]) if words else None
+
+
+def title_kind(title: str, is_kind: Callable[[str], bool]) -> str | None:
+    """The last word of a title's product name that `is_kind` accepts, singular: past the
+    colour or model word a title may end in ("Fastrack Men Blue Analogue Watch" -> watch)."""
+    cut = _CLAUSE.search(f" {title} ")
+    name = title[: cut.start()] if cut else title
+    word = next((w for w in reversed(tokens(name)) if w.isalpha() and is_kind(w)), None)
+    return singular(word) if word else None
 
 
 @dataclass(frozen=True)

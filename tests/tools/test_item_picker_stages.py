@@ -35,6 +35,7 @@ from app.tools.picker._select import cheapest_first, select
 from app.tools.picker.item_picker import to_judge
 from app.tools.plan.planner_rules import plan_from_text
 from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
+from app.tools.search import another_product
 from app.tools.terms._specs import find_specs, spec_said
 from app.tools.terms._terms import make_term, mentions, negated_only, term_in
 from tests.tools.picker_fixtures import candidates, filtered_for, inputs_for, item
@@ -848,6 +849,39 @@ async def test_accessories_are_penalised_even_with_the_gate_off() -> None:
     assert report.gate.accessories == 1
     alone = select([riser], max_picks=3, show_ratio=0.6, dup_threshold=0.9)
     assert [c.scored.item.item_id for c in alone.picks] == ["amazon:1"]
+
+
+async def test_an_item_of_another_named_kind_is_a_closest_match_while_the_product_exists() -> None:
+    """A brand's watch is no pick for its sunglasses while sunglasses are found ("sunglasses
+    from fastrack" on Myntra, which lists no Fastrack sunglasses); alone it is the closest."""
+    inputs, _, gate, ranked = await gated_without_a_model(
+        "Fastrack Men Blue Analogue Watch", "Voyage Unisex Wayfarer Sunglasses", "sunglasses"
+    )
+    assert gate.accessories == {"amazon:1"}
+    watch = next(r for r in ranked if r.item.item_id == "amazon:1")
+    assert reason(inputs, gate, Chosen(watch), None).startswith(
+        "closest match only: a watch, not a sunglasses"
+    )
+    selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
+    assert "amazon:1" not in {c.scored.item.item_id for c in selection.picks}
+    only = inputs_for([item(1, "Fastrack Men Blue Analogue Watch")], plan(category="sunglasses"))
+    assert accessories(only, hard_filter(only)) == frozenset(), "nothing names sunglasses"
+
+
+@pytest.mark.parametrize(
+    ("title", "category", "kind"),
+    [
+        ("Fastrack Men Blue Analogue Watch", "sunglasses", "watch"),
+        ("C2G DB25 Plastic Hood Gray", "hoodie", None),  # "hood" is no lexicon noun
+        ("Laptop Riser aluminium", "laptop", None),  # it names the laptop, as a target
+        ("Voyage Unisex Wayfarer Sunglasses", "sunglasses", None),
+        ("Brown Throw Pillows", "cushion", None),  # shops list cushions as pillows
+    ],
+)
+def test_another_product_is_the_kind_a_title_names_instead(
+    title: str, category: str, kind: str | None
+) -> None:
+    assert another_product(item(1, title), category) == kind
 
 
 async def test_another_kind_says_what_it_is_in_its_reason() -> None:

@@ -48,6 +48,7 @@ from app.tools.plan import is_product_noun
 from app.tools.search import (
     accessorized_product,
     accessory_asked,
+    another_product,
     as_sold,
     is_named_target,
     names_as_compound_modifier,
@@ -168,17 +169,31 @@ def _accessories(inputs: PickInputs, filtered: Filtered, why: str | None) -> fro
         return frozenset()
     typed = not is_accessory_noun(noun)
     asked = (*tokens(inputs.category), *tokens(inputs.request))
-    return _products_of_the_accessory(inputs, noun, filtered) | frozenset(
-        p.item.item_id
-        for p in filtered.pool
-        if names_only_as_add_on_target(as_sold(p.item.title), noun)
-        or names_only_as_feature(p.item.title, noun)
-        or (typed and _accessory_category(p.item, asked))
-        or sibling_product(p.item.title, inputs.category) is not None
-        or names_as_compound_modifier(p.item.title, noun)
-        or describes_add_on(p.item.description, noun)
-        or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
+    others = _other_products(inputs, filtered)
+    return (
+        others
+        | _products_of_the_accessory(inputs, noun, filtered)
+        | frozenset(
+            p.item.item_id
+            for p in filtered.pool
+            if names_only_as_add_on_target(as_sold(p.item.title), noun)
+            or names_only_as_feature(p.item.title, noun)
+            or (typed and _accessory_category(p.item, asked))
+            or sibling_product(p.item.title, inputs.category) is not None
+            or names_as_compound_modifier(p.item.title, noun)
+            or describes_add_on(p.item.description, noun)
+            or other_kind_in((p.item.title, p.item.category), noun, asked) is not None
+        )
     )
+
+
+def _other_products(inputs: PickInputs, filtered: Filtered) -> frozenset[str]:
+    """Ids of the items of another named kind (`another_product`) when some candidate names
+    the asked product: a brand's watch is no pick for its sunglasses while sunglasses exist."""
+    category, request = inputs.category or "", inputs.request
+    kinds = {p.item.item_id: another_product(p.item, category, request) for p in filtered.pool}
+    others = frozenset(i for i, kind in kinds.items() if kind is not None)
+    return others if len(others) < len(kinds) else frozenset()
 
 
 def _products_of_the_accessory(inputs: PickInputs, noun: str, filtered: Filtered) -> frozenset[str]:

@@ -15,7 +15,13 @@ from app.tools.compare import PriceCompareResult
 from app.tools.picker._contrary import PLATFORMS, platforms_named, same_family
 from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.picker._result import GateReport, Pick, PickOffer, SlotPicks
-from app.tools.search import accessorized_product, names_product, none_named, sibling_product
+from app.tools.search import (
+    accessorized_product,
+    another_product,
+    names_product,
+    none_named,
+    sibling_product,
+)
 from app.tools.terms import spec_where, where_stated
 
 
@@ -273,6 +279,7 @@ def _kind_of(item: Item, category: str | None, request: str) -> str | None:
     kind = other_kind_in((item.title, item.category), noun, asked)
     kind = kind or sibling_product(item.title, category or "")
     kind = kind or accessorized_product(item.title, category or "")
+    kind = kind or another_product(item, category or "", request)
     return standard_labels(kind) if kind else None
 
 

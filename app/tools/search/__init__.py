@@ -5,6 +5,7 @@ from app.tools.search._ordering import RelevanceOrder
 from app.tools.search._product import (
     accessorized_product,
     accessory_asked,
+    another_product,
     as_sold,
     is_named_target,
     names_as_compound_modifier,
@@ -32,6 +33,7 @@ __all__ = [
     "RelevanceOrder",
     "accessorized_product",
     "accessory_asked",
+    "another_product",
     "as_sold",
     "is_named_target",
     "names_as_compound_modifier",

@@ -19,10 +19,12 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_noun,
     is_generic_head,
+    listed_as,
     names_as_product,
     singular,
     tokens,
 )
+from app.catalog.profile_kinds import title_kind
 from app.catalog.shelves import (
     rival_shelf_keys,
     says_sort,
@@ -32,7 +34,7 @@ from app.catalog.shelves import (
 )
 from app.catalog.short_names import to_short_names, with_short_names
 from app.language import lexicon
-from app.tools.plan import ShoppingPlan, is_product_noun, plan_from_text
+from app.tools.plan import ShoppingPlan, is_catalog_kind, is_product_noun, plan_from_text
 
 
 def asked_product(query: str, planned: str | None = None, given: str | None = None) -> str | None:
@@ -271,6 +273,18 @@ def sibling_product(title: str, category: str) -> str | None:
         ),
         None,
     )
+
+
+def another_product(item: Item, category: str, request: str = "") -> str | None:
+    """The other kind of product an item's title names when it never says the asked one, in
+    any role, nor a name shops list it as (a watch for "sunglasses from fastrack", a hood for
+    "a hoodie"; not a "Laptop Riser", an accessory for the laptop), or None."""
+    names = (category, *listed_as(category))
+    if any(names_noun(item.title, n) or names_product(item, n, request) for n in names):
+        return None
+    own = {canonical(noun) for name in names if (noun := head(name))}
+    kind = title_kind(item.title, lambda w: is_product_noun(w) or is_catalog_kind(w))
+    return kind if kind is not None and canonical(kind) not in own else None
 
 
 def accessorized_product(title: str, category: str) -> str | None:
