@@ -210,6 +210,25 @@ def test_a_form_in_the_product_name_sinks_its_alternative() -> None:
     assert "says laser, not inkjet" in reasons["amazon:1"]
 
 
+def test_an_asked_bus_is_a_form_and_serial_ata_says_sata() -> None:
+    """ "the cheapest 1tb nvme" had put a network hard drive first: it says no bus, and a
+    SATA drive says the other one."""
+    ssds = [
+        item(1, "Iomega 1 tb Home Media Network Hard Drive Cloud Edition"),
+        item(2, "Kingston KC2500 M.2 1000 GB PCI Express 3.0 NVMe"),
+        item(3, "Intel internal solid state drive 1.8 160 GB Serial ATA III"),
+    ]
+    nvme = report_for(ssds, ShoppingPlan(category="ssd", keywords=("nvme",)), "ssd nvme")
+    reasons = {p.item_id: p.reason for p in nvme.picks}
+    assert nvme.picks[0].item_id == "amazon:2"
+    assert "does not say nvme" in reasons["amazon:1"]
+    assert "says sata, not nvme" in reasons["amazon:3"]
+    sata = report_for(ssds, ShoppingPlan(category="ssd", keywords=("sata",)), "ssd sata")
+    reasons = {p.item_id: p.reason for p in sata.picks}
+    assert "also sata" in reasons["amazon:3"]
+    assert "does not say sata" in reasons["amazon:1"]
+
+
 def test_a_word_in_the_product_name_that_implies_a_form_asks_for_it() -> None:
     """ "bluetooth headphones" are wireless ones: a title saying wired sinks, one saying
     Bluetooth states the form."""
