@@ -210,6 +210,17 @@ def test_a_form_in_the_product_name_sinks_its_alternative() -> None:
     assert "says laser, not inkjet" in reasons["amazon:1"]
 
 
+def test_an_asked_colour_a_pick_does_not_state_is_said_and_named_when_none_does() -> None:
+    """ "a red bluetooth speaker" showed black speakers without a word on the colour."""
+    speakers = [item(1, "Sony Portable Bluetooth Speaker Black"), item(2, "NGS Roller Speaker Red")]
+    plan = ShoppingPlan(category="bluetooth speaker", keywords=("red",))
+    reasons = {p.item_id: p.reason for p in report_for(speakers, plan, "speaker").picks}
+    assert "does not say red" in reasons["amazon:1"]
+    assert "also red" in reasons["amazon:2"]
+    report = report_for(speakers[:1], plan, "speaker")
+    assert unstated(report) == "None of the items I found says red; these come closest"
+
+
 def test_an_asked_bus_is_a_form_and_serial_ata_says_sata() -> None:
     """ "the cheapest 1tb nvme" had put a network hard drive first: it says no bus, and a
     SATA drive says the other one."""

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from app.catalog.product_nouns import head, is_accessory_noun, singular
 from app.language import lexicon
+from app.tools.plan import COLOUR_NAMES
 from app.tools.terms import Term, make_term, term_in, tokens
 
 FAMILIES: tuple[frozenset[str], ...] = tuple(
@@ -68,10 +69,11 @@ def is_form(term: str) -> bool:
 
 
 def is_checked(term: str, product: str | None = None) -> bool:
-    """Whether an asked word is a form, a trait or, for a product made for one device (an
-    accessory, a controller), a platform: a pick's reason says it lacks it ("an xbox
-    controller"; a monitor "for my macbook" fits any Mac with the right port)."""
-    if term in TRAITS or is_form(term):
+    """Whether an asked word is a form, a trait, a colour or, for a product made for one
+    device (an accessory, a controller), a platform: a pick's reason says it lacks it ("a
+    red bluetooth speaker"; "an xbox controller"; a monitor "for my macbook" fits any Mac
+    with the right port)."""
+    if term in TRAITS or term in COLOUR_NAMES or is_form(term):
         return True
     noun = head(product) if product and term in PLATFORMS else None
     return noun is not None and (is_accessory_noun(noun) or singular(noun) in _PLATFORM_BOUND)
