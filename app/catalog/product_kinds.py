@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from app.catalog.product_nouns import head_positions, singular, tokens
 from app.catalog.standards import canonical_standards
@@ -92,13 +92,35 @@ def rival_kind(text: str, noun: str, asked: Iterable[str]) -> str | None:
     weak = _WEAK_KIND_WORDS.get(noun, frozenset())
     strong = [t for t in named if t not in weak]
     if any(kind.intersection(strong) for kind in wanted):
-        return None
+        return _adapter(toks, kinds, wanted, noun)
     others = [t for t in strong if any(t in kind for kind in kinds if kind not in wanted)]
     if others:
         return f"{others[0]} {noun}"
     if any(kind.intersection(named) for kind in wanted):
         return None
     return next((f"{t} {noun}" for t in named for kind in kinds if t in kind), None)
+
+
+def _adapter(
+    toks: list[str], kinds: Sequence[frozenset[str]], wanted: Sequence[frozenset[str]], noun: str
+) -> str | None:
+    """ "A to B" with one end of an asked kind and the other of a rival one ("HDMI to
+    DisplayPort Cable" for an hdmi cable): an adapter, no cable of the asked kind."""
+
+    def kind_in(words: list[str]) -> tuple[str, frozenset[str]] | None:
+        found = ((w, k) for w in words for k in kinds if k.intersection(_with_families([w])))
+        return next(found, None)
+
+    for i in range(1, len(toks) - 1):
+        if toks[i] != "to":
+            continue
+        # an end may carry a version or a size word ("DisplayPort 1.2 to", "to Mini DisplayPort")
+        first, second = kind_in(toks[max(0, i - 3) : i][::-1]), kind_in(toks[i + 1 : i + 3])
+        if first is None or second is None or first[1] == second[1]:
+            continue
+        if (first[1] in wanted) != (second[1] in wanted):
+            return f"{first[0]} to {second[0]} {noun}"
+    return None
 
 
 def card_words(word: str) -> tuple[str, ...]:

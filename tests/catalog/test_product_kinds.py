@@ -8,6 +8,25 @@ from app.catalog.product_kinds import names_kind, other_kind, other_kind_in
 
 
 @pytest.mark.parametrize(
+    ("text", "asked", "kind"),
+    [
+        ("StarTech.com 6 ft. HDMI to DisplayPort Cable - 4K", ("hdmi",), "hdmi to displayport"),
+        ("StarTech 2 m HDMI to Mini DisplayPort Cable", ("hdmi",), "hdmi to displayport"),
+        ("StarTech DisplayPort 1.2 to HDMI Cable", ("hdmi",), "displayport to hdmi"),
+        ("StarTech 2 m USB-C to DisplayPort 1.2 Cable", ("usb-c",), "usb-c to displayport"),
+        ("StarTech HDMI to DisplayPort Cable", ("hdmi", "displayport"), None),
+        ("Anker USB-C to USB-A cable", ("usb-c",), None),
+        ("Manhattan HDMI Cable, 4K, 1.8m, Male to Male", ("hdmi",), None),
+    ],
+)
+def test_a_cable_from_the_asked_kind_to_a_rival_one_is_an_adapter(
+    text: str, asked: tuple[str, ...], kind: str | None
+) -> None:
+    """ "a hdmi cable 6ft that supports 4k" had picked HDMI to DisplayPort cables first."""
+    assert other_kind(text, "cable", (*asked, "cable")) == (f"{kind} cable" if kind else None)
+
+
+@pytest.mark.parametrize(
     ("text", "noun", "asked", "kind"),
     [
         ("Genius Easypen i405 Graphics Tablet Silver", "tablet", (), "graphics tablet"),

@@ -789,7 +789,7 @@ def test_the_gate_scores_titles_with_the_asked_specs_first() -> None:
 
 def test_the_gate_scores_titles_with_the_asked_standard_first() -> None:
     others = [item(n, f"C2G USB 2.0 A/B cable {n}m", 5.0) for n in (1, 2, 3)]
-    asked = [item(9, "StarTech USB Type-C to DisplayPort cable"), item(10, "Manhattan USB-C cable")]
+    asked = [item(9, "StarTech USB Type-C to USB-A cable"), item(10, "Manhattan USB-C cable")]
     p = plan(category="cable", keywords=("usb-c",))
     inputs = inputs_for(others + asked, p, query="cable usb-c")
     planned = plan_gate(inputs, hard_filter(inputs), k=3, unavailable=None)
