@@ -10,7 +10,8 @@ import pytest
 
 from app.catalog.item import Item
 from app.tools.picker._filter import hard_filter
-from app.tools.picker._gate import accessories, gate_document, run_gate
+from app.tools.picker._gate import accessories, run_gate
+from app.tools.picker._gate_document import gate_document
 from app.tools.plan.shopping_plan import ShoppingPlan
 from app.tools.search._product import names_as_compound_modifier
 from tests.tools.picker_fixtures import filtered_for, inputs_for, item

@@ -132,9 +132,9 @@ def _parts(must: Sequence[Term], category: str | None) -> dict[str, Term]:
 def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
     when negated), sold-out listings (pre-orders too when stock was asked), items over budget
-    or of unknown price when a budget is set, and picks the
-    shopper asked to see others than, with their listings elsewhere (`same_product` at
-    `dup_threshold`); scale the recall scores, cheapness and freshness over the survivors."""
+    or of unknown price when a budget is set, and picks the shopper asked to see others than,
+    with their listings elsewhere (`same_product` at `dup_threshold`); scale the recall
+    scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
     over = unknown = shown = off = 0
     stock: list[Entry] = []

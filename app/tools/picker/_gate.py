@@ -12,14 +12,15 @@ Mobile phone/Smartphone"), whose own category is an accessory type ("mobile phon
 whose description opens by naming an add-on ("Screen Protector, clear"); so does another
 product made with the category's modifier ("Power Cord" for a power bank), another kind
 named with the category's noun ("Graphics Tablet" for a tablet) and another product that the
-noun only describes ("Triple-Monitor USB-C Docking Station").
+noun only describes ("Triple-Monitor USB-C Docking Station"), and an item that never says
+the product but names another kind while some candidate names it (a watch for sunglasses).
+What the gate reads of each item is `_gate_document`'s.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import NamedTuple
@@ -33,18 +34,15 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_noun,
     listed_as,
-    names_as_product,
     sold_for_another,
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
-from app.catalog.short_names import with_short_names
-from app.catalog.text import add_once_after
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.reranker import Reranker
 from app.tools.picker._filter import of_asked_brand
+from app.tools.picker._gate_document import gate_document
 from app.tools.picker._model import Filtered, Gate, PickInputs, Pooled
 from app.tools.picker._shelves import misfile, shelf_floor
-from app.tools.plan import is_product_noun
 from app.tools.search import (
     accessorized_product,
     accessory_asked,
@@ -61,8 +59,6 @@ from app.tools.search import (
 from app.tools.terms import find_specs, spec_said, tokens
 
 log = logging.getLogger(__name__)
-
-_SIZE_UNIT = re.compile(r"\d*(?:[kmgt]b)")
 
 
 class GatePlan(NamedTuple):
@@ -91,38 +87,6 @@ def gate_query(inputs: PickInputs) -> str:
     gate judges what an item is; must-haves are stage 4's, since the cross-encoder reads
     "gps tablet" as a request for a GPS and "touchscreen backlit laptop" as no laptop."""
     return catalog_name(inputs.category) if inputs.category else inputs.request
-
-
-def gate_document(item: Item, noun: str | None) -> str:
-    """What the cross-encoder reads for an item: its title, and the category its spec sheet
-    implies when the title names neither the asked product nor another one ("DELL SE2719H
-    68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black" is a computer monitor; a "Tower
-    Black PC" is no notebook, whatever its spec fields share with notebooks)."""
-    title = item.title.lower()
-    read = with_short_names(title)
-    implied = item.inferred_category
-    if not implied or not noun or names_as_product(read, noun) or _names_a_product(title):
-        return read
-    return with_short_names(_with_category(title, item.model_number, implied.lower()))
-
-
-def _names_a_product(title: str) -> bool:
-    """Whether the title names a product noun other than as a sized part ("512 GB SSD")."""
-    words = tokens(title)
-    return any(
-        is_product_noun(word) and not (i and _SIZE_UNIT.fullmatch(words[i - 1]))
-        for i, word in enumerate(words)
-    )
-
-
-def _with_category(title: str, model: str | None, category: str) -> str:
-    """The category where spec-sheet titles put it, right after the model code (the
-    cross-encoder reads only the first few dozen tokens), else at the end."""
-    if model:
-        placed = add_once_after(re.compile(re.escape(model.lower())), title, lambda _: category)
-        if placed != title:
-            return placed
-    return f"{title} {category}"
 
 
 def contradiction(inputs: PickInputs) -> str | None:
