@@ -41,6 +41,19 @@ def test_a_wish_for_stock_lasts_the_session_and_is_not_read_from_other_words() -
     assert plan_from_text(["a candle in stock", "something cheaper"]).in_stock
 
 
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["a wireless mouse that doesn't have to be in stock"],
+        ["a wireless mouse, pre-orders are fine"],
+        ["a wireless mouse in stock", "actually it doesn't need to be in stock"],
+    ],
+)
+def test_saying_stock_does_not_matter_is_no_wish_and_lifts_one(messages: list[str]) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.in_stock, plan.category, plan.keywords) == (False, "mouse", ("wireless",))
+
+
 def test_sold_out_listings_are_never_picked_and_pre_orders_only_when_stock_is_asked() -> None:
     plain = filtered_for(STOCKED, plan_from_text(["a scented candle"]))
     assert sorted(p.item.availability for p in plain.pool) == ["in_stock", "preorder", "unknown"]

@@ -138,15 +138,20 @@ def claim_price_wishes(low: str, mask: SpanMask) -> tuple[bool, bool]:
 
 
 _STOCK_WISH = re.compile(r"\b(?:" + lexicon.alternation("stock_wishes") + r")\b")
+_STOCK_INDIFFERENT = re.compile(r"\b(?:" + lexicon.alternation("stock_indifferent") + r")\b")
 
 
-def claim_stock_wish(low: str, mask: SpanMask) -> bool:
-    """Whether lower-case `low` asks for the product in stock now ("in stock", "available
-    now", "not sold out"), claiming the words in `mask`: they are no search word or negation."""
-    hits = [m for m in _STOCK_WISH.finditer(low) if mask.is_free(m.start(), m.end())]
-    for m in hits:
-        mask.take(m.start(), m.end())
-    return bool(hits)
+def claim_stock_wish(low: str, mask: SpanMask) -> bool | None:
+    """True when lower-case `low` asks for the product in stock now ("in stock", "available
+    now", "not sold out"), False when it says stock does not matter ("doesn't have to be in
+    stock"), None when neither; the words are claimed in `mask`, no search word or negation."""
+    said: bool | None = None
+    for pattern, wish in ((_STOCK_INDIFFERENT, False), (_STOCK_WISH, True)):
+        hits = [m for m in pattern.finditer(low) if mask.is_free(m.start(), m.end())]
+        for m in hits:
+            mask.take(m.start(), m.end())
+        said = said if said is not None or not hits else wish
+    return said
 
 
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:

@@ -85,7 +85,8 @@ class MessageReading:
     not_shopping: bool
     cheap: bool = False
     cheapest: bool = False
-    in_stock: bool = False
+    in_stock: bool | None = None
+    """True: stock asked ("in stock"); False: said not to matter; None: not said."""
     monochrome: str | None = None
     """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
@@ -171,7 +172,7 @@ def read_message(message: str) -> MessageReading:
                 findings
                 or bought_for.said
                 or cheap
-                or in_stock
+                or in_stock is not None
                 or lifts
                 or budget.mentions
                 or budget.floors

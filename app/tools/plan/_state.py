@@ -84,7 +84,8 @@ class PlanState:
             self._apply_products(reading)
         self.cheap = self.cheap or reading.cheap
         self.cheapest = self.cheapest or reading.cheapest
-        self.in_stock = self.in_stock or reading.in_stock
+        if reading.in_stock is not None:
+            self.in_stock = reading.in_stock
         if reading.monochrome is not None and self.head in _PRINTING:
             self._ask_monochrome(reading.monochrome)
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
