@@ -60,8 +60,7 @@ def title_head(title: str) -> str | None:
     """The singular head noun of a title's product name: the last alphabetic word before the
     first clause that only describes it ("Roadster Men Black Slim Fit Jeans" -> jeans,
     "Slim Case for iPhone 15 Pro" -> case)."""
-    cut = _CLAUSE.search(f" {title} ")
-    name = title[: cut.start()] if cut else title
+    name = _product_name(title)
     words = [w for w in tokens(name) if w.isalpha() or "-" in w]
     words = words or [w for w in tokens(title) if w.isalpha() or "-" in w]
     return singular(words[-1]) if words else None
@@ -70,10 +69,15 @@ def title_head(title: str) -> str | None:
 def title_kind(title: str, is_kind: Callable[[str], bool]) -> str | None:
     """The last word of a title's product name that `is_kind` accepts, singular: past the
     colour or model word a title may end in ("Fastrack Men Blue Analogue Watch" -> watch)."""
-    cut = _CLAUSE.search(f" {title} ")
-    name = title[: cut.start()] if cut else title
-    word = next((w for w in reversed(tokens(name)) if w.isalpha() and is_kind(w)), None)
+    words = reversed(tokens(_product_name(title)))
+    word = next((w for w in words if w.isalpha() and is_kind(w)), None)
     return singular(word) if word else None
+
+
+def _product_name(title: str) -> str:
+    """The title up to the first clause that only describes the product (`_CLAUSE`)."""
+    cut = _CLAUSE.search(f" {title} ")
+    return title[: cut.start()] if cut else title
 
 
 @dataclass(frozen=True)

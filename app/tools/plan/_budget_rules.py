@@ -127,13 +127,8 @@ def claim_price_wishes(low: str, mask: SpanMask) -> tuple[bool, bool]:
     too expensive"; not "not cheap") and for the cheapest ("lowest price"), claiming each
     wish's words in `mask`: "not too expensive" excludes nothing, "low cost" is no search word.
     Words a budget already claimed ("cheaper than $50") are no wish."""
-    found = []
-    for pattern in (_CHEAPEST, _CHEAP):  # "cheapest" is in both lists: the narrower first
-        hits = [m for m in pattern.finditer(low) if mask.is_free(m.start(), m.end())]
-        for m in hits:
-            mask.take(m.start(), m.end())
-        found.append(bool(hits))
-    cheapest, cheap = found
+    cheapest = _claim_all(_CHEAPEST, low, mask)  # "cheapest" is in both lists: narrower first
+    cheap = _claim_all(_CHEAP, low, mask)
     return cheap or cheapest, cheapest
 
 
@@ -145,13 +140,17 @@ def claim_stock_wish(low: str, mask: SpanMask) -> bool | None:
     """True when lower-case `low` asks for the product in stock now ("in stock", "available
     now", "not sold out"), False when it says stock does not matter ("doesn't have to be in
     stock"), None when neither; the words are claimed in `mask`, no search word or negation."""
-    said: bool | None = None
-    for pattern, wish in ((_STOCK_INDIFFERENT, False), (_STOCK_WISH, True)):
-        hits = [m for m in pattern.finditer(low) if mask.is_free(m.start(), m.end())]
-        for m in hits:
-            mask.take(m.start(), m.end())
-        said = said if said is not None or not hits else wish
-    return said
+    indifferent = _claim_all(_STOCK_INDIFFERENT, low, mask)
+    wish = _claim_all(_STOCK_WISH, low, mask)
+    return False if indifferent else (True if wish else None)
+
+
+def _claim_all(pattern: re.Pattern[str], low: str, mask: SpanMask) -> bool:
+    """Claim every match of `pattern` in `low` that no earlier rule took; whether any was."""
+    hits = [m for m in pattern.finditer(low) if mask.is_free(m.start(), m.end())]
+    for m in hits:
+        mask.take(m.start(), m.end())
+    return bool(hits)
 
 
 def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:

@@ -100,8 +100,7 @@ class PlanState:
             self._add_keywords(list(reading.audiences))
         self._fit_product_to_form()
         if reading.budget_cleared:
-            self._drop_ceiling()
-            self.budget_min_usd = None
+            self._drop_budget()
         if reading.budget is not None and part is None:
             self._set_budget(reading.budget)
         if reading.floor is not None:
@@ -141,6 +140,11 @@ class PlanState:
         elif not with_ceiling:
             self._drop_ceiling()
             self.budget_min_usd = floor_usd
+
+    def _drop_budget(self) -> None:
+        """No ceiling, target or floor: the budget was dropped or belonged to another product."""
+        self._drop_ceiling()
+        self.budget_min_usd = None
 
     def _drop_ceiling(self) -> None:
         self.budget_usd, self.budget_amount, self.currency = None, None, "USD"
@@ -187,8 +191,7 @@ class PlanState:
                 self.keywords, self.must_have, self.prefer = [], [], []
                 self.cheap = self.cheapest = False
                 if reading.opens_request:  # "i want a tv" after "a webcam under $60"
-                    self._drop_ceiling()
-                    self.budget_min_usd = None
+                    self._drop_budget()
             self.bundle = []
         swapped = self._swapped_connectors(lead)
         if swapped:

@@ -173,10 +173,13 @@ def _then_unstated(said: str, part: SlotPicks, told: str = "") -> str:
 
 def _caveat(search: ItemSearchResult | None, part: SlotPicks | None) -> str | None:
     verdict = priced_out(search)
+    found: list[str | None]
     if verdict is None and (none := absent(search, part)):
-        return ". ".join(c for c in (none, stock_unlisted(part)) if c)
-    found = [verdict, unstated(part, named=verdict is None, told=verdict or "")]
-    return ". ".join(c for c in (unavailable(part), *found, stock_unlisted(part)) if c) or None
+        found = [none]
+    else:
+        told = verdict or ""
+        found = [unavailable(part), verdict, unstated(part, named=verdict is None, told=told)]
+    return ". ".join(c for c in (*found, stock_unlisted(part)) if c) or None
 
 
 def unavailable(part: SlotPicks | None) -> str | None:
@@ -186,8 +189,12 @@ def unavailable(part: SlotPicks | None) -> str | None:
         return None
     titles = " and ".join(f'"{t}"' for t in part.unavailable_ahead)
     plural = len(part.unavailable_ahead) > 1
-    state = "not in stock now" if part.in_stock_asked else "sold out"
-    return f"{titles} {'are' if plural else 'is'} {state}"
+    return f"{titles} {'are' if plural else 'is'} {_left_out_as(part)}"
+
+
+def _left_out_as(part: SlotPicks) -> str:
+    """Why the picker left a listing out for its stock, in the answer's words."""
+    return "not in stock now" if part.in_stock_asked else "sold out"
 
 
 def stock_unlisted(part: SlotPicks | None) -> str | None:
@@ -261,8 +268,7 @@ def _picker_reasons(part: SlotPicks) -> str:
     if part.shown_before:
         reasons.append(f"{part.shown_before} were shown before")
     if part.not_in_stock:
-        kind = "are not in stock now" if part.in_stock_asked else "are sold out"
-        reasons.append(f"{part.not_in_stock} {kind}")
+        reasons.append(f"{part.not_in_stock} are {_left_out_as(part)}")
     if not reasons:
         return f"none of the {part.candidates} candidates was a good enough match"
     return f"of {part.candidates} candidates, " + "; ".join(reasons)
