@@ -173,6 +173,7 @@ def _pick_view(pick: Pick) -> PickView:
         price=pick.price,
         currency=pick.currency,
         attributes=dict(pick.attributes),
+        availability=pick.availability,
         reason=pick.reason,
     )
 

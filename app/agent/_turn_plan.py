@@ -50,7 +50,7 @@ async def plan_turn(
         if follow_up.change is not None:  # "something bigger" asks to shop for the change
             changed = apply_change(planned.plan, follow_up.change)
             planned = planned.model_copy(update={"plan": changed, "turn_is_shopping": True})
-    plan, session.plan_edit = apply_held_edit(session.plan_edit, planned.plan, said)
+    plan, session.plan_edit = apply_held_edit(session.plan_edit, planned.plan, said, session.plan)
     if shops and not plan.platforms:
         plan = plan.model_copy(update={"platforms": shops})
     previous = session.plan

@@ -11,6 +11,8 @@ from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.schema import Availability
+
 __all__ = ["ChatAgent", "EventType", "PickView", "StageTiming", "TurnEvent", "TurnSummary"]
 
 EventType = Literal[
@@ -42,6 +44,8 @@ class PickView(BaseModel):
     """As the shop lists it, in `currency`."""
     currency: str | None = None
     attributes: dict[str, str] = Field(default_factory=dict)
+    availability: Availability = "unknown"
+    """What the shop lists of its stock ("unknown" when it lists none)."""
     reason: str
 
 

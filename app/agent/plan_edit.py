@@ -7,7 +7,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    StringConstraints,
+    model_serializer,
+    model_validator,
+)
 
 from app.agent.events import TurnEvent
 from app.errors import InvalidRequest
@@ -22,12 +30,12 @@ Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Amount = Annotated[float, Field(gt=0, le=1_000_000)]
 # A shop name is open (the catalog names its shops); an edit may only name a non-empty one.
 Shop = Term
-_OPTIONAL = ("budget_usd", "budget_min_usd", "platforms")
+_OPTIONAL = ("budget_usd", "budget_min_usd", "platforms", "in_stock")
 
 
 class PlanEdit(BaseModel):
-    """What to change in the plan. A budget or shop scope given as null clears it; terms
-    listed under `drop_*` are taken out of the must-haves or the exclusions."""
+    """What to change in the plan. A budget, shop scope or stock wish given as null clears
+    it; terms listed under `drop_*` are taken out of the must-haves or the exclusions."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -38,6 +46,9 @@ class PlanEdit(BaseModel):
     platforms: tuple[Shop, ...] | None = Field(
         None, max_length=50, description="Shops to search; null or []: every shop."
     )
+    in_stock: bool | None = Field(
+        None, description="True: only items in stock now; false or null: any availability."
+    )
 
     @model_validator(mode="after")
     def _not_empty(self) -> PlanEdit:
@@ -47,6 +58,13 @@ class PlanEdit(BaseModel):
         if low is not None and high is not None and low > high:
             raise ValueError("budget_min_usd is above budget_usd")
         return self
+
+    @model_serializer(mode="wrap")
+    def _set_fields_only(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """An unset optional field is left out, so a stored edit read back still leaves it
+        alone (a stored null would clear it)."""
+        data: dict[str, Any] = handler(self)
+        return {k: v for k, v in data.items() if k not in _OPTIONAL or k in self.model_fields_set}
 
     def given(self) -> dict[str, Any]:
         """The optional fields the edit sets (null included), by name."""
@@ -67,8 +85,11 @@ class PlanEdit(BaseModel):
         """The edit in words, as the turn it starts records it."""
         parts = []
         for name, value in self.given().items():
-            shown = "none" if value in (None, ()) else value
-            parts.append(f"{name.removesuffix('_usd').replace('_', ' ')}: {shown}")
+            if name == "in_stock":
+                parts.append("in stock only" if value else "any availability")
+            else:
+                shown = "none" if value in (None, ()) else value
+                parts.append(f"{name.removesuffix('_usd').replace('_', ' ')}: {shown}")
         parts += [f"without must-have {t!r}" for t in self.drop_must_have]
         parts += [f"no longer excluding {t!r}" for t in self.drop_exclude]
         return "Plan edited (" + "; ".join(parts) + "). Search again with this plan."
@@ -104,15 +125,26 @@ def hold_edit(held: HeldPlanEdit | None, shown: ShoppingPlan, edit: PlanEdit) ->
 
 
 def apply_held_edit(
-    held: HeldPlanEdit | None, planned: ShoppingPlan, said: str | None
+    held: HeldPlanEdit | None,
+    planned: ShoppingPlan,
+    said: str | None,
+    shown: ShoppingPlan | None = None,
 ) -> tuple[ShoppingPlan, HeldPlanEdit | None]:
-    """`planned` (rebuilt from the messages) with what still holds of the edit, and the edit
-    that holds on. A budget or shop scope the messages changed since the edit, or a dropped
-    term the new message `said` names again, is the shopper's word again."""
+    """`planned` (rebuilt from the messages, seeded with `shown`, the plan the shopper saw)
+    with what still holds of the edit, and the edit that holds on. A budget, shop scope or
+    stock wish the messages changed since the edit (neither the planner's own value nor the
+    one shown), or a dropped term the new message `said` names again, is the shopper's word
+    again."""
     if held is None:
         return planned, None
     basis, edit = held.basis, held.edit
-    kept = {k: v for k, v in edit.given().items() if getattr(planned, k) == getattr(basis, k)}
+
+    def unchanged(name: str) -> bool:
+        value = getattr(planned, name)
+        seeded = shown is not None and value == getattr(shown, name)
+        return value == getattr(basis, name) or seeded
+
+    kept = {k: v for k, v in edit.given().items() if unchanged(k)}
     words = (said or "").lower()
     must = tuple(t for t in edit.drop_must_have if t.lower() not in words)
     exclude = tuple(t for t in edit.drop_exclude if t.lower() not in words)
@@ -134,6 +166,8 @@ def apply_edit(plan: ShoppingPlan, edit: PlanEdit) -> ShoppingPlan:
         update["budget_min_usd"] = given["budget_min_usd"]
     if "platforms" in given:
         update["platforms"] = tuple(given["platforms"] or ())
+    if "in_stock" in given:
+        update["in_stock"] = bool(given["in_stock"])
     dropped = _lower(edit.drop_must_have)
     if dropped:
         update["must_have"] = tuple(t for t in plan.must_have if t.lower() not in dropped)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from app.agent.plan_edit import PlanEdit, apply_edit, apply_held_edit, hold_edit
+from app.agent.plan_edit import HeldPlanEdit, PlanEdit, apply_edit, apply_held_edit, hold_edit
 from app.errors import InvalidRequest
 from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 
@@ -124,3 +124,47 @@ def test_describe_names_every_change() -> None:
     text = PlanEdit.model_validate({"budget_usd": None, "drop_exclude": ["refurbished"]}).describe()
     assert "budget: none" in text
     assert "refurbished" in text
+
+
+def test_in_stock_only_is_set_and_cleared() -> None:
+    stocked = apply_edit(PLAN, PlanEdit(in_stock=True))
+    assert stocked.in_stock is True
+    assert stocked.budget_usd == PLAN.budget_usd
+    assert apply_edit(stocked, PlanEdit.model_validate({"in_stock": None})).in_stock is False
+    assert "in stock only" in PlanEdit(in_stock=True).describe()
+    with pytest.raises(ValidationError):
+        PlanEdit.model_validate({"in_stock": "maybe"})
+
+
+def test_a_stock_edit_holds_until_the_shopper_says_otherwise() -> None:
+    held = hold_edit(None, PLAN, PlanEdit(in_stock=True))
+    plan, still = apply_held_edit(held, PLAN, "which one is lighter?")
+    assert plan.in_stock is True
+    assert still is not None
+    said = PLAN.model_copy(update={"in_stock": True})
+    cleared = hold_edit(None, said, PlanEdit.model_validate({"in_stock": None}))
+    plan, still = apply_held_edit(cleared, said, "compare them")
+    assert plan.in_stock is False
+    plan, still = apply_held_edit(cleared, PLAN, "pre-orders are fine")
+    assert (plan.in_stock, still) == (False, None)
+
+
+def test_a_stored_edit_read_back_leaves_unset_fields_alone() -> None:
+    held = hold_edit(None, PLAN, PlanEdit(budget_usd=60.0))
+    again = HeldPlanEdit.model_validate_json(held.model_dump_json())
+    assert again.edit.given() == {"budget_usd": 60.0}
+    assert apply_edit(PLAN, again.edit).platforms == PLAN.platforms
+
+
+def test_a_later_edit_holds_though_the_planner_was_seeded_with_the_earlier_one() -> None:
+    """The planner starts from the plan shown, earlier edits in it: a value the messages
+    did not change is the shown one, not the planner's own."""
+    held = hold_edit(None, PLAN, PlanEdit(budget_min_usd=20.0))
+    shown = apply_edit(PLAN, held.edit)
+    held = hold_edit(held, shown, PlanEdit.model_validate({"budget_min_usd": None}))
+    plan, still = apply_held_edit(held, shown, None, shown)
+    assert plan.budget_min_usd is None
+    assert still is not None
+    said = PLAN.model_copy(update={"budget_min_usd": 30.0})
+    plan, still = apply_held_edit(held, said, "over $30", shown)
+    assert plan.budget_min_usd == 30.0

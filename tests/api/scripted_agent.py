@@ -86,6 +86,7 @@ class ScriptedAgent:
             "title": message.title(),
             "platform": "amazon",
             "price_usd": 9.99,
+            "availability": "preorder",
             "reason": f"matches {message!r}",
         }
         session.picks = [PickView.model_validate(pick)]

@@ -93,11 +93,47 @@ async def test_dropping_an_exclusion_without_streaming(client: httpx.AsyncClient
     assert doc["picks"]
 
 
+async def test_in_stock_only_is_an_edit_and_cleared_by_one(client: httpx.AsyncClient) -> None:
+    sid = (await turn(client, "a gaming mouse under $50"))["session_id"]
+    url = f"/v1/sessions/{sid}/plan?stream=false"
+    stocked = await client.patch(url, json={"in_stock": True})
+    assert stocked.status_code == 200, stocked.text
+    doc = stocked.json()
+    assert doc["plan"]["in_stock"] is True
+    assert doc["plan"]["budget_usd"] == 50.0
+    assert all(p["availability"] in ("in_stock", "unknown") for p in doc["picks"])
+    assert (await turn(client, "which is lightest?", sid))["plan"]["in_stock"] is True
+    cleared = await client.patch(url, json={"in_stock": None})
+    assert cleared.status_code == 200, cleared.text
+    assert cleared.json()["plan"]["in_stock"] is False
+
+
+async def test_edits_in_a_row_each_hold(client: httpx.AsyncClient) -> None:
+    """Each edit is stored and read back between turns, and the planner starts from the plan
+    the earlier edits made: every later edit changes its field and leaves the rest."""
+    sid = (await turn(client, "sony headphones"))["session_id"]
+    url = f"/v1/sessions/{sid}/plan?stream=false"
+    steps: list[tuple[dict[str, Any], tuple[Any, ...]]] = [
+        ({"platforms": ["amazon"]}, (None, None, ["amazon"], False)),
+        ({"budget_min_usd": 20, "budget_usd": 100}, (100.0, 20.0, ["amazon"], False)),
+        ({"budget_min_usd": None}, (100.0, None, ["amazon"], False)),
+        ({"in_stock": True}, (100.0, None, ["amazon"], True)),
+        ({"in_stock": None}, (100.0, None, ["amazon"], False)),
+    ]
+    for body, expected in steps:
+        response = await client.patch(url, json=body)
+        assert response.status_code == 200, response.text
+        plan = response.json()["plan"]
+        got = tuple(plan[k] for k in ("budget_usd", "budget_min_usd", "platforms", "in_stock"))
+        assert got == expected, body
+
+
 @pytest.mark.parametrize(
     ("body", "status"),
     [
         ({}, 422),
         ({"budget_usd": -1}, 422),
+        ({"in_stock": "yes please"}, 422),
         ({"category": "tv"}, 422),
         ({"drop_must_have": ["no such term"]}, 400),
     ],

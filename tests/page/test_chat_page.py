@@ -233,6 +233,22 @@ def test_facets_filter_the_plan_and_similar_items_list_other_products(
             assert card.price_usd is not None
             assert low - 0.005 <= card.price_usd <= high + 0.005, (card, low, high)
 
+        stock = chat.page.locator("#in-stock")
+        assert not stock.is_checked()
+        stock.focus()
+        chat.page.keyboard.press("Space")
+        chat.wait_for_turn(4)
+        assert "In stock only" in chat.chips()
+        assert stock.is_checked()
+        assert budget_chip(chat) == high, "the stock wish keeps the rest of the plan"
+        assert "in stock" in chat.answers()[-1], "the demo lists no stock: the answer says so"
+        assert chat.page.locator("#cards .card .stock").count() == 0
+        chat.page.locator("#chips .chip-remove[aria-label='Remove In stock only']").focus()
+        chat.page.keyboard.press("Enter")
+        chat.wait_for_turn(5)
+        assert "In stock only" not in chat.chips()
+        assert not stock.is_checked()
+
         for markup in ("#facets img", "#facets b", ".similar img", ".similar b"):
             assert chat.page.locator(markup).count() == 0, markup
         assert chat.page.evaluate("window.pwned") is None

@@ -33,6 +33,7 @@ def test_markup_shows_as_text(browser: Any, serve_page: ServePage) -> None:
             assert chat.page.locator(markup).count() == 0, markup
         assert chat.page.evaluate("window.pwned") is None
         assert chat.page.locator(".card .placeholder").count() == 1
+        assert chat.page.locator(".card .stock").all_text_contents() == ["Pre-order"]
         assert chat.errors == []
         chat.page.close()
 

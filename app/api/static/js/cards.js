@@ -1,7 +1,7 @@
 // Product cards for the picks (bundles grouped by slot with a total), their offers on other
 // shops, similar items, and the side-by-side comparison of two or three picks.
 
-import { el, money, priceText, safeUrl, shopName } from "./dom.js";
+import { el, money, priceText, safeUrl, shopName, stockText } from "./dom.js";
 import { toggleSimilar } from "./similar.js";
 
 const state = { picks: [], details: new Map(), selected: new Set(), similar: false };
@@ -46,6 +46,7 @@ function card(pick, index) {
       el("h3", { class: "title" }, pick.title),
       el("p", { class: "shop" }, shopName(pick.platform)),
       el("p", { class: "price" }, priceText(pick)),
+      stockText(pick) ? el("p", { class: "stock" }, stockText(pick)) : null,
       el("p", { class: "reason" }, pick.reason || ""),
       el("p", { class: "cite" }, "Item ", el("code", {}, pick.item_id)),
       link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank" },
@@ -169,6 +170,7 @@ export function selectedIds() {
 const ROWS = [
   ["Price", (p) => priceText(p)],
   ["Shop", (p) => shopName(p.platform)],
+  ["Stock", (p) => stockText(p)],
   ["Brand", (p) => p.brand],
   ["Category", (p) => p.category],
   ["Colour", (p) => p.color],

@@ -45,6 +45,13 @@ export function priceText(pick) {
   return own || usd || "price not listed";
 }
 
+const STOCK = { in_stock: "In stock", preorder: "Pre-order", out_of_stock: "Sold out" };
+
+/** What the shop says of a pick's stock, or null when it says nothing. */
+export function stockText(pick) {
+  return STOCK[pick.availability] || null;
+}
+
 const SHOPS = { icecat: "Icecat", walmart: "Walmart", amazon: "Amazon",
   google: "Google Shopping", abt: "Abt", buy: "Buy.com" };
 

@@ -1,5 +1,5 @@
-// The plan under the input as chips (budget, must-haves, exclusions, shop scope); removing
-// one, or choosing a shop, asks for a typed plan edit.
+// The plan under the input as chips (budget, must-haves, exclusions, shop scope, stock);
+// removing one, choosing a shop or ticking "In stock only" asks for a typed plan edit.
 
 import { SHOP_IDS, el, money, shopName } from "./dom.js";
 
@@ -27,10 +27,13 @@ export function renderPlan(plan, onEdit, busy = false) {
   const chips = document.getElementById("chips");
   const scope = document.getElementById("shop-scope");
   const apply = document.getElementById("shop-apply");
+  const stock = document.getElementById("in-stock");
   if (!plan) {
     chips.replaceChildren();
     scope.disabled = true;
     apply.disabled = true;
+    stock.disabled = true;
+    stock.checked = false;
     return;
   }
   const items = [];
@@ -54,6 +57,7 @@ export function renderPlan(plan, onEdit, busy = false) {
     items.push(chip(`Shop: ${shopName(p)}`, { platforms: rest.length ? rest : null }, onEdit));
   }
   if (!platforms.length) items.push(chip("Shops: all", null, onEdit));
+  if (plan.in_stock) items.push(chip("In stock only", { in_stock: null }, onEdit));
   chips.replaceChildren(...items);
   for (const button of chips.querySelectorAll("button")) button.disabled = busy;
   if (scope.options.length <= 1) {
@@ -63,4 +67,7 @@ export function renderPlan(plan, onEdit, busy = false) {
   scope.disabled = busy;
   apply.disabled = busy;
   apply.onclick = () => onEdit({ platforms: scope.value ? [scope.value] : null });
+  stock.checked = Boolean(plan.in_stock);
+  stock.disabled = busy;
+  stock.onchange = () => onEdit({ in_stock: stock.checked ? true : null });
 }
