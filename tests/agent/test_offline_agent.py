@@ -204,6 +204,18 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     assert lamps[-1].data["answer"].startswith(said)
 
 
+@pytest.mark.parametrize("typed", ["dog food", "baby formula under $30"])
+async def test_a_product_typed_alone_that_the_shop_lacks_is_said_to_be_absent(
+    agent: ShoppingAgent, typed: str
+) -> None:
+    """A bare product the lexicon does not know ("dog food") is still the asked product:
+    the demo sells games with "food" in the name, and the answer says it has no dog food."""
+    events = await turn(agent, typed)
+    product = typed.removesuffix(" under $30")
+    said = f'This shop lists nothing called "{product}"; what comes closest is something else'
+    assert events[-1].data["answer"].startswith(said), events[-1].data["answer"]
+
+
 async def test_a_desktop_is_found_under_the_types_the_catalog_files_desktops_as(
     agent: ShoppingAgent,
 ) -> None:

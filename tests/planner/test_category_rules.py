@@ -737,3 +737,42 @@ def test_a_relative_of_any_age_asks_every_audience_they_may_belong_to(
 ) -> None:
     with catalog_vocabulary(CatalogVocabulary(attribute_values=frozenset(listed))):
         assert plan_from_text([text]).keywords == audiences
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("dog food", "dog food", ()),
+        ("a piano", "piano", ()),
+        ("an accordion, not yamaha", "accordion", ()),
+        ("baby formula under $20", "baby formula", ()),
+        ("organic cat litter", "cat litter", ("organic",)),
+        ("piano", None, ("piano",)),
+        ("wireless", None, ("wireless",)),
+        ("noise cancelling", None, ("noise", "cancelling")),
+        ("the blue one", None, ()),
+        ("any other options", None, ()),
+        ("a gaming keyboard that is quiet and small", "gaming keyboard", ("quiet", "small")),
+    ],
+)
+def test_a_product_the_lexicon_lacks_typed_alone_is_the_product(
+    text: str, category: str | None, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
+    assert plan.is_shopping
+
+
+@pytest.mark.parametrize(
+    ("messages", "category", "keywords"),
+    [
+        (["a gaming keyboard under $80", "low profile"], "gaming keyboard", ("low", "profile")),
+        (["a laptop", "something lighter"], "laptop", ("lighter",)),
+        (["dog food", "a piano"], "dog food", ("piano",)),
+    ],
+)
+def test_a_phrase_typed_alone_later_describes_the_planned_product(
+    messages: list[str], category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text(messages)
+    assert (plan.category, plan.keywords) == (category, keywords)

@@ -269,7 +269,10 @@ async def test_gibberish_finds_nothing(runtime: Runtime) -> None:
         assert "no relevant items" in result.render()
 
 
-@pytest.mark.parametrize(("query", "absent"), [("earrings", "earrings"), ("laptop bag", None)])
+@pytest.mark.parametrize(
+    ("query", "absent"),
+    [("earrings", "earrings"), ("laptop bag", None), ("dog food", "dog food"), ("a piano", None)],
+)
 async def test_a_product_no_item_of_the_catalog_names_is_said_to_be_absent(
     runtime: Runtime, query: str, absent: str | None
 ) -> None:

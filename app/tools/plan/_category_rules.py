@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
+from app.catalog.profile_kinds import KindFilter
 from app.catalog.specs import UNITS
 from app.language import lexicon
 from app.tools.plan._amount_rules import (
@@ -22,10 +23,13 @@ from app.tools.plan._amount_rules import (
 )
 from app.tools.plan._lexicon_rules import (
     AMBIGUOUS_HEADS,
+    COLOUR_NAMES,
     COMPOUND_MODIFIERS,
     CONTAINER_NOUNS,
     HEADS_AFTER_A_PRODUCT,
     IMPLIED_MODIFIERS,
+    ING_NOUNS,
+    NOT_HEADS,
     PARTS_NAMED_LAST,
     PASSED_MODIFIERS,
     TWO_WORD_NAMES,
@@ -35,6 +39,7 @@ from app.tools.plan._lexicon_rules import (
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
 from app.tools.plan._story_rules import only_newness
 from app.tools.plan._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
+from app.tools.plan.catalog_words import current_vocabulary
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
 _REQUEST_LEAD = re.compile(
@@ -153,6 +158,47 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
             category = " ".join(t.text for t in words)
             return CategoryGuess(category, singular(words[-1].text), words[0].start, words[-1].end)
     return None
+
+
+_BARE_LEAD = re.compile(r"\W*(?:(?:a|an|some)\s+)?")
+BARE_MAX_WORDS = 3
+"""A message of more words than this is a sentence, not a product typed as in a search box."""
+
+
+def bare_category(low: str, allowed: Allowed) -> CategoryGuess | None:
+    """For a message that is a short noun phrase and nothing else ("dog food", "a piano",
+    "baby formula under $20"): its last words, as `fallback_category` reads them after "i
+    need a"; words the lexicon knows in another role never head one ("the red one")."""
+    lead = _BARE_LEAD.match(low)
+    start = lead.end() if lead else 0
+    said = [t for t in tokens(low, start, len(low)) if allowed(t)]
+    runs = chunks(low, start, len(low), allowed)
+    if len(runs) != 1 or runs[0] != said or len(said) > BARE_MAX_WORDS:
+        return None
+    if len(said) == 1 and start == 0:
+        return None  # one word alone may be a wish ("wireless"); "a piano" is a product
+    head = said[-1].text
+    if not _may_head(head) or not all(_may_modify(t.text) for t in said):
+        return None
+    words = [t for t in said[-2:] if t.text not in COLOUR_NAMES]
+    category = " ".join(t.text for t in words)
+    return CategoryGuess(category, singular(head), words[0].start, words[-1].end)
+
+
+def _may_head(word: str) -> bool:
+    """Whether a word typed alone may name a product: no word the lexicon or the catalog
+    knows in another role (a colour, a unit, a brand), no feature ("noise cancelling")."""
+    if word in STOP_WORDS or word in NOT_HEADS or singular(word) in NOT_HEADS:
+        return False
+    if word.endswith("ing") and word not in ING_NOUNS:
+        return False
+    known = current_vocabulary()
+    kinds = KindFilter(brands=known.brands, attribute_values=known.attribute_values)
+    return kinds.is_kind(singular(word))
+
+
+def _may_modify(word: str) -> bool:
+    return word not in STOP_WORDS and word not in NUMBER_WORDS
 
 
 def clearly_not_shopping(low: str, has_product: bool, has_findings: bool, n_keywords: int) -> bool:

@@ -239,6 +239,9 @@ _NO_CATALOG_HEADS = (
 )
 """Words the rules read in another role than a product's name, whatever a catalog's titles
 end in: "SHOP for a bedframe", "a contemporary DESIGN", "COLOUR should be blue"."""
+NOT_HEADS = _NO_CATALOG_HEADS | COLOUR_NAMES | PLAIN_ADJECTIVES
+"""Words that never head a product typed alone: the roles above, colours, plain adjectives
+(the kind filter refuses units, numbers, ordinals and the catalog's brands besides)."""
 
 
 def is_gerund(word: str) -> bool:

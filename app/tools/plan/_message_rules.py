@@ -30,7 +30,12 @@ from app.tools.plan._bundle_rules import (
     opens_request,
     split_bundle,
 )
-from app.tools.plan._category_rules import CategoryGuess, clearly_not_shopping, fallback_category
+from app.tools.plan._category_rules import (
+    CategoryGuess,
+    bare_category,
+    clearly_not_shopping,
+    fallback_category,
+)
 from app.tools.plan._keyword_rules import Bound, find_bounds, keywords
 from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._lift_rules import Lift, find_lifts
@@ -65,6 +70,9 @@ class ProductReading:
     must_have: tuple[str, ...] = ()
     for_planned: bool = False
     """Said "for it" ("a case for it"): made for the product already planned."""
+    typed_alone: bool = False
+    """Read only because the message is a bare phrase ("dog food"): a product where none is
+    planned yet, words about the planned one otherwise ("low profile")."""
 
 
 @dataclass(frozen=True)
@@ -139,9 +147,12 @@ def read_message(message: str) -> MessageReading:
     )
     if not products:
         guess = fallback_category(low, 0, len(low), free)
+        bare = bare_category(low, free) if guess is None and not musts else None
+        guess = guess or bare
         words = tuple(keywords(low, 0, len(low), _outside(free, guess), bounds))
         if guess is not None:
-            products = (ProductReading(guess.category, guess.head, words, None),)
+            alone = bare is not None
+            products = (ProductReading(guess.category, guess.head, words, None, typed_alone=alone),)
     else:
         words = tuple(k for p in products for k in p.keywords)
     products = tuple(_with_owner(p, owners) for p in products)
@@ -167,7 +178,7 @@ def read_message(message: str) -> MessageReading:
         audiences=bought_for.audiences,
         not_shopping=clearly_not_shopping(
             low,
-            has_product=bool(segments),
+            has_product=bool(segments or products),
             has_findings=bool(
                 findings
                 or bought_for.said

@@ -159,6 +159,12 @@ class PlanState:
 
     def _apply_products(self, reading: MessageReading) -> None:
         products = tuple(self._for_planned(p) for p in reading.products)
+        described: list[str] = []  # a phrase typed alone, said of the planned product
+        if self.category is not None and any(
+            p.typed_alone and p.head != self.head for p in products
+        ):
+            described = [w for p in products for w in p.category.split()]
+            products = ()
         if reading.claimed_product and self.category is not None:
             products = ()
         sized = self._sized_part(reading)
@@ -169,7 +175,7 @@ class PlanState:
             self._add_keywords([k for k in reading.keywords if k not in part_words])
             return
         if not products:
-            self._add_keywords(reading.keywords)
+            self._add_keywords([*reading.keywords, *described])
             return
         category = self.category
         if reading.continues_bundle and category is not None and self._adds_to_bundle(products):
