@@ -18,6 +18,7 @@ from app.catalog.item import Item
 from app.catalog.product_nouns import head, is_broad, singular
 from app.catalog.profile_kinds import (
     MIN_HEAD_SHARE,
+    PRICE_BAND,
     CatalogVocabulary,
     KindFilter,
     said_words,
@@ -129,7 +130,25 @@ class CatalogProfile(BaseModel):
             brands=frozenset(b.lower() for b in self.brands),
             attribute_values=keep.attribute_values,
             currency=self.main_currency(),
+            price_bands=self._price_bands(),
         )
+
+    def _price_bands(self) -> dict[str, tuple[float, float]]:
+        """Per singular head noun, the band around the quartiles of its largest priced
+        category (`PRICE_BAND`): where a number said of that product may be a price."""
+        largest: dict[str, CategoryEntry] = {}
+        for name, entry in self.categories.items():
+            noun = entry.singular if entry.source == "title" else head(name)
+            if noun is None or entry.prices is None:
+                continue
+            noun = singular(noun)
+            if noun not in largest or entry.count > largest[noun].count:
+                largest[noun] = entry
+        return {
+            noun: (e.prices.p25 / PRICE_BAND, e.prices.p75 * PRICE_BAND)
+            for noun, e in largest.items()
+            if e.prices is not None
+        }
 
     def main_currency(self) -> str:
         """The currency most items are priced in, when the rate table knows it; else USD."""

@@ -8,12 +8,13 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from app.catalog.product_nouns import singular, tokens
+from app.catalog.product_nouns import catalog_name, singular, tokens
 from app.language import lexicon
 
 __all__ = [
     "MIN_HEAD_SHARE",
     "MIN_KIND_LETTERS",
+    "PRICE_BAND",
     "CatalogVocabulary",
     "KindFilter",
     "said_words",
@@ -21,6 +22,9 @@ __all__ = [
     "title_kind",
 ]
 
+PRICE_BAND = 4.0
+"""A number said of a product is read as its price from a quarter of the kind's lower
+quartile to four times its upper one."""
 MIN_KIND_LETTERS = 3
 """Shorter heads are letters of model names and sizes ("s", "m", "aa"), not kinds."""
 MIN_HEAD_SHARE = 0.1
@@ -131,7 +135,19 @@ class CatalogVocabulary:
     """Every value the catalog's attributes take, lower-cased ("men", "black", "xl")."""
     currency: str = "USD"
     """The currency most of the catalog is priced in: what a bare amount ("under 500") means."""
+    price_bands: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    """Per singular kind noun, the USD prices a number said of it may be (`PRICE_BAND`
+    around its quartiles): "a laptop between 800 and 1200" is prices, "13 and 15" is not."""
 
     def names_kind(self, word: str) -> bool:
         """Whether a word (any number) is one of the catalog's kinds."""
         return word in self.kinds or singular(word) in self.kinds
+
+    def plausible_price(self, noun: str, usd: float) -> bool:
+        """Whether `usd` may be a price of the kind `noun` names (its catalog name too); False
+        where the catalog lists no prices for it."""
+        for name in dict.fromkeys((singular(noun), singular(catalog_name(noun)))):
+            band = self.price_bands.get(name)
+            if band is not None:
+                return band[0] <= usd <= band[1]
+        return False

@@ -204,6 +204,25 @@ async def test_picks_that_miss_an_asked_standard_or_name_say_why_first(
     assert lamps[-1].data["answer"].startswith(said)
 
 
+@pytest.mark.parametrize(
+    ("text", "low", "high"),
+    [("a laptop between 800 and 1200", 800.0, 1200.0), ("a monitor over 300", 300.0, None)],
+)
+async def test_bare_numbers_the_catalog_prices_the_product_at_are_the_budget(
+    agent: ShoppingAgent, text: str, low: float, high: float | None
+) -> None:
+    """No currency mark, but the demo's laptops and monitors cost that much: a price range,
+    not the words '800' and '1200' (which had matched '1280 x 800 pixels' in $76 laptops)."""
+    events = await turn(agent, text)
+    plan = events[-1].data["plan"]
+    assert (plan["budget_min_usd"], plan["budget_usd"]) == (low, high)
+    picks = picks_of(events)
+    assert picks
+    for pick in picks:
+        assert pick.price_usd is not None
+        assert low <= pick.price_usd <= (high or float("inf")), pick
+
+
 @pytest.mark.parametrize("typed", ["dog food", "baby formula under $30"])
 async def test_a_product_typed_alone_that_the_shop_lacks_is_said_to_be_absent(
     agent: ShoppingAgent, typed: str

@@ -101,3 +101,39 @@ def test_a_kind_before_its_container_is_the_product() -> None:
         assert (plan.category, "set" in plan.keywords) == ("kurta", True)
         assert plan_from_text(["a kurta pair"]).category == "kurta"
         assert plan_from_text(["a dining set"]).category == "dining set", "no kind before it"
+
+
+def priced_vocabulary() -> CatalogVocabulary:
+    """A catalog of laptops at $400-$1,400 and monitors at $300-$900, built like any other."""
+    rows = [("Acme Laptop 15", 400 + 100 * i) for i in range(11)]
+    rows += [("Acme 4K Monitor", 300 + 60 * i) for i in range(11)]
+    items = [
+        Item.from_offer(
+            Offer.model_validate(
+                {"id": f"p{n}", "shop": "demo", "title": title, "price": price}
+                | {"currency": "USD", "brand": "Acme"}
+            )
+        )
+        for n, (title, price) in enumerate(rows)
+    ]
+    return build_profile(items).vocabulary()
+
+
+def test_a_bare_number_is_a_price_where_the_catalog_prices_the_product_so() -> None:
+    """'over 300' and 'between 800 and 1200' carry no currency: they are prices only where
+    the product's own prices make them so ('a monitor over 27' is a size), never without a
+    catalog, and an unread range leaves its numbers to the search."""
+    cases = {
+        "a laptop between 800 and 1200": (800.0, 1200.0, ()),
+        "a laptop between 13 and 15": (None, None, ("13", "15")),
+        "a monitor over 500": (500.0, None, ()),
+        "a monitor over 27": (None, None, ()),
+        "a laptop from 2020": (None, None, ()),
+        "a gift for someone over 60": (None, None, ("gift",)),
+    }
+    with catalog_vocabulary(priced_vocabulary()):
+        for text, expected in cases.items():
+            plan = plan_from_text([text])
+            assert (plan.budget_min_usd, plan.budget_usd, plan.keywords) == expected, text
+    unpriced = plan_from_text(["a laptop between 800 and 1200"])
+    assert (unpriced.budget_min_usd, unpriced.budget_usd) == (None, None)

@@ -79,6 +79,9 @@ class BudgetMention:
     target_usd: float | None = None
     """The amount in USD when it was said as approximate ("around $1500"): a price to be
     near, not only a limit."""
+    bare: bool = False
+    """A range of bare numbers ("between 800 and 1200"): a price only where the catalog
+    prices the product so (`plausible_price`)."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,8 @@ class FloorMention:
 
     floor_usd: float
     start: int
+    bare: bool = False
+    """A bare number ("over 300"): a price only where the catalog prices the product so."""
 
 
 @dataclass(frozen=True)
@@ -186,8 +191,10 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
         if not mask.is_free(m.start(), m.end()) or _NOT_A_PRICE_AFTER.match(low, m.end()):
             continue
         mask.take(m.start(), m.end())
-        if currency is not None and _number(m, 1) > 0:
-            floors.append(FloorMention(_usd(_number(m, 1), currency), m.start()))
+        if _number(m, 1) <= 0 or (currency is None and m.group(0).startswith("from")):
+            continue  # "from 2020" is a year as often as a price
+        usd = _usd(_number(m, 1), _or_catalogs(currency))
+        floors.append(FloorMention(usd, m.start(), bare=currency is None))
     for m in _BARE_CURRENCY.finditer(low):
         if _currency_of(m, 1) is None or not mask.is_free(m.start(), m.end()):
             continue
@@ -204,7 +211,8 @@ def _range_mention(
     if not mask.is_free(m.start(), m.end()):
         return None
     currency = _currency_of(m, 2) or _currency_of(m, 1)
-    if currency is None and m.group("cue") is None:
+    bare = currency is None and m.group("cue") is None
+    if bare and m.group("between") != "between":
         return None
     if currency is None and not _bare_number_ok(low, _number_end(m, 2)):
         return None
@@ -214,6 +222,7 @@ def _range_mention(
     if upper <= 0:
         return None
     mention = _build(upper, _or_catalogs(currency), m, low, original, mask, cued=True, approx=False)
+    mention = replace(mention, bare=bare)
     if lower <= 0 or m.group("cue") is not None:
         return mention
     floor = round(lower * mention.budget_usd / upper, 2)

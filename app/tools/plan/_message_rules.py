@@ -16,6 +16,7 @@ from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHR
 from app.tools.plan._amount_rules import product_count
 from app.tools.plan._audience_rules import claim_audience
 from app.tools.plan._budget_rules import (
+    BudgetFindings,
     BudgetMention,
     FloorMention,
     claim_price_wishes,
@@ -54,6 +55,7 @@ from app.tools.plan._text_rules import (
     tokens,
     unglued_numbers,
 )
+from app.tools.plan.catalog_words import current_vocabulary
 
 _FOR = re.compile(r"\bfor\b")
 _M = TypeVar("_M", BudgetMention, FloorMention)
@@ -142,6 +144,7 @@ def read_message(message: str) -> MessageReading:
         segments = [_prefer_named_object(low, segments[0], free)]
     continues = continues_bundle(low)
     musts = [f for f in findings if f.kind == "must_have"]
+    budget = _priced(budget, segments, mask)
     products, overall = _products(
         low, segments, budget.mentions, free, bounds, musts, own=continues
     )
@@ -324,6 +327,26 @@ def _codes_required(
 
     kept = tuple(w for w in words if w not in coded)
     return tuple(required(p) for p in products), kept, found
+
+
+def _priced(budget: BudgetFindings, segments: Sequence[Segment], mask: SpanMask) -> BudgetFindings:
+    """`budget` without the bare numbers ("over 300", "between 800 and 1200") the catalog
+    prices no product named before them at: "a tv over 50" is a size, not a price. A range
+    left out gives its words back ("between 13 and 15" may be sizes)."""
+
+    def plausible(start: int, *usd: float | None) -> bool:
+        named = [s.guess.head for s in segments if s.guess.start < start]
+        known = current_vocabulary()
+        return bool(named) and all(u is None or known.plausible_price(named[-1], u) for u in usd)
+
+    mentions = []
+    for m in budget.mentions:
+        if not m.bare or plausible(m.start, m.budget_usd, m.floor_usd):
+            mentions.append(m)
+        else:
+            mask.release(m.start, m.end)
+    floors = tuple(f for f in budget.floors if not f.bare or plausible(f.start, f.floor_usd))
+    return dataclasses.replace(budget, mentions=tuple(mentions), floors=floors)
 
 
 def _last_floor(floors: tuple[FloorMention, ...], cleared_at: int | None) -> FloorMention | None:

@@ -151,6 +151,10 @@ class SpanMask:
         if end > start:
             self.spans.append((start, end))
 
+    def release(self, start: int, end: int) -> None:
+        """Give back a span `take` claimed: a reading found wanting leaves its words free."""
+        self.spans = [span for span in self.spans if span != (start, end)]
+
     def first_taken_after(self, pos: int) -> int | None:
         """Start of the first claimed span beginning at or after `pos`."""
         starts = [s for s, _ in self.spans if s >= pos]
