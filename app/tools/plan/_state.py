@@ -13,6 +13,7 @@ from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.language import lexicon
 from app.tools.plan._amount_rules import same_measure
 from app.tools.plan._budget_rules import BudgetMention
+from app.tools.plan._bundle_slots import new_slot, part_named, refined_part, same_request, slot_of
 from app.tools.plan._lexicon_rules import CONNECTORS, FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
 from app.tools.plan._lift_rules import Lift
 from app.tools.plan._message_rules import MessageReading, ProductReading
@@ -181,11 +182,13 @@ class PlanState:
         if reading.continues_bundle and category is not None and self._adds_to_bundle(products):
             if not self.bundle:
                 self.bundle = [
-                    _slot(category, self.head or category, self.keywords, self.must_have, None, [])
+                    new_slot(
+                        category, self.head or category, self.keywords, self.must_have, None, []
+                    )
                 ]
             for product in products:
-                slot = _slot_of(product, self.bundle)
-                if not any(_same_request(slot, s) for s in self.bundle):
+                slot = slot_of(product, self.bundle)
+                if not any(same_request(slot, s) for s in self.bundle):
                     self.bundle.append(slot)
             self._add_keywords(reading.keywords)
             return
@@ -213,7 +216,7 @@ class PlanState:
         if len(products) > 1:
             slots: list[BundleSlot] = []
             for product in products:
-                slots.append(_slot_of(product, slots))
+                slots.append(slot_of(product, slots))
             self.bundle = slots
         self._add_keywords(reading.keywords)
 
@@ -250,30 +253,14 @@ class PlanState:
         return old if new and not new & old else frozenset()
 
     def _part_named(self, reading: MessageReading) -> int | None:
-        """The bundle part a message is about: it names one product, a part's ("make the
-        keyboard wireless" after "a monitor and a keyboard"); None for anything else."""
-        if not self.bundle or reading.continues_bundle or len(reading.products) != 1:
-            return None
-        head = reading.products[0].head
-        heads = [singular(part.category.split()[-1]) for part in self.bundle]
-        return heads.index(head) if head in heads else None
+        """The bundle part a message is about (`part_named`), when the plan has a bundle."""
+        return part_named(self.bundle, reading) if not reading.continues_bundle else None
 
     def _refine_part(self, index: int, reading: MessageReading) -> None:
         """Give one bundle part the message's words, must-haves and budget; the other parts
         and the bundle's budget stay."""
-        part, product = self.bundle[index], reading.products[0]
-        musts = [*product.must_have, *(f.term for f in reading.findings if f.kind == "must_have")]
-        self.must_have += [m for m in dict.fromkeys(musts) if m not in self.must_have]
-        named = set(part.category.split())
-        words = [k for k in (*product.keywords, *reading.keywords) if k not in named]
-        budget = reading.budget or product.budget
-        self.bundle[index] = part.model_copy(
-            update={
-                "keywords": tuple(dict.fromkeys((*part.keywords, *words))),
-                "must_have": tuple(dict.fromkeys((*part.must_have, *musts))),
-                "budget_usd": budget.budget_usd if budget else part.budget_usd,
-            }
-        )
+        self.bundle[index], musts = refined_part(self.bundle[index], reading)
+        self.must_have += [m for m in musts if m not in self.must_have]
 
     def _sized_part(self, reading: MessageReading) -> str | None:
         """The requirement a message that only sizes a part of the product makes ("16gb ram",
@@ -386,35 +373,3 @@ class PlanState:
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )
-
-
-def _same_request(a: BundleSlot, b: BundleSlot) -> bool:
-    """Two slots asking for the same thing: a repeated "and a mouse under $80" adds none."""
-    return (a.category, a.keywords, a.budget_usd) == (b.category, b.keywords, b.budget_usd)
-
-
-def _slot_of(product: ProductReading, taken: Sequence[BundleSlot]) -> BundleSlot:
-    budget = product.budget.budget_usd if product.budget is not None else None
-    return _slot(product.category, product.head, product.keywords, product.must_have, budget, taken)
-
-
-def _slot(
-    category: str,
-    head: str,
-    keywords: Sequence[str],
-    must_have: Sequence[str],
-    budget_usd: float | None,
-    taken: Sequence[BundleSlot],
-) -> BundleSlot:
-    names = {s.slot for s in taken}
-    name, n = head, 1
-    while name in names:
-        n += 1
-        name = f"{head}-{n}"
-    return BundleSlot(
-        slot=name,
-        category=category,
-        keywords=tuple(keywords),
-        must_have=tuple(must_have),
-        budget_usd=budget_usd,
-    )
