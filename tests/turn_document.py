@@ -31,6 +31,7 @@ PICK_KEYS = frozenset(
         "currency",
         "price_usd",
         "attributes",
+        "availability",
         "reason",
     }
 )

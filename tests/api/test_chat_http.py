@@ -87,6 +87,7 @@ async def test_stream_false_answers_one_document(client: httpx.AsyncClient) -> N
             "price": None,
             "currency": None,
             "attributes": {},
+            "availability": "preorder",
             "reason": "matches 'usb hub'",
         }
     ]
