@@ -776,3 +776,22 @@ def test_a_phrase_typed_alone_later_describes_the_planned_product(
 ) -> None:
     plan = plan_from_text(messages)
     assert (plan.category, plan.keywords) == (category, keywords)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
+        ("a gift for my dad who likes photography", None, ("photography",)),
+        ("gift ideas for a gamer", None, ("gamer",)),
+        ("what is a good gift for my mom?", None, ()),
+        ("headphones as a gift", "headphones", ()),
+        ("a gift card", "gift card", ()),
+        ("gift wrap", "gift wrap", ()),
+        ("a gift basket for a new baby", "gift basket", ("new", "baby")),
+    ],
+)
+def test_a_gift_says_why_it_is_bought_not_what_it_is(
+    text: str, category: str | None, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords, plan.is_shopping) == (category, keywords, True)

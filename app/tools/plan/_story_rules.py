@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from app.catalog.product_nouns import singular
 from app.language import lexicon
 from app.tools.plan._lexicon_rules import is_product_noun
-from app.tools.plan._text_rules import SpanMask, tokens
+from app.tools.plan._text_rules import STOP_WORDS, SpanMask, tokens
 
 __all__ = ["StoryOwner", "claim_story", "only_newness"]
 
@@ -36,6 +36,8 @@ _NEWNESS = re.compile(
 )
 """Newness asked of what is bought: "a new one", "a brand new laptop" (not "a new balance
 sneaker": "new" is part of a name there)."""
+_GIFT = re.compile(r"\b(?:" + lexicon.alternation("story_gift") + r")\b")
+"""A gift said of what is bought; it names the product only when a word of a name follows."""
 _ONLY_NEWNESS = re.compile(r"\s*(?:(?:" + lexicon.alternation("story_newness") + r")\s*)?")
 
 
@@ -53,8 +55,8 @@ class StoryOwner:
 
 def claim_story(low: str, mask: SpanMask) -> tuple[StoryOwner, ...]:
     """Claim in `mask` the breakage told of the shopper's own thing, the word that says it is
-    the one they have ("old", "current") and the newness asked of what they buy; returns the
-    owners of the accessories asked after a story."""
+    the one they have ("old", "current"), the newness asked of what they buy and that it is
+    a gift; returns the owners of the accessories asked after a story."""
     owners: list[StoryOwner] = []
     for m in _OWNED.finditer(low):
         if mask.is_free(m.start("owned"), m.end("owned")):
@@ -70,6 +72,11 @@ def claim_story(low: str, mask: SpanMask) -> tuple[StoryOwner, ...]:
     for m in _NEWNESS.finditer(low):
         if mask.is_free(m.start("new"), m.end("new")):
             mask.take(m.start("new"), m.end("new"))
+    for m in _GIFT.finditer(low):
+        after = next(iter(tokens(low, m.end(), len(low))), None)
+        named_on = after is not None and after.start == m.end() + 1 and after.text not in STOP_WORDS
+        if not named_on and mask.is_free(m.start(), m.end()):  # "gift wrap" is a product
+            mask.take(m.start(), m.end())
     return tuple(owners)
 
 
