@@ -136,18 +136,17 @@ class CatalogProfile(BaseModel):
     def _price_bands(self) -> dict[str, tuple[float, float]]:
         """Per singular head noun, the band around the quartiles of its largest priced
         category (`PRICE_BAND`): where a number said of that product may be a price."""
-        largest: dict[str, CategoryEntry] = {}
+        largest: dict[str, tuple[int, PriceRange]] = {}
         for name, entry in self.categories.items():
             noun = entry.singular if entry.source == "title" else head(name)
             if noun is None or entry.prices is None:
                 continue
             noun = singular(noun)
-            if noun not in largest or entry.count > largest[noun].count:
-                largest[noun] = entry
+            if noun not in largest or entry.count > largest[noun][0]:
+                largest[noun] = (entry.count, entry.prices)
         return {
-            noun: (e.prices.p25 / PRICE_BAND, e.prices.p75 * PRICE_BAND)
-            for noun, e in largest.items()
-            if e.prices is not None
+            noun: (prices.p25 / PRICE_BAND, prices.p75 * PRICE_BAND)
+            for noun, (_, prices) in largest.items()
         }
 
     def main_currency(self) -> str:

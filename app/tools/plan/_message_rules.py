@@ -334,9 +334,10 @@ def _priced(budget: BudgetFindings, segments: Sequence[Segment], mask: SpanMask)
     prices no product named before them at: "a tv over 50" is a size, not a price. A range
     left out gives its words back ("between 13 and 15" may be sizes)."""
 
+    known = current_vocabulary()
+
     def plausible(start: int, *usd: float | None) -> bool:
         named = [s.guess.head for s in segments if s.guess.start < start]
-        known = current_vocabulary()
         return bool(named) and all(u is None or known.plausible_price(named[-1], u) for u in usd)
 
     mentions = []

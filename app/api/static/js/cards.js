@@ -32,6 +32,7 @@ function thumb(pick) {
 
 function card(pick, index) {
   const link = safeUrl(pick.url);
+  const stock = stockText(pick);
   const box = el("input", { type: "checkbox", class: "compare-pick", "data-item-id": pick.item_id });
   box.checked = state.selected.has(pick.item_id);
   box.addEventListener("change", () => toggleCompare(pick.item_id, box.checked));
@@ -46,7 +47,7 @@ function card(pick, index) {
       el("h3", { class: "title" }, pick.title),
       el("p", { class: "shop" }, shopName(pick.platform)),
       el("p", { class: "price" }, priceText(pick)),
-      stockText(pick) ? el("p", { class: "stock" }, stockText(pick)) : null,
+      stock ? el("p", { class: "stock" }, stock) : null,
       el("p", { class: "reason" }, pick.reason || ""),
       el("p", { class: "cite" }, "Item ", el("code", {}, pick.item_id)),
       link ? el("a", { href: link, rel: "noopener noreferrer", target: "_blank" },
