@@ -462,6 +462,7 @@ def test_messages_must_be_strings() -> None:
         ("tablet 10 inch ram 4gb storage 64gb", "tablet 10 inch 4gb 64gb"),
         ("laptop ram 16gb", "laptop ram 16gb"),
         ("a pc with 8gb ram 128gb ssd", "pc 8gb 128gb ssd"),
+        ("a mechanical keyboard with brown switches", "keyboard mechanical"),
     ],
 )
 def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, query: str) -> None:
@@ -493,6 +494,10 @@ def test_the_query_names_a_part_by_size_and_a_laptop_as_catalogs_do(text: str, q
         ("rtx graphics card", "gaming laptop", "rtx"),
         ("hdmi cable", "monitor", "hdmi"),
         ("usb ports", "power strip", "usb"),
+        # a part's colour is no colour of the product: left out of the query
+        ("brown switches", "keyboard", ""),
+        ("red keyboard", "laptop", ""),
+        ("red keyboard", "keyboard", "red keyboard"),
     ],
 )
 def test_beside_product(term: str, category: str, said: str) -> None:

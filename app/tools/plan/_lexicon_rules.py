@@ -123,7 +123,8 @@ def beside_product(term: str, category: str | None) -> str:
     product's noun by its trait alone ("backlit keyboard" for a laptop -> "backlit":
     "keyboard" finds keyboards; "rtx graphics card" -> "rtx", the part's own name left out
     where a trait remains; a count of it stays whole: "dual camera" is no "dual" sim), or
-    by a part noun ("usb ports" -> "usb"); any other term, or
+    by a part noun ("usb ports" -> "usb"), but not by a part's colour ("brown switches" -> "":
+    a brown keyboard has no brown switches); any other term, or
     one naming the category itself ("16gb ram" for ram), as it is."""
     term = without_cue(term)
     first, *parts = term.split() or [""]
@@ -140,8 +141,8 @@ def beside_product(term: str, category: str | None) -> str:
     part = is_product_noun(noun) or singular(noun) in ATTRIBUTE_NOUNS
     counted = all(w in _COUNT_TRAITS for w in traits)
     if category and part and not counted and not any(is_product_noun(w) for w in traits):
-        own = [w for w in traits if w not in COMPOUND_MODIFIERS]
-        return " ".join(own or traits)
+        own = [w for w in traits if w not in COMPOUND_MODIFIERS] or traits
+        return "" if all(w in COLOUR_NAMES for w in own) else " ".join(own)
     return term
 
 
