@@ -1094,6 +1094,22 @@ def test_titles_short_of_a_product_name_another_title_says_lose_weight(
     assert [by_id[i.item_id] for i in items] == unnamed
 
 
+def test_a_title_naming_the_noun_is_the_product_when_its_sheet_says_the_rest() -> None:
+    rows = [
+        ("Sony Bluetooth Speaker", ()),
+        ("NGS portable speaker Red", ("Bluetooth", "10 W")),
+        ("JBL speaker", ("Wired",)),
+        ("Belkin cable", ("Bluetooth",)),
+    ]
+    items = [item(n, title, features=sheet) for n, (title, sheet) in enumerate(rows, start=1)]
+    inputs = inputs_for(items, plan(category="bluetooth speaker"), query="bluetooth speaker")
+    filtered = hard_filter(inputs)
+    sem = semantic_scores(inputs, filtered.pool, {}, None)
+    ranked = weigh(filtered, NO_GATE, sem, dataclasses.replace(WEIGHTS, unnamed=1.0), penalty=0.5)
+    by_id = {s.item.item_id: s.parts["unnamed"] for s in ranked}
+    assert [by_id[i.item_id] for i in items] == [0.0, 0.0, -1.0, -1.0]
+
+
 def test_an_asked_form_sinks_its_alternatives_and_says_so() -> None:
     items = [item(1, "Philips SHE9503 In-Ear Headphones"), item(2, "Panasonic Over-Ear Headphone")]
     p = plan(category="headphones", keywords=("over-ear",))

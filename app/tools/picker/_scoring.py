@@ -13,7 +13,7 @@ import numpy as np
 
 from app.catalog.item import Item
 from app.catalog.product_kinds import names_kind
-from app.catalog.product_nouns import category_words, listed_as
+from app.catalog.product_nouns import category_words, head, listed_as
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_BRAND,
@@ -40,6 +40,7 @@ from app.tools.terms import (
     Term,
     find_specs,
     has_words,
+    make_term,
     negated_only,
     spec_said,
     spec_where,
@@ -222,7 +223,20 @@ def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
     if not inputs.category or not category_words(inputs.category):
         return None
     names = (inputs.category, *listed_as(inputs.category))
-    return any(names_product(pooled.item, name, inputs.request) for name in names)
+    item = pooled.item
+    return any(names_product(item, name, inputs.request) for name in names) or _named_on_sheet(
+        item, inputs.category, inputs.request
+    )
+
+
+def _named_on_sheet(item: Item, product: str, request: str) -> bool:
+    """Whether the title names the product's noun and the spec sheet states each other word
+    of its name: a "portable speaker Red" whose sheet lists Bluetooth is a bluetooth speaker."""
+    noun = head(product)
+    others = [w for w in category_words(product) if w != noun]
+    if noun is None or not others or not names_product(item, noun, request):
+        return False
+    return all((t := make_term(w)) is not None and where_stated(item, t) for w in others)
 
 
 class TextVectors:
