@@ -42,6 +42,7 @@ from app.tools.terms import (
     has_words,
     make_term,
     negated_only,
+    spec_nearness,
     spec_said,
     spec_where,
     term_in,
@@ -85,7 +86,8 @@ def semantic_scores(
     """Stage 4 on given vectors: per candidate, must and prefer as the mean over terms of 1
     when the title says the term, else the term-title cosine clamped at 0; avoid as the
     strongest avoid term (0 when the title only negates it); spec as the share of asked
-    specs (sizes, standards) the title carries, or exceeds where more serves (mAh); for a
+    specs (sizes, standards) the title carries, or exceeds where more serves (mAh), a missed
+    bound counting as near as the title comes to it (160 GB of "at least 1tb"); for a
     product name of several words, whether it says them all ("Electric Dryer" does not
     name a hair dryer). A term or spec the spec sheet lists ("hdmi", "wifi6") counts as
     said."""
@@ -113,6 +115,7 @@ def semantic_scores(
         specs_said = tuple(said_as for _, said_as in specs if said_as)
         unsaid = [(s, spec_where(pooled.item, s) == "sheet") for s, said_as in specs if not said_as]
         on_sheet = sum(1 for _, listed_there in unsaid if listed_there)
+        near = sum(spec_nearness(s, stated) for s, listed_there in unsaid if not listed_there)
         avoid = [
             (_avoid_closeness(t, text, term_vectors, vector, inputs.contrary), t.text)
             for t in inputs.avoid
@@ -125,7 +128,7 @@ def semantic_scores(
             must=_mean([closeness(t) for t in inputs.must]),
             prefer=_mean([closeness(t) for t in inputs.prefer]),
             avoid=max((v for v, _ in avoid), default=0.0),
-            spec=(len(specs_said) + on_sheet) / len(inputs.specs) if inputs.specs else 0.0,
+            spec=(len(specs_said) + on_sheet + near) / len(inputs.specs) if inputs.specs else 0.0,
             form=_mean([1.0 if stated else 0.0 for stated in forms_said.values()]),
             brand=1.0 if of_brand else 0.0,
             must_said=_said_in(said, inputs.must, "title"),

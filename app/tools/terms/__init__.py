@@ -1,7 +1,7 @@
 """Shopper terms and specs ("16gb ram", "under 15 inch") and where an item states them:
 shared by search, the picker, the summary and the agent's follow-ups."""
 
-from app.tools.terms._specs import normalise, spec_said, tokens
+from app.tools.terms._specs import normalise, spec_nearness, spec_said, tokens
 from app.tools.terms._terms import (
     has_words,
     jaccard,
@@ -32,6 +32,7 @@ __all__ = [
     "mentions",
     "negated_only",
     "normalise",
+    "spec_nearness",
     "spec_said",
     "spec_where",
     "term_in",

@@ -236,6 +236,23 @@ def spec_stated(title_specs: Sequence[Spec], asked: Spec) -> bool:
     return asked.at_least and bool(_more_of(title_specs, asked))
 
 
+def spec_nearness(asked: Spec, title_specs: Sequence[Spec]) -> float:
+    """How near a title that misses an asked bound comes to it, from 0 to below 1: for a
+    minimum the share of it its largest smaller amount reaches (160 GB of "at least 1tb":
+    0.16), for a maximum the asked amount over its smallest larger one; 0 for other specs."""
+    if asked.alternatives:
+        return max((spec_nearness(a, title_specs) for a in asked.alternatives), default=0.0)
+    limit, unit = asked.measure
+    amounts = [s.measure[0] for s in _of_part(title_specs, asked) if s.measure[1] == unit]
+    if limit <= 0:
+        return 0.0
+    if asked.at_least or asked.above or asked.unit in AT_LEAST_UNITS:
+        return max((a / limit for a in amounts if 0 < a < limit), default=0.0)
+    if asked.at_most or asked.below:
+        return max((limit / a for a in amounts if a > limit), default=0.0)
+    return 0.0
+
+
 def _spanning(title_specs: Sequence[Spec], asked: Spec) -> Spec | None:
     """The range of the title's that holds the asked amount ('32"-60"' holds "55 inch")."""
     return next(
