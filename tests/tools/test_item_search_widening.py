@@ -325,6 +325,26 @@ async def test_a_must_have_only_pricier_sheets_list_is_explained_by_the_budget(
     assert "router with wifi 6 matches are above your $150.00 budget" in result.render()
 
 
+async def test_a_must_have_only_other_products_state_does_not_count_as_met(
+    runtime: Runtime,
+) -> None:
+    """Hard drives and notebooks say "1TB"; no SSD under $150 does, and the one that does
+    costs more: the budget is what hides it."""
+    plan = ShoppingPlan(category="ssd", must_have=("at least 1tb",))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "ssd 1tb", "price_usd_max": 150},
+        ToolContext("s", "t", plan),
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.product == "ssd with at least 1tb"
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 150
+
+
 async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:
     """ "mini" and "pc" find mini mice and PC software; the catalog types four mini PCs."""
     result = await search(runtime, query="mini pc living room")

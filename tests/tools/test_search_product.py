@@ -205,9 +205,14 @@ def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
         ("Blue Yeti USB Microphone with Stand", "microphone", False),
         ("iPad Case with Keyboard", "case", False),
         ("Microphone stand with boom arm", "microphone", False),
+        # an amount sizing a part after another product's noun
+        ("DELL Optiplex Desktop Computer - 16GB DDR3, New 1TB SSD", "ssd", True),
+        ("ASUS TUF notebook Black 16 GB DDR4-SDRAM 1000 GB SSD", "ssd", True),
+        ("Samsung 870 EVO 1TB SSD", "ssd", False),
+        ("Tripp Lite Portable Charger - 10,050mAh Power Bank", "bank", False),
     ],
 )
-def test_a_product_named_after_with_is_a_feature_of_another(
+def test_a_product_named_after_with_or_an_amount_is_a_feature_of_another(
     title: str, noun: str, feature: bool
 ) -> None:
     assert names_only_as_feature(title, noun) is feature

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.catalog.model_codes import ModelCode, named_codes
+from app.catalog.model_codes import ModelCode, named_codes, query_codes
 from app.tools.search._relevance import ScoredHit
 
 
@@ -19,3 +19,12 @@ def codes_first(hits: Sequence[ScoredHit], codes: Sequence[ModelCode]) -> list[S
         return list(hits)
     order = sorted(range(len(hits)), key=lambda i: -named[i])
     return [hits[i] for i in order]
+
+
+def codes_ahead(hits: Sequence[ScoredHit], query: str) -> tuple[list[ScoredHit], str | None]:
+    """The hits naming the query's model codes first, with a note when that moved any."""
+    codes = query_codes(query)
+    ordered = codes_first(hits, codes)
+    if ordered == list(hits):
+        return ordered, None
+    return ordered, f"put first the hits that name {', '.join(c.text for c in codes)}"

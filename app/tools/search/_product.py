@@ -35,6 +35,7 @@ from app.catalog.shelves import (
 from app.catalog.short_names import to_short_names, with_short_names
 from app.language import lexicon
 from app.tools.plan import ShoppingPlan, is_catalog_kind, is_product_noun, plan_from_text
+from app.tools.terms import find_specs
 
 
 def asked_product(query: str, planned: str | None = None, given: str | None = None) -> str | None:
@@ -184,8 +185,9 @@ _FEATURE_REACH = 4
 
 
 def names_only_as_feature(title: str, noun: str) -> bool:
-    """Whether every mention of the noun comes after a "with" that follows another product's
-    noun: a "USB Binaural Headset with Microphone" is a headset, not a microphone."""
+    """Whether every mention of the noun comes after another product's noun and either a
+    "with" ("USB Binaural Headset with Microphone" is a headset, not a microphone) or an
+    amount sizing it as a part ("Desktop Computer ... 1TB SSD" is a computer, not an SSD)."""
     words = tokens(title)
     found = [i for i, w in enumerate(words) if canonical(w) == noun]
     return bool(found) and all(_is_feature_at(words, i, noun) for i in found)
@@ -193,9 +195,11 @@ def names_only_as_feature(title: str, noun: str) -> bool:
 
 def _is_feature_at(words: list[str], at: int, noun: str) -> bool:
     withs = [i for i in range(max(0, at - _FEATURE_REACH), at) if words[i] == "with"]
-    if not withs:
+    sized = any(s.part for s in find_specs(" ".join(words[max(0, at - 2) : at + 1])))
+    if not withs and not sized:
         return False
-    return any(is_product_noun(w) and canonical(w) != noun for w in words[: withs[-1]])
+    before = words[: withs[-1]] if withs else words[: max(0, at - 2)]
+    return any(is_product_noun(w) and canonical(w) != noun for w in before)
 
 
 def _modifiers_said_by() -> dict[str, frozenset[str]]:

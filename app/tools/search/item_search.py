@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from app.catalog.currency import usd
 from app.catalog.item import Item
-from app.catalog.model_codes import query_codes
 from app.config.params.item_search import (
     ITEM_SEARCH_EXPANSION_MAX_VARIANTS,
     ITEM_SEARCH_MIN_HITS,
@@ -38,7 +37,7 @@ from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
 from app.tools.plan import ShoppingPlan, catalog_alias
 from app.tools.search._args import ItemSearchArgs, SearchScope, resolve_scope
-from app.tools.search._codes import codes_first
+from app.tools.search._codes import codes_ahead
 from app.tools.search._expansion import expansion_variants, listed_as_queries, listed_hits
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
 from app.tools.search._memo import Finished, SearchMemo, register, replay
@@ -203,9 +202,10 @@ class ItemSearchTool:
             kept = await self._refocus(run, kept, product, pool, matchers)
         if product:
             kept = await self.lookups.by_shelf(run, kept, product, matchers)
-        unmet = unstated(musts, _shown(kept, scope.top_k))
-        if product and unmet:
-            kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
+            shown = _shown(kept, scope.top_k)  # a 1TB hard drive states no ssd's "1tb"
+            unmet = unstated(musts, [i for i in shown if names_product(i, product, scope.query)])
+            if unmet:
+                kept = await self.lookups.by_sheet(run, kept, product, musts, unmet, matchers)
         with timed(run.steps, "relevance_order"):
             kept, run.ranking = await self.relevance.apply(
                 scope.query,
@@ -215,7 +215,8 @@ class ItemSearchTool:
             )
         if product:
             kept = named_first(kept, product, scope.query, ITEM_SEARCH_NAMED_FIRST_WINDOW.get())
-        kept = _codes_first(run, kept)
+        kept, moved = codes_ahead(kept, run.scope.query)
+        run.notes += [moved] if moved else []
         kept, duplicates = dedupe(kept)
         return main, chosen, kept, duplicates
 
@@ -375,16 +376,6 @@ class ItemSearchTool:
 def _partial(found: Pass) -> bool:
     """Whether a recall pass lacks a source or its relevance scores."""
     return bool(found.degraded or found.response.failed_sources)
-
-
-def _codes_first(run: SearchRun, kept: list[ScoredHit]) -> list[ScoredHit]:
-    """The hits naming the query's model codes first, with a note when that moved any."""
-    codes = query_codes(run.scope.query)
-    ordered = codes_first(kept, codes)
-    if ordered != kept:
-        said = ", ".join(c.text for c in codes)
-        run.notes.append(f"put first the hits that name {said}")
-    return ordered
 
 
 def _shown(hits: Sequence[ScoredHit], top_k: int) -> list[Item]:
