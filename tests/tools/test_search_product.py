@@ -240,6 +240,20 @@ def test_a_headset_with_a_microphone_does_not_name_a_usb_microphone() -> None:
 @pytest.mark.parametrize(
     ("title", "product", "named"),
     [
+        ("Chicago White Sox Pink iPhone 4 Hard Case", "phone case", True),
+        ("Samsung Galaxy smartphone case Black", "phone case", True),
+        ("Belkin iPad Case", "phone case", False),
+    ],
+)
+def test_a_word_the_title_says_by_another_name_is_said(
+    title: str, product: str, named: bool
+) -> None:
+    assert names_product(item(title), product) is named
+
+
+@pytest.mark.parametrize(
+    ("title", "product", "named"),
+    [
         ("Sandisk 32gb Microsdhc Memory Card Bulk Package", "micro sd card", True),
         ("V7 32GB Class 10 Micro SDXC Card + Adapter", "micro sd card", True),
         ("Verbatim Premium SDHC Card 32GB", "sd card", True),
