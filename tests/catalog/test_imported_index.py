@@ -84,6 +84,8 @@ def test_a_sold_out_listing_is_not_picked_and_is_named(shopify_settings: Setting
     assert not {p.title for p in part.picks} & sold_out
     assert part.not_in_stock >= 1
     assert part.unavailable_ahead == ["Pink Armchair"]
+    # the shop's only armchair is sold out: no beanbag or tuxedo stands in for it
+    assert (part.picks, part.other_products > 0) == ([], True)
 
 
 @pytest.mark.parametrize(

@@ -75,3 +75,23 @@ def test_a_list_attribute_is_a_bag_of_facets_not_one_value() -> None:
 def test_only_a_rival_audience_or_colour_in_a_list_rules_an_item_out() -> None:
     assert kept_tagged("a kurta for men") == ["1", "2", "3", "4", "6", "7"]
     assert kept_tagged("a silver kurta") == ["1", "2", "3", "4", "5", "7"]
+
+
+def item_of(n: int, title: str, **attributes: str) -> Item:
+    return Item.from_offer(Offer(id=str(n), shop="myntra", title=title, attributes=attributes))
+
+
+def test_other_products_never_stand_in_for_the_asked_one_the_filters_rule_out() -> None:
+    """Under the budget the one saree is not red: a red lipstick is no red saree."""
+    items = [
+        item_of(1, "Saree mall Pink & Green Printed Saree", color="Pink"),
+        item_of(2, "Lakme Lip Color Rhythmic Red", color="Red"),
+        item_of(3, "Boys Red Printed T-shirt", color="Red"),
+    ]
+    plan = ShoppingPlan(category="saree", keywords=("red",))
+    filtered = filtered_for(items, plan, query="saree red")
+    assert (filtered.pool, filtered.off_attribute, filtered.other_products) == ((), 1, 2)
+    red_saree = item_of(4, "Shaily Red Printed Saree", color="Red")
+    filtered = filtered_for([*items, red_saree], plan, query="saree red")
+    assert [p.item.item_id for p in filtered.pool] == ["myntra:2", "myntra:3", "myntra:4"]
+    assert filtered.other_products == 0

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 
 from app.catalog.currency import usd_rates
 from app.catalog.item import Item
-from app.catalog.product_nouns import singular
+from app.catalog.product_nouns import category_words, head, listed_as, singular
 from app.recall.filters import brand_key
 from app.tools.candidates import DEFAULT_SLOT, Candidate
 from app.tools.picker._attributes import asked_attributes, fits_attributes
@@ -28,7 +28,8 @@ from app.tools.plan import (
     ShoppingPlan,
     beside_product,
 )
-from app.tools.terms import Spec, Term, make_term, make_terms, mentions, normalise
+from app.tools.search import names_product
+from app.tools.terms import Spec, Term, make_term, make_terms, mentions, normalise, where_stated
 
 
 def prepare(
@@ -133,14 +134,17 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     """Stage 2: drop items an exclude term names (title, brand or category, whole words, not
     when negated), sold-out listings (pre-orders too when stock was asked), items over budget
     or of unknown price when a budget is set, and picks the shopper asked to see others than,
-    with their listings elsewhere (`same_product` at `dup_threshold`); scale the recall
-    scores, cheapness and freshness over the survivors."""
+    with their listings elsewhere (`same_product` at `dup_threshold`); when that leaves out
+    every candidate naming the asked product, leave out the other products too (`Filtered.
+    other_products`); scale the recall scores, cheapness and freshness over the survivors."""
     excluded = dict.fromkeys(inputs.exclude, 0)
     over = unknown = shown = off = 0
     stock: list[Entry] = []
     unavailable = {"out_of_stock", "preorder"} if inputs.in_stock else {"out_of_stock"}
     kept: list[Entry] = []
+    left: list[Entry] = []
     for entry in inputs.entries:
+        left.append(entry)
         if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
             shown += 1
             continue
@@ -162,7 +166,10 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
             if _over_budget(entry.item, price, inputs):
                 over += 1
                 continue
+        left.pop()
         kept.append(entry)
+    others = len(kept) if _only_others_left(kept, left, inputs) else 0
+    kept = kept if not others else []
     recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
     prices = [e.item.price_usd for e in kept]
     # a price to be near: being cheaper is no merit
@@ -183,8 +190,40 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
         shown_before=shown,
         off_attribute=off,
         not_in_stock=tuple(stock),
+        other_products=others,
         relative_price=inputs.budget_usd is None and not near_price,
     )
+
+
+def names_asked(item: Item, inputs: PickInputs) -> bool | None:
+    """Whether the item names the asked product (`names_product`), a name shops also list
+    it as ("Throw Pillows" for a cushion), or its noun with the spec sheet saying the rest
+    of its name; None without one."""
+    product = inputs.category
+    if not product or not category_words(product):
+        return None
+    names = (product, *listed_as(product))
+    return any(names_product(item, n, inputs.request) for n in names) or _named_on_sheet(
+        item, product, inputs.request
+    )
+
+
+def _named_on_sheet(item: Item, product: str, request: str) -> bool:
+    """Whether the title names the product's noun and the spec sheet states each other word
+    of its name: a "portable speaker Red" whose sheet lists Bluetooth is a bluetooth speaker."""
+    noun = head(product)
+    others = [w for w in category_words(product) if w != noun]
+    if noun is None or not others or not names_product(item, noun, request):
+        return False
+    return all((t := make_term(w)) is not None and where_stated(item, t) for w in others)
+
+
+def _only_others_left(kept: Sequence[Entry], left: Sequence[Entry], inputs: PickInputs) -> bool:
+    """Whether the filters left out every candidate naming the asked product and kept only
+    others ("something cheaper" than the one red saree: a red lipstick is no cheaper saree)."""
+    if not kept or not left or any(names_asked(e.item, inputs) is not False for e in kept):
+        return False
+    return any(names_asked(e.item, inputs) for e in left)
 
 
 def excluded_by(item: Item, terms: Sequence[str]) -> str | None:

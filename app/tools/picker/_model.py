@@ -119,6 +119,9 @@ class Filtered:
     """Candidates left out because an attribute they state is not the one asked."""
     not_in_stock: tuple[Entry, ...] = ()
     """Candidates left out as sold out, or as pre-orders when the shopper asked for stock."""
+    other_products: int = 0
+    """Candidates left out as not the asked product, when the filters left out every one
+    that is: no other product stands in for one the shopper's constraints rule out."""
     relative_price: bool = False
     """Whether cheapness is relative to the other candidates (no budget, no price target)."""
 

@@ -13,6 +13,7 @@ from app.catalog.product_nouns import head, listed_as, tokens
 from app.catalog.standards import standard_labels
 from app.tools.compare import PriceCompareResult
 from app.tools.picker._contrary import PLATFORMS, platforms_named, same_family
+from app.tools.picker._filter import names_asked
 from app.tools.picker._model import Chosen, Filtered, Gate, PickInputs, Selection
 from app.tools.picker._result import GateReport, Pick, PickOffer, SlotPicks
 from app.tools.search import (
@@ -80,8 +81,11 @@ def slot_report(
         unknown_price=filtered.unknown_price,
         shown_before=filtered.shown_before,
         not_in_stock=len(filtered.not_in_stock),
+        off_attribute=filtered.off_attribute,
+        attributes_asked=sorted({v for a in inputs.attributes.values() for v in a.wanted}),
+        other_products=filtered.other_products,
         in_stock_asked=inputs.in_stock,
-        unavailable_ahead=_unavailable_ahead(filtered, selection),
+        unavailable_ahead=_unavailable_ahead(inputs, filtered, selection),
         gate=GateReport(
             on=gate.on,
             reason=gate.reason,
@@ -101,12 +105,15 @@ def slot_report(
     )
 
 
-def _unavailable_ahead(filtered: Filtered, selection: Selection) -> list[str]:
+def _unavailable_ahead(inputs: PickInputs, filtered: Filtered, selection: Selection) -> list[str]:
     """The titles of at most two unavailable items search ranked above every pick (above
-    nothing when there is no pick: then the first two)."""
+    nothing when there is no pick: then the first two, of the asked product when other
+    products were left out for it)."""
     ranks = [c.scored.pooled.candidate.rank for c in selection.picks]
     first = min(ranks, default=None)
     ahead = [e for e in filtered.not_in_stock if first is None or e.candidate.rank < first]
+    if filtered.other_products:
+        ahead = [e for e in ahead if names_asked(e.item, inputs)]
     return list(dict.fromkeys(e.item.title for e in ahead))[:2]
 
 

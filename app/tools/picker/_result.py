@@ -90,6 +90,17 @@ class SlotPicks(BaseModel):
     not_in_stock: int = Field(
         0, description="Left out: sold out, or pre-orders when the shopper asked for stock."
     )
+    off_attribute: int = Field(
+        0, description="Left out: they state another value of an asked attribute (colour)."
+    )
+    attributes_asked: list[str] = Field(
+        default_factory=list, description="The attribute values asked ('red'), sorted."
+    )
+    other_products: int = Field(
+        0,
+        description="Left out as other products than the one asked, since every candidate "
+        "that names it was left out for one of the reasons above.",
+    )
     in_stock_asked: bool = Field(False, description="The shopper asked for items in stock.")
     unavailable_ahead: list[str] = Field(
         default_factory=list,

@@ -13,7 +13,6 @@ import numpy as np
 
 from app.catalog.item import Item
 from app.catalog.product_kinds import names_kind
-from app.catalog.product_nouns import category_words, head, listed_as
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_BRAND,
@@ -32,15 +31,14 @@ from app.config.params.picker import (
 from app.recall.embedder import Embedder
 from app.recall.offload import offload
 from app.tools.picker._contrary import is_checked, same_family
-from app.tools.picker._filter import cheapness, of_asked_brand
+from app.tools.picker._filter import cheapness, names_asked, of_asked_brand
 from app.tools.picker._model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
-from app.tools.search import names_noun, names_product
+from app.tools.search import names_noun
 from app.tools.terms import (
     Stated,
     Term,
     find_specs,
     has_words,
-    make_term,
     negated_only,
     spec_nearness,
     spec_said,
@@ -143,7 +141,7 @@ def semantic_scores(
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
             + ((inputs.brand_wording,) if inputs.brand_wording and brand_unsaid else ()),
-            named=_named(pooled, inputs),
+            named=names_asked(pooled.item, inputs),
             noun_said=noun_only and names_noun(title, inputs.category or ""),
         )
     return out
@@ -218,28 +216,6 @@ def _terms_unsaid(
 def _contradicted(asked: str, avoid_said: Sequence[str], inputs: PickInputs) -> bool:
     """Whether the title says an alternative of the asked form ("ddr2" for ddr4)."""
     return any(same_family(asked, [t]) for t in avoid_said if t in inputs.contrary)
-
-
-def _named(pooled: Pooled, inputs: PickInputs) -> bool | None:
-    """Whether the item names the asked product (`names_product`) or a name shops also list
-    it as ("Throw Pillows" for a cushion); None without one."""
-    if not inputs.category or not category_words(inputs.category):
-        return None
-    names = (inputs.category, *listed_as(inputs.category))
-    item = pooled.item
-    return any(names_product(item, name, inputs.request) for name in names) or _named_on_sheet(
-        item, inputs.category, inputs.request
-    )
-
-
-def _named_on_sheet(item: Item, product: str, request: str) -> bool:
-    """Whether the title names the product's noun and the spec sheet states each other word
-    of its name: a "portable speaker Red" whose sheet lists Bluetooth is a bluetooth speaker."""
-    noun = head(product)
-    others = [w for w in category_words(product) if w != noun]
-    if noun is None or not others or not names_product(item, noun, request):
-        return False
-    return all((t := make_term(w)) is not None and where_stated(item, t) for w in others)
 
 
 class TextVectors:

@@ -102,7 +102,8 @@ def limits_of(plan: ShoppingPlan) -> tuple[str, ...]:
 def why_nothing(search: ItemSearchResult | None, part: SlotPicks | None) -> str:
     """Why a slot has no pick, from the picker's counts or the search's probe reasons."""
     if part is not None and part.candidates:
-        return _picker_reasons(part)
+        told = unavailable(part)
+        return f"{told}; {_picker_reasons(part)}" if told else _picker_reasons(part)
     if search is None:
         return "it was not searched"
     if search.price_only is not None:
@@ -269,6 +270,10 @@ def _picker_reasons(part: SlotPicks) -> str:
         reasons.append(f"{part.shown_before} were shown before")
     if part.not_in_stock:
         reasons.append(f"{part.not_in_stock} are {_left_out_as(part)}")
+    if part.off_attribute:
+        reasons.append(f"{part.off_attribute} are not {' or '.join(part.attributes_asked)}")
+    if part.other_products:
+        reasons.append(f"{part.other_products} are other products than the {part.category}")
     if not reasons:
         return f"none of the {part.candidates} candidates was a good enough match"
     return f"of {part.candidates} candidates, " + "; ".join(reasons)
