@@ -29,6 +29,7 @@ MIN_WORDS = 3
 PRODUCT_LISTS = (
     *("lexicon_product_nouns", "lexicon_ambiguous_heads", "kind_nouns", "lexicon_connectors"),
     *("head_swaps", "catalog_names", "overlapping_heads", "one_product_names", "broad_heads"),
+    "product_lines",
     *("accessory_nouns", "compound_accessory_endings", "add_on_nouns", "add_on_part_nouns"),
     *("lexicon_part_hosts", "lexicon_sized_parts", "lexicon_sized_by_number_only"),
     *("lexicon_parts_named_last", "terms_gpu_parts", "specs_storage_kinds"),

@@ -1,11 +1,13 @@
-"""What the relevance gate reads of an item: its title, with the category its spec sheet
-implies where the title names no product, placed where the cross-encoder still reads it."""
+"""What the relevance gate reads of an item: its title, with the kind its product line says
+("galaxy tab": tablet) or the category its spec sheet implies where the title names no
+product, placed where the cross-encoder still reads it."""
 
 from __future__ import annotations
 
 import re
 
 from app.catalog.item import Item
+from app.catalog.product_lines import with_line_kind
 from app.catalog.product_nouns import names_as_product
 from app.catalog.short_names import with_short_names
 from app.catalog.text import add_once_after
@@ -23,9 +25,10 @@ def gate_document(item: Item, noun: str | None) -> str:
     68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black" is a computer monitor; a "Tower
     Black PC" is no notebook, whatever its spec fields share with notebooks)."""
     title = item.title.lower()
-    read = with_short_names(title)
+    named = _names_a_product(title)
+    read = with_short_names(title if named else with_line_kind(title))
     implied = item.inferred_category
-    if not implied or not noun or names_as_product(read, noun) or _names_a_product(title):
+    if not implied or not noun or names_as_product(read, noun) or named:
         return read
     return with_short_names(_with_category(title, item.model_number, implied.lower()))
 

@@ -12,6 +12,7 @@ from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
 from app.catalog.item import Item
 from app.catalog.model_codes import ModelCode, named_codes, query_codes
 from app.catalog.product_kinds import card_words, other_kind
+from app.catalog.product_lines import line_kind, with_line_kind
 from app.catalog.product_nouns import (
     canonical,
     catalog_name,
@@ -108,7 +109,7 @@ def _names(item: Item, product: str, request: str) -> bool:
     phone/Smartphone", a description saying "Screen Protector"; what follows a "+" comes
     with it) nor as another kind
     ("Graphics Tablet" for a tablet, unless the request says "drawing"); a hyphenated
-    compound names it too ("Power-Bank")."""
+    compound names it too ("Power-Bank"), and so does its product line ("Galaxy Tab")."""
     noun = head(product)
     if noun is None or describes_add_on(item.description, noun):
         return False
@@ -118,6 +119,7 @@ def _names(item: Item, product: str, request: str) -> bool:
     texts = [as_sold(item.title.lower()), shelf if shelf and head(shelf) == noun else ""]
     texts += [_split_compounds(text, noun) for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
+    texts += _as_its_line(texts[0])
     asked = (*category_words(product), *tokens(request))
     return any(
         names_as_product(text, noun)
@@ -126,6 +128,14 @@ def _names(item: Item, product: str, request: str) -> bool:
         and other_kind(text, noun, asked) is None
         for text in texts
     ) and _says_modifiers(" ".join(texts), product, noun)
+
+
+def _as_its_line(title: str) -> list[str]:
+    """The title read with the kind its product line says, when it names no product: a
+    "Samsung Galaxy Tab S6 Lite" names a tablet."""
+    if line_kind(title) is None or any(is_product_noun(w) for w in tokens(title)):
+        return []
+    return [with_line_kind(title)]
 
 
 def filed_as_accessory(category: str, noun: str) -> bool:
