@@ -5,6 +5,7 @@ whose invented ids are removed, falling back to the template when it drops a pic
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -371,48 +372,41 @@ async def test_nothing_of_a_product_the_catalog_lacks_asks_for_another_name() ->
     assert lines[-1] == "Tell me another name for it or what it is for, and I'll look again."
 
 
-async def test_no_pick_says_the_asked_product_is_there_but_not_in_the_asked_colour() -> None:
-    ctx = ToolContext("s", "t", ShoppingPlan(category="saree", keywords=("red",), budget_usd=6))
-    ctx.last_results["item_search"] = search("main", "saree red")
+@pytest.mark.parametrize(
+    ("product", "asked", "counts", "first"),
+    [
+        (
+            "saree",
+            "saree red",
+            {"candidates": 41, "off_attribute": 13, "attributes_asked": ["red"]},
+            "No pick for 'saree red': of 41 candidates, 13 are not red; 28 are other products "
+            "than the saree.",
+        ),
+        (
+            "armchair",
+            "armchair pink",
+            {"candidates": 32, "not_in_stock": 4, "unavailable_ahead": ["Pink Armchair"]},
+            "No pick for 'armchair pink': \"Pink Armchair\" is sold out; of 32 candidates, 4 "
+            "are sold out; 28 are other products than the armchair.",
+        ),
+    ],
+)
+async def test_no_pick_says_why_the_shops_items_of_the_product_were_left_out(
+    product: str, asked: str, counts: dict[str, Any], first: str
+) -> None:
+    ctx = ToolContext("s", "t", ShoppingPlan(category=product))
+    ctx.last_results["item_search"] = search("main", asked)
     part = SlotPicks(
         slot="main",
-        category="saree",
-        request="saree red",
-        candidates=41,
+        category=product,
+        request=asked,
         picks=[],
-        off_attribute=13,
-        attributes_asked=["red"],
         other_products=28,
         gate=GateReport(on=False, floor=0.3),
+        **counts,
     )
     ctx.last_results["item_picker"] = ItemPickerResult(slot="main", slots=[part])
-    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
-    assert lines[0] == (
-        "No pick for 'saree red': of 41 candidates, 13 are not red; 28 are other products "
-        "than the saree."
-    )
-
-
-async def test_no_pick_names_the_sold_out_product_first() -> None:
-    ctx = ToolContext("s", "t", ShoppingPlan(category="armchair", keywords=("pink",)))
-    ctx.last_results["item_search"] = search("main", "armchair pink")
-    part = SlotPicks(
-        slot="main",
-        category="armchair",
-        request="armchair pink",
-        candidates=50,
-        picks=[],
-        not_in_stock=4,
-        unavailable_ahead=["Pink Armchair"],
-        other_products=46,
-        gate=GateReport(on=False, floor=0.3),
-    )
-    ctx.last_results["item_picker"] = ItemPickerResult(slot="main", slots=[part])
-    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
-    assert lines[0] == (
-        "No pick for 'armchair pink': \"Pink Armchair\" is sold out; of 50 candidates, 4 are "
-        "sold out; 46 are other products than the armchair."
-    )
+    assert (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()[0] == first
 
 
 async def test_nothing_searched_is_an_error_for_the_model() -> None:

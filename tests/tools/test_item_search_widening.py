@@ -305,44 +305,32 @@ async def test_the_sheet_lookup_can_be_turned_off(runtime: Runtime) -> None:
     assert not any("spec sheet" in note for note in result.notes)
 
 
-async def test_a_must_have_only_pricier_sheets_list_is_explained_by_the_budget(
-    runtime: Runtime,
+@pytest.mark.parametrize(
+    ("category", "must", "query", "product"),
+    [
+        # the catalog's two Wi-Fi 6 routers say so only on their sheets, and cost more
+        ("router", "wifi 6", "router wifi 6", "router with wifi 6"),
+        # hard drives and notebooks say "1TB"; the one SSD that does costs more
+        ("ssd", "at least 1tb", "ssd 1tb", "ssd with at least 1tb"),
+    ],
+)
+async def test_a_must_have_only_pricier_items_of_the_product_state_is_explained_by_the_budget(
+    runtime: Runtime, category: str, must: str, query: str, product: str
 ) -> None:
-    """The catalog's two Wi-Fi 6 routers say so only on their sheets, and cost more."""
-    plan = ShoppingPlan(category="router", must_have=("wifi 6",))
+    plan = ShoppingPlan(category=category, must_have=(must,))
     outcome = await invoke_tool(
         runtime.tool("item_search"),
-        {"query": "router wifi 6", "price_usd_max": 150},
+        {"query": query, "price_usd_max": 150},
         ToolContext("s", "t", plan),
     )
     result = outcome.output
     assert isinstance(result, ItemSearchResult)
     verdict = result.price_only
     assert verdict is not None
-    assert verdict.product == "router with wifi 6"
+    assert verdict.product == product
     assert verdict.cheapest_usd is not None
     assert verdict.cheapest_usd > 150
-    assert "router with wifi 6 matches are above your $150.00 budget" in result.render()
-
-
-async def test_a_must_have_only_other_products_state_does_not_count_as_met(
-    runtime: Runtime,
-) -> None:
-    """Hard drives and notebooks say "1TB"; no SSD under $150 does, and the one that does
-    costs more: the budget is what hides it."""
-    plan = ShoppingPlan(category="ssd", must_have=("at least 1tb",))
-    outcome = await invoke_tool(
-        runtime.tool("item_search"),
-        {"query": "ssd 1tb", "price_usd_max": 150},
-        ToolContext("s", "t", plan),
-    )
-    result = outcome.output
-    assert isinstance(result, ItemSearchResult)
-    verdict = result.price_only
-    assert verdict is not None
-    assert verdict.product == "ssd with at least 1tb"
-    assert verdict.cheapest_usd is not None
-    assert verdict.cheapest_usd > 150
+    assert f"{product} matches are above your $150.00 budget" in result.render()
 
 
 async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:
