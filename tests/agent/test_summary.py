@@ -373,7 +373,7 @@ async def test_nothing_of_a_product_the_catalog_lacks_asks_for_another_name() ->
 
 
 @pytest.mark.parametrize(
-    ("product", "asked", "counts", "first"),
+    ("product", "asked", "counts", "first", "last"),
     [
         (
             "saree",
@@ -381,6 +381,7 @@ async def test_nothing_of_a_product_the_catalog_lacks_asks_for_another_name() ->
             {"candidates": 41, "off_attribute": 13, "attributes_asked": ["red"]},
             "No pick for 'saree red': of 41 candidates, 13 are not red; 28 are other products "
             "than the saree.",
+            "Tell me another name for it or what it is for, and I'll look again.",
         ),
         (
             "armchair",
@@ -388,11 +389,12 @@ async def test_nothing_of_a_product_the_catalog_lacks_asks_for_another_name() ->
             {"candidates": 32, "not_in_stock": 4, "unavailable_ahead": ["Pink Armchair"]},
             "No pick for 'armchair pink': \"Pink Armchair\" is sold out; of 32 candidates, 4 "
             "are sold out; 28 are other products than the armchair.",
+            "Tell me what else would do, or ask again when it is back in stock.",
         ),
     ],
 )
 async def test_no_pick_says_why_the_shops_items_of_the_product_were_left_out(
-    product: str, asked: str, counts: dict[str, Any], first: str
+    product: str, asked: str, counts: dict[str, Any], first: str, last: str
 ) -> None:
     ctx = ToolContext("s", "t", ShoppingPlan(category=product))
     ctx.last_results["item_search"] = search("main", asked)
@@ -406,7 +408,8 @@ async def test_no_pick_says_why_the_shops_items_of_the_product_were_left_out(
         **counts,
     )
     ctx.last_results["item_picker"] = ItemPickerResult(slot="main", slots=[part])
-    assert (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()[0] == first
+    lines = (await summarise(ShoppingSummaryTool(), ctx)).text.splitlines()
+    assert (lines[0], lines[-1]) == (first, last)
 
 
 async def test_nothing_searched_is_an_error_for_the_model() -> None:

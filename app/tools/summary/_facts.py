@@ -49,6 +49,8 @@ class SummaryFacts:
     respelled: tuple[Respelling, ...] = ()
     limits: tuple[str, ...] = ()
     """What the plan holds that a shopper could loosen ("the budget", "a must-have")."""
+    sold_out: bool = False
+    """A slot without picks has the asked product, only not in stock now."""
 
     @property
     def picks(self) -> list[Pick]:
@@ -85,7 +87,12 @@ def gather_facts(ctx: ToolContext) -> SummaryFacts:
         (s := searches.get(f.slot)) is not None and s.absent for f in facts if not f.picks
     )
     limits = () if lacking else limits_of(plan)
-    return SummaryFacts(tuple(facts), plan.exclude_terms, plan.budget_usd, respelled, limits)
+    sold_out = any(
+        not f.picks and (p := picked.get(f.slot)) is not None and p.unavailable_ahead for f in facts
+    )
+    return SummaryFacts(
+        tuple(facts), plan.exclude_terms, plan.budget_usd, respelled, limits, sold_out
+    )
 
 
 def limits_of(plan: ShoppingPlan) -> tuple[str, ...]:

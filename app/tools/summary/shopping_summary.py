@@ -140,18 +140,21 @@ def template(facts: SummaryFacts, note: str | None = None) -> str:
     if facts.excluded:
         lines.append("Left out as you asked: " + ", ".join(facts.excluded) + ".")
     if not total:
-        lines.append(_look_again(facts.limits))
+        lines.append(_look_again(facts.limits, sold_out=facts.sold_out))
     if note:
         lines.append(note)
     return "\n".join(lines)
 
 
-def _look_again(limits: Sequence[str]) -> str:
-    """What the shopper can change when nothing was picked: a constraint in force, else the
-    words (no constraint hid anything)."""
+def _look_again(limits: Sequence[str], *, sold_out: bool = False) -> str:
+    """What the shopper can change when nothing was picked: a constraint in force, else what
+    else would do when the product is only sold out, else the words (no constraint hid
+    anything)."""
     if limits:
         named = " or ".join([", ".join(limits[:-1]), limits[-1]] if len(limits) > 1 else limits)
         return f"Loosen {named} and I'll look again."
+    if sold_out:
+        return "Tell me what else would do, or ask again when it is back in stock."
     return "Tell me another name for it or what it is for, and I'll look again."
 
 
