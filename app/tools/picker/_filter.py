@@ -142,9 +142,7 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     stock: list[Entry] = []
     unavailable = {"out_of_stock", "preorder"} if inputs.in_stock else {"out_of_stock"}
     kept: list[Entry] = []
-    left: list[Entry] = []
     for entry in inputs.entries:
-        left.append(entry)
         if any(same_product(entry.item, s, threshold=dup_threshold) for s in inputs.shown_before):
             shown += 1
             continue
@@ -166,10 +164,11 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
             if _over_budget(entry.item, price, inputs):
                 over += 1
                 continue
-        left.pop()
         kept.append(entry)
-    others = len(kept) if _only_others_left(kept, left, inputs) else 0
-    kept = kept if not others else []
+    named = [names_asked(e.item, inputs) for e in kept]
+    others = 0
+    if kept and not any(n is not False for n in named) and _left_out_named(kept, inputs):
+        others, kept, named = len(kept), [], []
     recall = _min_max([e.candidate.recall_score for e in kept], higher_is_better=True)
     prices = [e.item.price_usd for e in kept]
     # a price to be near: being cheaper is no merit
@@ -178,8 +177,8 @@ def hard_filter(inputs: PickInputs, *, dup_threshold: float = 1.0) -> Filtered:
     fresh = freshness([e.item.released for e in kept])
     near = nearness(prices, inputs.price_target_usd)
     pool = tuple(
-        Pooled(e.item, e.candidate, r, c, f, n)
-        for e, r, c, f, n in zip(kept, recall, cheap, fresh, near, strict=True)
+        Pooled(e.item, e.candidate, r, c, f, n, a)
+        for e, r, c, f, n, a in zip(kept, recall, cheap, fresh, near, named, strict=True)
     )
     return Filtered(
         pool=pool,
@@ -218,12 +217,12 @@ def _named_on_sheet(item: Item, product: str, request: str) -> bool:
     return all((t := make_term(w)) is not None and where_stated(item, t) for w in others)
 
 
-def _only_others_left(kept: Sequence[Entry], left: Sequence[Entry], inputs: PickInputs) -> bool:
-    """Whether the filters left out every candidate naming the asked product and kept only
-    others ("something cheaper" than the one red saree: a red lipstick is no cheaper saree)."""
-    if not kept or not left or any(names_asked(e.item, inputs) is not False for e in kept):
-        return False
-    return any(names_asked(e.item, inputs) for e in left)
+def _left_out_named(kept: Sequence[Entry], inputs: PickInputs) -> bool:
+    """Whether a candidate the filters left out names the asked product: then the others
+    kept stand in for nothing ("something cheaper" than the one red saree: a red lipstick
+    is no cheaper saree)."""
+    ids = {e.item.item_id for e in kept}
+    return any(names_asked(e.item, inputs) for e in inputs.entries if e.item.item_id not in ids)
 
 
 def excluded_by(item: Item, terms: Sequence[str]) -> str | None:

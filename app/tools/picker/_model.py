@@ -95,7 +95,8 @@ class PickInputs:
 
 class Pooled(NamedTuple):
     """A candidate that passed the hard filters, with its scaled recall, cheapness,
-    freshness and nearness to a price said as approximate."""
+    freshness, nearness to a price said as approximate, and whether it names the asked
+    product (`names_asked`: None when none is asked)."""
 
     item: Item
     candidate: Candidate
@@ -103,6 +104,7 @@ class Pooled(NamedTuple):
     cheapness: float
     freshness: float = 0.5
     nearness: float = 0.0
+    named: bool | None = None
 
 
 @dataclass(frozen=True)

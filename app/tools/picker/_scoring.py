@@ -31,7 +31,7 @@ from app.config.params.picker import (
 from app.recall.embedder import Embedder
 from app.recall.offload import offload
 from app.tools.picker._contrary import is_checked, same_family
-from app.tools.picker._filter import cheapness, names_asked, of_asked_brand
+from app.tools.picker._filter import cheapness, of_asked_brand
 from app.tools.picker._model import Filtered, Gate, PickInputs, Pooled, Scored, Semantics, Weights
 from app.tools.search import names_noun
 from app.tools.terms import (
@@ -141,7 +141,7 @@ def semantic_scores(
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
             + ((inputs.brand_wording,) if inputs.brand_wording and brand_unsaid else ()),
-            named=names_asked(pooled.item, inputs),
+            named=pooled.named,
             noun_said=noun_only and names_noun(title, inputs.category or ""),
         )
     return out
