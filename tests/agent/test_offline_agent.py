@@ -13,6 +13,7 @@ from redis.asyncio import Redis
 
 from app.agent.chat import ShoppingAgent, collect
 from app.agent.events import PickView, TurnEvent
+from app.catalog.articles import with_article
 from app.config.settings import Settings
 from app.errors import InvalidRequest, NotFound
 from app.recall.search_index import SearchIndex
@@ -153,7 +154,10 @@ async def test_picks_beside_a_product_the_budget_prices_out_say_so_first(
     events = await turn(agent, f"a {product} under $50")
     answer = events[-1].data["answer"]
     assert answer.startswith(f"I found no {product} within your budget: ")
-    assert f"{product} matches are above your $50.00 budget; the cheapest is $" in answer
+    assert (
+        f"matches for {with_article(product)} are above your $50.00 budget; the cheapest is $"
+        in answer
+    )
     assert all((p.price_usd or 0) <= 50 for p in picks_of(events))
 
 

@@ -200,8 +200,9 @@ async def test_picks_beside_a_priced_out_product_come_after_the_verdict() -> Non
     result = await summarise(ShoppingSummaryTool(), priced_out_context(product="power bank"))
     lines = result.text.splitlines()
     assert lines[:2] == [
-        "I found no power bank within your budget: 3 power bank matches are above your $50.00 "
-        "budget; the cheapest is $76.95. What comes closest under it may not be a power bank.",
+        "I found no power bank within your budget: 3 matches for a power bank are above your "
+        "$50.00 budget; the cheapest is $76.95. What comes closest under it may not be a power "
+        "bank.",
         "Here is my pick:",
     ]
     assert lines[2].startswith(f"- [{KEYBOARD}]")

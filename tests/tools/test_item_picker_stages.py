@@ -860,7 +860,7 @@ async def test_an_item_of_another_named_kind_is_a_closest_match_while_the_produc
     assert gate.accessories == {"amazon:1"}
     watch = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert reason(inputs, gate, Chosen(watch), None).startswith(
-        "closest match only: a watch, not a sunglasses"
+        "closest match only: a watch, not sunglasses"
     )
     selection = select(ranked, max_picks=3, show_ratio=0.0, dup_threshold=0.9)
     assert "amazon:1" not in {c.scored.item.item_id for c in selection.picks}
@@ -931,7 +931,7 @@ async def test_the_product_itself_says_so_when_its_accessory_is_asked() -> None:
     watch = next(r for r in ranked if r.item.item_id == "amazon:1")
     assert ranked[0].item.item_id == "amazon:2"
     assert reason(inputs, gate, Chosen(watch), None).startswith(
-        "closest match only: a smartwatch, not a smartwatch bands"
+        "closest match only: a smartwatch, not smartwatch bands"
     )
 
 

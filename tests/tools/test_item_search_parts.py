@@ -336,7 +336,10 @@ def test_with_the_asked_product_the_verdict_weighs_the_items_that_name_it() -> N
     assert unnamed.price_only is not None
     assert (unnamed.price_only.product, unnamed.price_only.cheapest_usd) == (None, 59)
     sentence = PriceOnly(**vars(verdict)).sentence()
-    assert sentence == "2 power bank matches are above your $50.00 budget; the cheapest is $77.00"
+    assert (
+        sentence
+        == "2 matches for a power bank are above your $50.00 budget; the cheapest is $77.00"
+    )
 
 
 def test_irrelevant_or_kept_probe_hits_are_not_blocked() -> None:

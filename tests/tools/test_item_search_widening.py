@@ -11,6 +11,7 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from app.catalog.articles import with_article
 from app.config.params.item_search import ITEM_SEARCH_FILTERED_OUT_CAP
 from app.config.registry import REGISTRY
 from app.config.settings import Settings
@@ -98,7 +99,9 @@ async def test_a_full_result_without_the_asked_product_is_probed(
     assert verdict.product == query
     assert verdict.cheapest_usd is not None
     assert verdict.cheapest_usd > budget
-    assert f"{query} matches are above your ${budget:,.2f} budget" in result.render()
+    assert (
+        f"matches for {with_article(query)} are above your ${budget:,.2f} budget" in result.render()
+    )
 
 
 async def test_a_result_without_the_asked_product_puts_that_product_first(
@@ -129,7 +132,7 @@ async def test_deeper_hits_of_the_product_go_first_at_the_best_recalled_score(
         outcome = await invoke_tool(runtime.tool("item_search"), {"query": "ssd 500gb"}, ctx)
     result = outcome.output
     assert isinstance(result, ItemSearchResult)
-    assert any("no shown hit was a ssd; put first" in note for note in result.notes)
+    assert any("no shown hit was an ssd; put first" in note for note in result.notes)
     titles = {h.item_id: h.title.lower() for h in result.hits}
     assert all("ssd" in t or "solid state" in t for t in list(titles.values())[:3]), titles
     candidates = ctx.candidates.slot()
@@ -330,7 +333,7 @@ async def test_a_must_have_only_pricier_items_of_the_product_state_is_explained_
     assert verdict.product == product
     assert verdict.cheapest_usd is not None
     assert verdict.cheapest_usd > 150
-    assert f"{product} matches are above your $150.00 budget" in result.render()
+    assert f"matches for {with_article(product)} are above your $150.00 budget" in result.render()
 
 
 async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:

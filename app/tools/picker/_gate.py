@@ -26,6 +26,7 @@ from collections.abc import Set as AbstractSet
 from typing import NamedTuple
 
 from app.catalog.add_ons import describes_add_on, names_only_as_add_on_target
+from app.catalog.articles import with_article
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
 from app.catalog.product_nouns import (
@@ -111,7 +112,8 @@ def contradiction(inputs: PickInputs) -> str | None:
         read = accessory_asked(inputs.category, inputs.request, (t.text for t in inputs.must))
     if read:
         noun = tokens(read)[-1]
-        return f"the request {inputs.request!r} is for a {noun}, not a {inputs.category}"
+        asked, filed = with_article(noun), with_article(inputs.category)
+        return f"the request {inputs.request!r} is for {asked}, not {filed}"
     return None
 
 

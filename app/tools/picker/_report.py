@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from app.catalog.articles import with_article
 from app.catalog.currency import listed_price, money, usd
 from app.catalog.item import Item
 from app.catalog.product_kinds import other_kind_in
@@ -218,15 +219,15 @@ def reason(inputs: PickInputs, gate: Gate, chosen: Chosen, view: OfferView | Non
     if scored.accessory:
         kind = _kind_of(item, inputs.category, inputs.request)
         parts.append(
-            f"closest match only: a {kind}, not a {what}"
+            f"closest match only: {with_article(kind)}, not {with_article(what)}"
             if kind
-            else f"closest match only: an accessory for a {what}, not one"
+            else f"closest match only: an accessory for {with_article(what)}, not one"
         )
     if gate.on and scored.gate_score is not None:
         if item.item_id in gate.misfiled:
             parts.append(
                 f"closest match only: the catalog files it as "
-                f"{(item.product_type or '').lower()}, not a {what}"
+                f"{(item.product_type or '').lower()}, not {with_article(what)}"
             )
         elif scored.sunk:
             parts.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.articles import with_article
 from app.catalog.schema import Availability
 from app.tools.base import ToolResult
 from app.tools.picker._model import BudgetSource
@@ -175,7 +176,8 @@ def _notes(part: SlotPicks) -> list[str]:
         notes.append(f"{part.gate.sunk} of {part.gate.scored} scored items fell below the floor")
     if part.gate.accessories:
         notes.append(
-            f"{part.gate.accessories} candidates are accessories for a {part.category}, penalised"
+            f"{part.gate.accessories} candidates are accessories for "
+            f"{with_article(part.category)}, penalised"
         )
     if part.excluded:
         notes.append("excluded: " + ", ".join(f"{t} ({n})" for t, n in part.excluded.items()))

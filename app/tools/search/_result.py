@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.catalog.articles import with_article
 from app.catalog.currency import usd
 from app.recall.trace import CacheLevel
 from app.tools.base import ToolResult
@@ -92,7 +93,7 @@ class PriceOnly(BaseModel):
     def sentence(self) -> str:
         """What the agent can tell the shopper."""
         budget = usd(self.budget_usd)
-        matches = f"{self.product} matches" if self.product else "matches"
+        matches = f"matches for {with_article(self.product)}" if self.product else "matches"
         if self.cheapest_usd is None:
             return f"{self.blocked} {matches} have no known price, so none fits the {budget} budget"
         text = (

@@ -13,6 +13,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
+from app.catalog.articles import with_article
 from app.catalog.currency import usd
 from app.catalog.item import Item
 from app.config.params.item_search import (
@@ -346,10 +347,11 @@ class ItemSearchTool:
             focused = await self._widening_pass(run, "refocus", alone, filters, pool, matchers)
         found = focused.kept if focused else []
         named = [h for h in found if names_product(h.item, product, query)]
+        a_product = with_article(product)
         if deeper:
-            run.notes.append(f"no shown hit was a {product}; put first {len(deeper)} deeper one(s)")
+            run.notes.append(f"no shown hit was {a_product}; put first {len(deeper)} deeper one(s)")
         if named:
-            run.notes.append(f'no hit was a {product}; put first the hits of "{alone}" alone')
+            run.notes.append(f'no hit was {a_product}; put first the hits of "{alone}" alone')
         first = sorted(ahead(deeper, named), key=lambda h: -(h.relevance or 0.0))
         top = best_score(kept)
         return ahead([replace(h, hit=replace(h.hit, score=top)) for h in first], kept)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from app.catalog.articles import with_article
 from app.catalog.currency import usd
 from app.catalog.spelling import Respelling
 from app.tools.base import ToolContext
@@ -132,7 +133,7 @@ def priced_out(search: ItemSearchResult | None) -> str | None:
         return None
     return (
         f"I found no {verdict.product} within your budget: {verdict.sentence()}. "
-        f"What comes closest under it may not be a {verdict.product}"
+        f"What comes closest under it may not be {with_article(verdict.product)}"
     )
 
 
