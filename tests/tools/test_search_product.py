@@ -208,6 +208,7 @@ def test_none_named_needs_an_asked_product_and_no_hit_naming_it() -> None:
         # an amount sizing a part after another product's noun
         ("DELL Optiplex Desktop Computer - 16GB DDR3, New 1TB SSD", "ssd", True),
         ("ASUS TUF notebook Black 16 GB DDR4-SDRAM 1000 GB SSD", "ssd", True),
+        ("HP ZBook 15 G6 Mobile workstation 32 GB DDR4-SDRAM 1000 GB SSD", "ssd", True),
         ("Samsung 870 EVO 1TB SSD", "ssd", False),
         ("Tripp Lite Portable Charger - 10,050mAh Power Bank", "bank", False),
     ],
