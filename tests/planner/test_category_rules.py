@@ -26,6 +26,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a pair of running shoes", "running shoes"),
         ("a bottle of shampoo", "shampoo"),
         ("a water bottle", "water bottle"),
+        ("a bicycle carrier", "bicycle carrier"),
+        ("a mobile workstation with 32gb ram", "workstation"),
         ("i need a light weight laptop", "laptop"),
         ("usb flash drive 64gb", "usb flash drive"),
         ("an external hard drive 2tb", "external hard drive"),

@@ -145,6 +145,9 @@ def test_a_search_outside_any_plan_reads_its_query_once(query: str, product: str
         ("Philips Webcam SPC900NC/00", None, "video camera", False),
         # an accessory category that never names the product leaves the title to decide
         ("BABY born 828311 doll accessory Doll shoes", "doll accessory", "shoes", True),
+        # a carrier names what it carries as its target
+        ("Thule WanderWay 2 Bicycle carrier Black,Silver", None, "bicycle", False),
+        ("Thule WanderWay 2 Bicycle carrier Black,Silver", None, "bicycle carrier", True),
     ],
 )
 def test_a_hit_names_the_product_in_its_title_or_category(
