@@ -11,12 +11,9 @@ from app.catalog.product_lines import with_line_kind
 from app.catalog.product_nouns import names_as_product
 from app.catalog.short_names import with_short_names
 from app.catalog.text import add_once_after
-from app.tools.plan import is_product_noun
-from app.tools.terms import tokens
+from app.tools.search import names_a_product
 
 __all__ = ["gate_document"]
-
-_SIZE_UNIT = re.compile(r"\d*(?:[kmgt]b)")
 
 
 def gate_document(item: Item, noun: str | None) -> str:
@@ -25,21 +22,12 @@ def gate_document(item: Item, noun: str | None) -> str:
     68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black" is a computer monitor; a "Tower
     Black PC" is no notebook, whatever its spec fields share with notebooks)."""
     title = item.title.lower()
-    named = _names_a_product(title)
+    named = names_a_product(title)
     read = with_short_names(title if named else with_line_kind(title))
     implied = item.inferred_category
     if not implied or not noun or names_as_product(read, noun) or named:
         return read
     return with_short_names(_with_category(title, item.model_number, implied.lower()))
-
-
-def _names_a_product(title: str) -> bool:
-    """Whether the title names a product noun other than as a sized part ("512 GB SSD")."""
-    words = tokens(title)
-    return any(
-        is_product_noun(word) and not (i and _SIZE_UNIT.fullmatch(words[i - 1]))
-        for i, word in enumerate(words)
-    )
 
 
 def _with_category(title: str, model: str | None, category: str) -> str:

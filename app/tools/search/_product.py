@@ -132,10 +132,22 @@ def _names(item: Item, product: str, request: str) -> bool:
 
 def _as_its_line(title: str) -> list[str]:
     """The title read with the kind its product line says, when it names no product: a
-    "Samsung Galaxy Tab S6 Lite" names a tablet."""
-    if line_kind(title) is None or any(is_product_noun(w) for w in tokens(title)):
+    "Samsung Galaxy Tab S6 Lite" names a tablet, a "ThinkPad T14 512 GB SSD" a laptop."""
+    if line_kind(title) is None or names_a_product(title):
         return []
     return [with_line_kind(title)]
+
+
+_SIZE_UNIT = re.compile(r"\d*(?:[kmgt]b)")
+
+
+def names_a_product(title: str) -> bool:
+    """Whether the title names a product noun other than as a sized part ("512 GB SSD")."""
+    words = tokens(title)
+    return any(
+        is_product_noun(word) and not (i and _SIZE_UNIT.fullmatch(words[i - 1]))
+        for i, word in enumerate(words)
+    )
 
 
 def filed_as_accessory(category: str, noun: str) -> bool:
