@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from app.catalog.product_nouns import catalog_name, singular, tokens
+from app.catalog.standards import standards_in
 from app.language import lexicon
 
 __all__ = [
@@ -114,6 +115,8 @@ class KindFilter:
             return False
         if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
             return False  # a participle ("certified", "unshielded", "wired")
+        if standards_in(word):
+            return False  # a standard a product has ("make it usb-c"), not one it is
         forms = {word, singular(word)}
         known = (_NOT_KINDS, self.brands, self.attribute_values, self.units)
         return not any(forms & words for words in known)

@@ -76,6 +76,7 @@ def test_kind_filter_reads_the_catalog_and_the_lexicon() -> None:
     for word in ("ml", "aa", "beige", "magenta", "xxl", "women"):
         assert not keep.is_kind(word), word
     assert not keep.is_kind("certified"), "a participle"
+    assert not keep.is_kind("usb-c"), "a standard a product has"
     assert KindFilter().is_kind("speed")
 
 
