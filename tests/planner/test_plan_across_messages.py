@@ -95,6 +95,9 @@ def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
             (),
         ),
         (["a laptop with 16gb", "512gb"], ("512gb",), ("16gb",)),
+        # a product of one such part: the bare amount sizes it anew
+        (["a 2tb external hard drive", "make it 4tb"], ("4tb",), ()),
+        (["a 64gb memory card", "128gb instead"], ("128gb",), ()),
     ],
 )
 def test_a_later_amount_of_the_same_measure_replaces_the_earlier(

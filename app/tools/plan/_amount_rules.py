@@ -175,14 +175,16 @@ _MANY_PER_PRODUCT = lexicon.word_set("amount_many_per_product")
 amount of one does not replace another."""
 
 
-def same_measure(earlier: str, later: str) -> bool:
+def same_measure(earlier: str, later: str, *, one_part: bool = False) -> bool:
     """Whether a later term sizes what an earlier one did, in one unit ("27 inch" then "32
-    inch", "at least 16gb ram" then "32gb ram", "4k" then "1440p"): it replaces it."""
+    inch", "at least 16gb ram" then "32gb ram", "4k" then "1440p"): it replaces it. A bare
+    amount in gb sizes the same thing as another only for a product of one such part
+    (`one_part`: "a 2tb drive", then "4tb"; not a laptop's "16gb", then "512gb")."""
     measure = _measure(earlier)
     if measure is None or earlier == later or measure != _measure(later):
         return False
     unit, rest = measure
-    return bool(rest) or unit not in _MANY_PER_PRODUCT
+    return bool(rest) or unit not in _MANY_PER_PRODUCT or one_part
 
 
 @functools.lru_cache(maxsize=4096)

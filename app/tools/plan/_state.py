@@ -331,10 +331,14 @@ class PlanState:
 
     def _drop_remeasured(self, terms: Sequence[str]) -> None:
         """Forget amounts of earlier messages that these terms size anew ("32 inch" after
-        "27 inch")."""
+        "27 inch"; "4tb" after a drive's "2tb")."""
+
+        one_part = self.head is not None and self.head not in PART_HOSTS
 
         def kept(old: str) -> bool:
-            return old in self.said_now or not any(same_measure(old, new) for new in terms)
+            if old in self.said_now:
+                return True
+            return not any(same_measure(old, new, one_part=one_part) for new in terms)
 
         self.keywords = [k for k in self.keywords if kept(k)]
         self.must_have = [m for m in self.must_have if kept(m)]
