@@ -137,3 +137,19 @@ def test_a_bare_number_is_a_price_where_the_catalog_prices_the_product_so() -> N
             assert (plan.budget_min_usd, plan.budget_usd, plan.keywords) == expected, text
     unpriced = plan_from_text(["a laptop between 800 and 1200"])
     assert (unpriced.budget_min_usd, unpriced.budget_usd) == (None, None)
+
+
+def test_a_catalog_brand_said_with_only_is_a_must_have() -> None:
+    brands = CatalogVocabulary(brands=frozenset({"razer", "western digital", "one"}))
+    asks = {
+        ("a gaming keyboard", "only razer"): ("razer",),
+        ("a gaming keyboard", "razer only"): ("razer",),
+        ("an external hard drive, only from western digital",): ("western digital",),
+        ("i only need one mouse",): (),  # a number word is no brand, whatever the catalog
+    }
+    with catalog_vocabulary(brands):
+        for messages, must_have in asks.items():
+            plan = plan_from_text(list(messages))
+            assert plan.must_have == must_have, messages
+            assert not set(must_have) & set(plan.keywords), messages
+    assert plan_from_text(["a gaming keyboard", "only razer"]).must_have == (), "no catalog"

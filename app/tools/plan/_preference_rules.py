@@ -5,6 +5,7 @@ a cue word is required and the phrase after it stops at the first function word.
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
@@ -22,6 +23,7 @@ from app.tools.plan._text_rules import (
     tokens,
     word_set,
 )
+from app.tools.plan.catalog_words import current_vocabulary
 
 _PREFER_FORWARD = re.compile(
     r"\b(?:" + lexicon.alternation("preference_prefer_forward") + r")\b[\s,]*"
@@ -102,7 +104,49 @@ def find_preferences(low: str, original: str, mask: SpanMask) -> list[Finding]:
         kind: Kind = "must_have" if person is None else "prefer"
         found += _claim(items, kind, m.start(), (low, original), mask)
     found += _traits_of_ones(low, original, mask)
+    found += _only_brands(low, original, mask)
     return sorted(found, key=lambda f: f.start)
+
+
+_ONLY_LEADS = frozenset(("from", "by", "made"))
+_BRAND_WORDS = 3
+"""The most words of a brand name read beside "only" ("bang & olufsen" is three)."""
+
+
+def _only_brands(low: str, original: str, mask: SpanMask) -> list[Finding]:
+    """A brand of the catalog said with "only" ("only razer", "samsung only", "only from
+    sony") is a must-have, not one more search word: nothing else will do."""
+    brands = current_vocabulary().brands
+    toks = tokens(low)
+    found: list[Finding] = []
+    for i, tok in enumerate(toks):
+        if tok.text != "only":
+            continue
+        after = i + 1
+        while after < len(toks) and toks[after].text in _ONLY_LEADS:
+            after += 1
+        named = _brand_in(toks[after : after + _BRAND_WORDS], brands, from_start=True)
+        named = named or _brand_in(toks[max(0, i - _BRAND_WORDS) : i], brands, from_start=False)
+        if named is None:
+            continue
+        start, end = min(tok.start, named[0].start), max(tok.end, named[-1].end)
+        if mask.is_free(start, end):
+            mask.take(start, end)
+            brand = low[named[0].start : named[-1].end]
+            found.append(Finding("must_have", brand, original[start:end], start))
+    return found
+
+
+def _brand_in(
+    words: list[Token], brands: AbstractSet[str], *, from_start: bool
+) -> list[Token] | None:
+    """The longest run of `words` at their start (or end) that is a brand's name."""
+    for n in range(len(words), 0, -1):
+        run = words[:n] if from_start else words[len(words) - n :]
+        name = " ".join(t.text for t in run)
+        if name in brands and name not in STOP_WORDS and name not in NUMBER_WORDS:
+            return run
+    return None
 
 
 _ONES = re.compile(r"\bones?\b")
