@@ -15,9 +15,11 @@ from app.tools.plan.shopping_plan import BundleSlot, Constraint, ShoppingPlan
 from app.tools.search._args import ItemSearchArgs, resolve_scope
 from app.tools.search._expansion import content_words, expansion_variants, listed_as_queries
 from app.tools.search._postfilters import ItemMatchers, apply_postfilters, dedupe
-from app.tools.search._probe import block_reasons, explain_blocks
+from app.tools.search._probe import Block, block_reasons, explain_blocks
 from app.tools.search._relevance import RelevanceFloor, ScoredHit, on_topic
 from app.tools.search._result import PriceOnly
+from app.tools.search._sheets import _asked_product
+from app.tools.terms import make_terms
 
 
 def item(item_id: str, title: str, **fields: Any) -> Item:
@@ -340,6 +342,16 @@ def test_with_the_asked_product_the_verdict_weighs_the_items_that_name_it() -> N
         sentence
         == "2 matches for a power bank are above your $50.00 budget; the cheapest is $77.00"
     )
+
+
+def test_a_must_have_that_is_the_brand_goes_before_the_product_in_the_verdict() -> None:
+    budget = scope(price_usd_max=67)
+    lycosa = item("walmart:1", "Razer Lycosa Gaming Keyboard", brand="Razer", price_usd=67.84)
+    blocks = [Block(lycosa, block_reasons(lycosa, budget, ItemMatchers(budget)))]
+    razer, wifi = make_terms(["razer", "wifi 6"])
+    assert _asked_product("gaming keyboard", [razer], blocks) == "razer gaming keyboard"
+    assert _asked_product("keyboard", [razer, wifi], blocks) == "razer keyboard with wifi 6"
+    assert _asked_product("router", [wifi], blocks) == "router with wifi 6"
 
 
 def test_irrelevant_or_kept_probe_hits_are_not_blocked() -> None:

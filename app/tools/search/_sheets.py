@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from app.catalog.item import Item
 from app.catalog.standards import standard_labels
-from app.recall.filters import SearchFilters
+from app.recall.filters import SearchFilters, brand_key
 from app.recall.fusion import FusedHit
 from app.recall.vector_store import item_payload
 from app.tools.search._args import SearchScope
@@ -153,8 +153,17 @@ def sheet_price_verdict(
     blocks = [b for b in blocks if b.reasons]
     if not blocks or len(blocks) < len(priced):
         return None
-    asked = standard_labels(" and ".join(t.wording or t.text for t in terms))
-    return price_verdict(blocks, scope, f"{product} with {asked}")
+    return price_verdict(blocks, scope, _asked_product(product, terms, blocks))
+
+
+def _asked_product(product: str, terms: Sequence[Term], blocks: Sequence[Block]) -> str:
+    """The product as asked: a term that is the items' brand before it, the others after
+    "with" ("razer gaming keyboard", "router with Wi-Fi 6")."""
+    brands = {brand_key(b.item.brand) for b in blocks}
+    makers = [t.text for t in terms if brand_key(t.text) in brands]
+    others = [t.wording or t.text for t in terms if t.text not in makers]
+    named = " ".join([*makers, product])
+    return f"{named} with {standard_labels(' and '.join(others))}" if others else named
 
 
 def unstated(terms: Iterable[Term], items: Iterable[Item]) -> list[Term]:
