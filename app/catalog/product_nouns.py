@@ -30,6 +30,7 @@ __all__ = [
     "listed_as",
     "names_as_product",
     "names_only_as_target",
+    "narrower_head",
     "normalise_query",
     "other_names",
     "overlaps",
@@ -49,9 +50,8 @@ _F_STEMS = lexicon.word_set("plural_ves_stems")
 """Stems whose plural ends in -ves ("shelves", "knives")."""
 ONE_PRODUCT_NAMES = lexicon.word_groups("one_product_names")
 """Names of one product, the one used as canonical first: a title that says one says all."""
-SYNONYMS = {name: names[0] for names in ONE_PRODUCT_NAMES for name in names[1:]} | (
-    lexicon.word_map("overlapping_heads")
-)
+_NARROWER = lexicon.word_map("overlapping_heads")
+SYNONYMS = {name: names[0] for names in ONE_PRODUCT_NAMES for name in names[1:]} | _NARROWER
 """Heads whose products overlap: never a negative for each other, one group in the split."""
 
 BROAD_HEADS = lexicon.word_set("broad_heads")
@@ -173,6 +173,14 @@ def sold_for_another(category: str, asked: Iterable[str]) -> bool:
     if is_accessory_category(category):
         return True
     return category.lower() in SERVICE_CATEGORIES and not _SERVICE_WORDS.intersection(asked)
+
+
+def narrower_head(product: str) -> str | None:
+    """The product's own noun when it names a narrower product of a broader head ("earbuds"
+    of headphones: "earbud"), which a title of the broader one does not say; else None."""
+    words = tokens(product)
+    noun = singular(words[-1]) if words else ""
+    return noun if noun in _NARROWER else None
 
 
 def overlaps(a: str, b: str) -> bool:

@@ -1078,6 +1078,14 @@ def test_the_report_names_the_product_no_pick_names() -> None:
             ["Samsung EVO Plus memory card 128 GB", "LG gs170 Prepaid Cell Phone"],
             [-1.0, 0.0],
         ),
+        # a narrower product's own noun: a broader head's title does not say earbuds
+        (
+            "earbuds",
+            ("wireless",),
+            ["Philips Digital Wireless Headphone", "Maxell Juicy Tunes Earbud"],
+            [-1.0, 0.0],
+        ),
+        ("earbuds", (), ["Philips Digital Wireless Headphone", "Sony headphones"], [0.0, 0.0]),
     ],
 )
 def test_titles_short_of_a_product_name_another_title_says_lose_weight(

@@ -13,6 +13,8 @@ import numpy as np
 
 from app.catalog.item import Item
 from app.catalog.product_kinds import names_kind
+from app.catalog.product_nouns import narrower_head, singular
+from app.catalog.product_nouns import tokens as title_words
 from app.config.params.picker import (
     PICK_W_AVOID,
     PICK_W_BRAND,
@@ -91,6 +93,7 @@ def semantic_scores(
     said."""
     out: dict[str, Semantics] = {}
     forms = inputs.form_terms()
+    own = _saying_own_noun(inputs, pool)
     noun_only = bool(inputs.category) and not names_kind(inputs.category or "")
     for row, pooled in enumerate(pool):
         title = pooled.item.title
@@ -141,10 +144,23 @@ def semantic_scores(
             sheet_said=_said_in(said, (*inputs.must, *inputs.prefer), "sheet"),
             terms_unsaid=_terms_unsaid(inputs, said, forms_said, avoid_said)
             + ((inputs.brand_wording,) if inputs.brand_wording and brand_unsaid else ()),
-            named=pooled.named,
+            named=pooled.named and (own is None or pooled.item.item_id in own),
             noun_said=noun_only and names_noun(title, inputs.category or ""),
         )
     return out
+
+
+def _saying_own_noun(inputs: PickInputs, pool: Sequence[Pooled]) -> frozenset[str] | None:
+    """Ids of the candidates whose titles say the asked product's own noun, when it names a
+    narrower product of a broader head and some title says it: for "earbuds", headphones
+    that never say earbud count as unnamed beside earbuds. None when nothing narrows."""
+    noun = narrower_head(inputs.category or "")
+    if noun is None:
+        return None
+    said = frozenset(
+        p.item.item_id for p in pool if any(singular(w) == noun for w in title_words(p.item.title))
+    )
+    return said or None
 
 
 class _Said(NamedTuple):
