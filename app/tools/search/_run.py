@@ -66,7 +66,7 @@ def build_result(run: SearchRun, response: RecallResponse) -> ItemSearchResult:
     """The tool's result: the hits shown, the scope applied, what was blocked and why."""
     scope = run.effective
     blocked = run.findings.blocked if run.findings else []
-    verdict = (run.findings.price_only if run.findings else None) or run.sheet_verdict
+    verdict = _verdict(run.findings.price_only if run.findings else None, run.sheet_verdict)
     timings = {f"source_{s}": round(ms, 3) for s, ms in response.timings_ms.items()}
     timings.update(run.steps)
     return ItemSearchResult(
@@ -116,3 +116,12 @@ def timed(steps: dict[str, float], step: str) -> Iterator[None]:
 
 def ms_since(start: float) -> float:
     return round((time.perf_counter() - start) * 1000.0, 3)
+
+
+def _verdict(probed: PriceVerdict | None, sheet: PriceVerdict | None) -> PriceVerdict | None:
+    """The budget verdict to report: the probe's when it is about the asked product (no hit
+    named it), else the sheet's about the product with its must-haves ("monitor with 4k"),
+    which says more than the probe's about whatever the query recalled."""
+    if probed is not None and probed.product is not None:
+        return probed
+    return sheet or probed

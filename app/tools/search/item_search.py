@@ -58,7 +58,7 @@ from app.tools.search._relevance import (
 from app.tools.search._result import ItemSearchResult
 from app.tools.search._run import Pass, SearchRun, build_result, ms_since, timed
 from app.tools.search._sheets import unstated
-from app.tools.terms import Term, make_terms
+from app.tools.terms import Term, make_term, make_terms
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFloor"]
 
@@ -116,7 +116,7 @@ class ItemSearchTool:
             raise InvalidRequest(
                 f"no shop {', '.join(unknown)} in this catalog; it has {', '.join(shops)}"
             )
-        musts = make_terms(list(ctx.plan.must_have)) if scope.slot == DEFAULT_SLOT else ()
+        musts = _stated_terms(ctx.plan) if scope.slot == DEFAULT_SLOT else ()
         category = _planned_category(ctx.plan, scope.slot)
         product = searched_product(scope.query, ctx.plan, category, args.product)
         scope = replace(scope, product=product)
@@ -384,6 +384,12 @@ def _shown(hits: Sequence[ScoredHit], top_k: int) -> list[Item]:
     """The items of the first `top_k` hits on the topic (`on_topic`): what the decisions to
     widen, refocus or probe read, as if the floor had been kept whole."""
     return [h.item for h in on_topic(hits)[:top_k]]
+
+
+def _stated_terms(plan: ShoppingPlan) -> tuple[Term, ...]:
+    """What a hit must state: the must-haves and the keywords that are specs alone ("4k")."""
+    specs = [k for k in plan.keywords if (t := make_term(k)) and t.specs and not t.words]
+    return make_terms([*plan.must_have, *specs])
 
 
 def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:
