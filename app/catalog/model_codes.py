@@ -25,6 +25,9 @@ _RARE_WORD = 1_000
 """A series word before a bare number is no common English word ("rtx", "xbox", "rx"), so
 "need 300" or "purple 190" are no model numbers; "model" and "series" always are."""
 _SERIES_WORDS = lexicon.word_set("model_codes_series_words")
+_NUMBERED_LINES = lexicon.word_set("model_codes_numbered_lines")
+"""Product lines whose models are a short number after the line's name ("iphone 12")."""
+_SHORT_NUMBER = re.compile(r"^\d{1,2}$")
 _SIZE_WORDS = lexicon.word_set("model_codes_size_words")
 """Words a number or code after them sizes, not names: "size-12", "mens 501"."""
 _DIMENSION = re.compile(r"^x\d+$|^\d+x\d+")
@@ -59,7 +62,8 @@ def query_codes(query: str) -> tuple[ModelCode, ...]:
 def code_spans(low: str) -> list[CodeSpan]:
     """Where lower-case `low` names a model code: a model-like token ("tn-2110",
     "xr50x90j"), a short series mark ("s10"), or a bare number of 3-5 digits after its
-    series word ("rtx 2060"); quantities are blanked first, so "1080p" or "32gb" name none."""
+    series word ("rtx 2060") or of 1-2 digits after a numbered line ("iphone 12");
+    quantities are blanked first, so "1080p" or "32gb" name none."""
     blank = without_quantities(low)
     found = list(_TOKEN.finditer(blank))
     spans: list[CodeSpan] = []
@@ -68,10 +72,15 @@ def code_spans(low: str) -> list[CodeSpan]:
         before = found[at - 1] if at else None
         if not _stands_alone(blank, match):
             continue
-        if before is not None and _NUMBER_CODE.match(token) and _series_word(before.group()):
-            series = before.group()
+        series = before.group() if before is not None else ""
+        start = before.start() if before is not None else match.start()
+        if _NUMBER_CODE.match(token) and series and _series_word(series):
             code = ModelCode(f"{series} {token}", frozenset({plain, series + plain}))
-            spans.append(CodeSpan(code, before.start(), match.end()))
+            spans.append(CodeSpan(code, start, match.end()))
+        elif _SHORT_NUMBER.match(token) and series in _NUMBERED_LINES:
+            # only as one word with its line: "12" alone would match any title's "12 inch"
+            code = ModelCode(f"{series} {token}", frozenset({series + plain}))
+            spans.append(CodeSpan(code, start, match.end()))
         elif _SERIES_CODE.match(token) or _long_code(token):
             spans.append(CodeSpan(ModelCode(token, frozenset({plain})), *match.span()))
     return spans

@@ -16,6 +16,8 @@ from app.tools.plan.planner_rules import plan_from_text
         ("logitech g502 mouse", "mouse", ("g502",), ("logitech",)),
         ("a galaxy s10 case", "case", ("s10",), ("galaxy",)),
         ("an xbox 360 controller", "controller", ("xbox 360",), ()),
+        # a numbered line's short number names its model, as one word with the line
+        ("a phone case for iphone 12", "phone case", ("iphone 12",), ()),
         ("a laptop with an i7-9750h", "laptop", ("i7-9750h",), ()),
         (
             "hp slim tower desktop pc intel j4025 processor",

@@ -166,7 +166,7 @@ def test_a_low_price_wish_excludes_nothing(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "a charger compatible with iphone 12",
+        "a charger compatible with iphones",
         "i need a keyboard",
         "a bag, help me with it",
         "i dont have a preference for the color of the lamp",
