@@ -177,7 +177,7 @@ def _notes(part: SlotPicks) -> list[str]:
     if part.gate.accessories:
         notes.append(
             f"{part.gate.accessories} candidates are accessories for "
-            f"{with_article(part.category)}, penalised"
+            f"{with_article(part.category or 'the product')}, penalised"
         )
     if part.excluded:
         notes.append("excluded: " + ", ".join(f"{t} ({n})" for t, n in part.excluded.items()))
