@@ -343,6 +343,24 @@ async def test_a_must_have_only_pricier_items_of_the_product_state_is_explained_
     assert f"matches for {with_article(product)} are above your $150.00 budget" in result.render()
 
 
+async def test_a_brand_asked_as_a_keyword_is_explained_by_the_budget(runtime: Runtime) -> None:
+    """The demo's Razer gaming keyboards start at $67.84: under $60 the verdict says so, with
+    the brand before the product, as for a must-have."""
+    plan = ShoppingPlan(category="gaming keyboard", keywords=("razer",))
+    outcome = await invoke_tool(
+        runtime.tool("item_search"),
+        {"query": "gaming keyboard razer", "price_usd_max": 60},
+        ToolContext("s", "t", plan),
+    )
+    result = outcome.output
+    assert isinstance(result, ItemSearchResult)
+    verdict = result.price_only
+    assert verdict is not None
+    assert verdict.product == "razer gaming keyboard"
+    assert verdict.cheapest_usd is not None
+    assert verdict.cheapest_usd > 60
+
+
 async def test_a_two_word_product_the_words_miss_is_looked_up_by_type(runtime: Runtime) -> None:
     """ "mini" and "pc" find mini mice and PC software; the catalog types four mini PCs."""
     result = await search(runtime, query="mini pc living room")

@@ -12,7 +12,8 @@ from app.catalog.item import PLATFORMS
 from app.config.params.item_search import ITEM_SEARCH_NEAR_PRICE_FLOOR
 from app.recall.filters import SearchFilters, brand_key
 from app.tools.candidates import DEFAULT_SLOT
-from app.tools.plan import ShoppingPlan
+from app.tools.plan import ShoppingPlan, current_vocabulary
+from app.tools.terms import Term, make_term, make_terms
 
 PlatformChoice = str
 BudgetSource = Literal["args", "slot", "plan"]
@@ -245,3 +246,23 @@ def _budget(args: ItemSearchArgs, plan: ShoppingPlan) -> tuple[float | None, Bud
     if plan.budget_usd is not None:
         return plan.budget_usd, "plan"
     return None, None
+
+
+def stated_terms(plan: ShoppingPlan) -> tuple[Term, ...]:
+    """What a hit must state: the must-haves and the keywords that are specs alone ("4k")
+    or the catalog's brands ("razer")."""
+    brands = current_vocabulary().brands
+    asked = [k for k in plan.keywords if k in brands or _spec_only(k)]
+    return make_terms([*plan.must_have, *asked])
+
+
+def _spec_only(text: str) -> bool:
+    return (term := make_term(text)) is not None and bool(term.specs) and not term.words
+
+
+def planned_category(plan: ShoppingPlan, slot: str) -> str | None:
+    """The category the plan gives the slot: its bundle slot's, else the plan's."""
+    for part in plan.bundle:
+        if part.slot == slot:
+            return part.category or None
+    return plan.category or None

@@ -36,8 +36,14 @@ from app.recall.search_index import SearchIndex
 from app.recall.trace import recall_trace
 from app.tools.base import ToolContext
 from app.tools.candidates import DEFAULT_SLOT
-from app.tools.plan import ShoppingPlan, catalog_alias
-from app.tools.search._args import ItemSearchArgs, SearchScope, resolve_scope
+from app.tools.plan import catalog_alias
+from app.tools.search._args import (
+    ItemSearchArgs,
+    SearchScope,
+    planned_category,
+    resolve_scope,
+    stated_terms,
+)
 from app.tools.search._codes import codes_ahead
 from app.tools.search._expansion import expansion_variants, listed_as_queries, listed_hits
 from app.tools.search._lookups import CatalogLookups, ahead, best_score
@@ -58,7 +64,7 @@ from app.tools.search._relevance import (
 from app.tools.search._result import ItemSearchResult
 from app.tools.search._run import Pass, SearchRun, build_result, ms_since, timed
 from app.tools.search._sheets import unstated
-from app.tools.terms import Term, make_term, make_terms
+from app.tools.terms import Term
 
 __all__ = ["ItemSearchArgs", "ItemSearchResult", "ItemSearchTool", "RelevanceFloor"]
 
@@ -116,8 +122,8 @@ class ItemSearchTool:
             raise InvalidRequest(
                 f"no shop {', '.join(unknown)} in this catalog; it has {', '.join(shops)}"
             )
-        musts = _stated_terms(ctx.plan) if scope.slot == DEFAULT_SLOT else ()
-        category = _planned_category(ctx.plan, scope.slot)
+        musts = stated_terms(ctx.plan) if scope.slot == DEFAULT_SLOT else ()
+        category = planned_category(ctx.plan, scope.slot)
         product = searched_product(scope.query, ctx.plan, category, args.product)
         scope = replace(scope, product=product)
         key = self.memo.key(scope, [t.text for t in musts], category)
@@ -384,17 +390,3 @@ def _shown(hits: Sequence[ScoredHit], top_k: int) -> list[Item]:
     """The items of the first `top_k` hits on the topic (`on_topic`): what the decisions to
     widen, refocus or probe read, as if the floor had been kept whole."""
     return [h.item for h in on_topic(hits)[:top_k]]
-
-
-def _stated_terms(plan: ShoppingPlan) -> tuple[Term, ...]:
-    """What a hit must state: the must-haves and the keywords that are specs alone ("4k")."""
-    specs = [k for k in plan.keywords if (t := make_term(k)) and t.specs and not t.words]
-    return make_terms([*plan.must_have, *specs])
-
-
-def _planned_category(plan: ShoppingPlan, slot: str) -> str | None:
-    """The category the plan gives the slot: its bundle slot's, else the plan's."""
-    for part in plan.bundle:
-        if part.slot == slot:
-            return part.category or None
-    return plan.category or None
