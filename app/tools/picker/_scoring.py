@@ -13,7 +13,7 @@ import numpy as np
 
 from app.catalog.item import Item
 from app.catalog.product_kinds import names_kind
-from app.catalog.product_nouns import narrower_head, singular
+from app.catalog.product_nouns import head_positions, narrower_head
 from app.catalog.product_nouns import tokens as title_words
 from app.config.params.picker import (
     PICK_W_AVOID,
@@ -158,7 +158,7 @@ def _saying_own_noun(inputs: PickInputs, pool: Sequence[Pooled]) -> frozenset[st
     if noun is None:
         return None
     said = frozenset(
-        p.item.item_id for p in pool if any(singular(w) == noun for w in title_words(p.item.title))
+        p.item.item_id for p in pool if head_positions(title_words(p.item.title), noun)
     )
     return said or None
 
