@@ -15,7 +15,15 @@ from app.catalog.specs import without_quantities
 from app.catalog.spelling import english_words
 from app.language import lexicon
 
-__all__ = ["CodeSpan", "ModelCode", "code_spans", "named_codes", "query_codes", "written_codes"]
+__all__ = [
+    "CodeSpan",
+    "ModelCode",
+    "code_spans",
+    "is_model_pair",
+    "named_codes",
+    "query_codes",
+    "written_codes",
+]
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-_./][a-z0-9]+)*")
 _SERIES_CODE = re.compile(r"^[a-z]{1,3}\d{2,3}$")
@@ -84,6 +92,13 @@ def code_spans(low: str) -> list[CodeSpan]:
         elif _SERIES_CODE.match(token) or _long_code(token):
             spans.append(CodeSpan(ModelCode(token, frozenset({plain})), *match.span()))
     return spans
+
+
+def is_model_pair(word: str, number: str) -> bool:
+    """Whether `number` after `word` names a model with it ("rtx 2060", "pixel 6"), so the
+    number is no count, amount or stray digit."""
+    pair = f"{word} {number}"
+    return any(code.text == pair for code in query_codes(pair))
 
 
 def _stands_alone(low: str, match: re.Match[str]) -> bool:

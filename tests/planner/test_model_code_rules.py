@@ -18,6 +18,9 @@ from app.tools.plan.planner_rules import plan_from_text
         ("an xbox 360 controller", "controller", ("xbox 360",), ()),
         # a numbered line's short number names its model, as one word with the line
         ("a phone case for iphone 12", "phone case", ("iphone 12",), ()),
+        # a one-digit model number too, where a lone digit is otherwise no keyword
+        ("a pixel 6 charger", "charger", ("pixel 6",), ()),
+        ("an iphone 5 case", "case", ("iphone 5",), ()),
         ("a laptop with an i7-9750h", "laptop", ("i7-9750h",), ()),
         (
             "hp slim tower desktop pc intel j4025 processor",

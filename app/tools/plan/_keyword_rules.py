@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.catalog.model_codes import is_model_pair
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
 from app.catalog.standards import PROCESSOR_TIERS, model_after, standard_at
@@ -186,11 +187,14 @@ _LABELS = frozenset({"size", "sizes"})
 
 
 def _content_word(low: str, words: list[Token], i: int) -> bool:
-    """Whether word `i` is a keyword: no function word, boundary, letter, bare "size" or
-    colour label (read beside the text's own neighbours: "color LASER printer")."""
+    """Whether word `i` is a keyword: no function word, boundary, lone letter or digit (but
+    the model's of "pixel 6"), bare "size" or colour label (read beside the text's own
+    neighbours: "color LASER printer")."""
     tok = words[i]
     word = tok.text
-    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS or len(word) < 2:
+    if len(word) < 2:
+        return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
+    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS:
         return False
     if word in _LENGTH_WORDS and _after_length(low, tok.start):
         return False

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.catalog.model_codes import query_codes
+from app.catalog.model_codes import is_model_pair
 from app.catalog.product_nouns import is_accessory_noun, singular
 from app.language import lexicon
 from app.tools.plan._lexicon_rules import (
@@ -140,8 +140,7 @@ def _another_product(low: str, toks: list[Token], k: int, start: int) -> bool:
 def _model_number(toks: list[Token], j: int) -> bool:
     """Whether number `j` is a model number with the word before it ("not the rtx 2060"):
     the item goes on through it, where a number ends it ("no more than 2")."""
-    pair = f"{toks[j - 1].text} {toks[j].text}"
-    return any(code.text == pair for code in query_codes(pair))
+    return is_model_pair(toks[j - 1].text, toks[j].text)
 
 
 def _labels_color(toks: list[Token], k: int) -> bool:
