@@ -27,6 +27,7 @@ __all__ = [
     "is_accessory_position",
     "is_broad",
     "is_generic_head",
+    "kinds_of",
     "listed_as",
     "names_as_product",
     "names_only_as_target",
@@ -111,6 +112,16 @@ def listed_as(product: str) -> tuple[str, ...]:
     lamp" is no "desk light": its modifier may not fit the other name)."""
     key = normalise_query(product)
     return _LISTED_AS.get(key) or _LISTED_AS.get(singular(key)) or ()
+
+
+_KINDS_OF = lexicon.word_lists("kinds_of")
+
+
+def kinds_of(product: str) -> tuple[str, ...]:
+    """The kinds a broad product noun covers, each a product of its own ("jewelry" ->
+    necklace, bracelet, earring ...): an item that names one names the broad product too."""
+    key = normalise_query(product)
+    return _KINDS_OF.get(key) or _KINDS_OF.get(singular(key)) or ()
 
 
 def canonical(word: str) -> str:

@@ -127,6 +127,26 @@ def test_a_product_no_item_names_is_said_to_be_absent(
         assert "earring" in outcome.output.hits[0].title.lower()
 
 
+@pytest.mark.parametrize("request_", ["jewelry under $30", "some jewellery for my wife"])
+def test_a_broad_product_is_found_as_the_kinds_it_covers(
+    shopify_settings: Settings, request_: str
+) -> None:
+    """No title says jewelry: the sample's necklaces, earrings and bracelets are jewelry, so
+    they are picked as the product asked, with no claim that the shop lacks it."""
+    plan = plan_with_options(request_, platforms=["sample-shop"])
+    outcome = asyncio.run(run_pick(shopify_settings, request_, plan))
+    assert outcome.ok, outcome.output
+    assert isinstance(outcome.output, ItemPickerResult)
+    part = outcome.output.slots[0]
+    kinds = ("necklace", "earring", "bracelet", "choker", "pendant")
+    assert part.picks, part
+    assert all(any(k in p.title.lower() for k in kinds) for p in part.picks), part.picks
+    assert (part.unnamed, part.listed_as) == (None, None)
+    searched = asyncio.run(run_search(shopify_settings, {"query": request_}, plan))
+    assert isinstance(searched.output, ItemSearchResult)
+    assert searched.output.absent is None
+
+
 def test_a_shop_the_catalog_lacks_is_a_clear_tool_error(shopify_settings: Settings) -> None:
     plan = plan_with_options("a varsity top", platforms=["nowhere"])
     outcome = asyncio.run(run_pick(shopify_settings, "a varsity top", plan))

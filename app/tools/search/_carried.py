@@ -15,6 +15,7 @@ from app.catalog.product_nouns import (
     catalog_name,
     category_words,
     head,
+    kinds_of,
     listed_as,
     tokens,
 )
@@ -50,10 +51,11 @@ class CarriedLookup:
 
     def carries(self, product: str, request: str = "") -> bool:
         """Whether any item names the product (`names_product`) under its name, the catalog
-        name for it or a name shops list it as."""
+        name for it, a name shops list it as or a kind it covers."""
         key = (product, request)
         if key not in self._known:
-            names = dict.fromkeys((product, catalog_name(product), *listed_as(product)))
+            also = (*listed_as(product), *kinds_of(product))
+            names = dict.fromkeys((product, catalog_name(product), *also))
             self._known[key] = any(self._names(name, request) for name in names)
         return self._known[key]
 

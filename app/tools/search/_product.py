@@ -20,6 +20,7 @@ from app.catalog.product_nouns import (
     head,
     is_accessory_noun,
     is_generic_head,
+    kinds_of,
     listed_as,
     names_as_product,
     singular,
@@ -93,13 +94,11 @@ def accessory_asked(product: str, request: str, features: Iterable[str] = ()) ->
 
 
 def names_product(item: Item, product: str, request: str = "") -> bool:
-    """`_names` for the product as asked or by its catalog name ("usb stick" is named by a
-    "USB flash drive"), or an item the catalog files as it (a "Tower Black PC" typed PC is
-    a desktop pc)."""
-    alias = catalog_name(product)
-    if _names(item, product, request) or (alias != product and _names(item, alias, request)):
-        return True
-    return on_shelf(item, product)
+    """`_names` for the product as asked, by its catalog name ("usb stick" is named by a
+    "USB flash drive") or by a kind a broad product covers (a necklace is jewelry), or an
+    item the catalog files as it (a "Tower Black PC" typed PC is a desktop pc)."""
+    names = dict.fromkeys((product, catalog_name(product), *kinds_of(product)))
+    return any(_names(item, name, request) for name in names) or on_shelf(item, product)
 
 
 def _names(item: Item, product: str, request: str) -> bool:
