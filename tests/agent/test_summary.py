@@ -153,7 +153,7 @@ async def test_the_template_cites_picks_offers_and_says_why_a_slot_has_none() ->
     assert result.text.splitlines() == [
         "Here is my pick:",
         "Keyboard:",
-        f"- [{KEYBOARD}] Razer Blackwidow Mechanical Gaming Keyboard (amazon, $69.00): has "
+        f"- [{KEYBOARD}] Razer Blackwidow Mechanical Gaming Keyboard (amazon): has "
         f"mechanical; $69.00, $11.00 under the $80.00 budget. Cheaper on walmart: [{OFFER}] "
         "at $59.00, saves $10.00.",
         "monitor: No pick for 'monitor': 3 matches are above your $50.00 budget; the cheapest "

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.catalog.currency import listed_price, usd
+from app.catalog.currency import usd
 from app.catalog.spelling import Respelling
 from app.errors import DependencyDown, InvalidRequest
 from app.tools.base import ToolContext, ToolResult
@@ -174,8 +174,8 @@ def _slot_lines(slot: SlotFacts, bundle: bool) -> list[str]:
 
 
 def _pick_line(pick: Pick) -> str:
-    price = listed_price(pick.price, pick.currency, pick.price_usd)
-    line = f"- [{pick.item_id}] {pick.title} ({pick.platform}, {price}): {pick.reason}"
+    """One cited pick with its reason, which states its price (or that it has none)."""
+    line = f"- [{pick.item_id}] {pick.title} ({pick.platform}): {pick.reason}"
     offer = cheaper_offer(pick)
     if offer is not None and offer.item_id not in pick.reason and offer.price_usd is not None:
         line += (
