@@ -42,6 +42,8 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("gaming laptop 1tb ssd under 900", "gaming laptop"),
         ("16gb ram", "ram"),
         ("iphone 12 case", "case"),
+        # an ambiguous head ends its phrase before the size said after it
+        ("a black top size small", "top"),
         ("a memory card 64gb", "memory card"),
         ("a micro sd card 128gb", "micro sd card"),
         ("an sd card reader", "sd card reader"),

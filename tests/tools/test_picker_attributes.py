@@ -95,3 +95,26 @@ def test_other_products_never_stand_in_for_the_asked_one_the_filters_rule_out() 
     filtered = filtered_for([*items, red_saree], plan, query="saree red")
     assert [p.item.item_id for p in filtered.pool] == ["myntra:2", "myntra:3", "myntra:4"]
     assert filtered.other_products == 0
+
+
+SIZED = [kurta(1, size="S"), kurta(2, size="M"), kurta(3, size="L"), kurta(4, size="XL")]
+WORDED = [kurta(1, size="Small"), kurta(2, size="Medium"), kurta(3, size="Large")]
+
+
+def kept_sized(items: list[Item], query: str) -> list[str]:
+    filtered = filtered_for(items, ShoppingPlan(), query=query)
+    return [p.item.item_id.split(":")[1] for p in filtered.pool]
+
+
+def test_a_size_letter_is_asked_only_beside_the_word_size() -> None:
+    """The "s" of "men's" and the "m" of "i'm" ask no size; "size l" and "xl size" do."""
+    assert kept_sized(SIZED, "a men's kurta") == ["1", "2", "3", "4"]
+    assert kept_sized(SIZED, "i'm after a kurta") == ["1", "2", "3", "4"]
+    assert kept_sized(SIZED, "a kurta in size l") == ["3"]
+    assert kept_sized(SIZED, "an xl size kurta") == ["4"]
+
+
+def test_a_size_is_asked_by_any_of_its_names() -> None:
+    """A shop listing sizes as words is asked them in letters and back ("size m" is Medium)."""
+    assert kept_sized(WORDED, "a kurta, size: m") == ["2"]
+    assert kept_sized(SIZED, "a large kurta") == ["3"]

@@ -24,6 +24,11 @@ _RIVAL_GROUPS = (
     lexicon.word_set("lexicon_colour_names"),
 )
 """Facets of which an item is one at a time: its audience, its colour."""
+_SIZE_GROUPS = lexicon.word_groups("clothing_sizes")
+_SIZE_NAMES = {name: group for group in _SIZE_GROUPS for name in group}
+"""Each garment size name and every name of its size ("l" -> l, large)."""
+_SIZE_CODES = frozenset(name for name in _SIZE_NAMES if len(name) <= 4 and " " not in name)
+"""Letter codes of sizes ("l", "xl", "2xl"), read only beside the word size."""
 _MAX_VALUE_WORDS = 3
 _LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
 
@@ -79,11 +84,19 @@ def _parts(value: str) -> set[str]:
 
 
 def _names(low: str, value: str) -> bool:
-    """Whether the request says the value, its last word singular too ("a 5 year old girl"
-    names Girls, "a watch for a man" Men)."""
+    """Whether the request says the value or another name of its size ("size l" names
+    Large), its last word singular too ("a 5 year old girl" names Girls, "a watch for a
+    man" Men); never as the letter after an apostrophe ("men's" names no size S)."""
+    names = _SIZE_NAMES.get(value, (value,))
+    return any(_says(low, name, sized=name in _SIZE_CODES) for name in names)
+
+
+def _says(low: str, value: str, *, sized: bool) -> bool:
     words = value.split()
     if not words or len(words) > _MAX_VALUE_WORDS or not any(c.isalpha() for c in value):
         return False
     last = "|".join(map(re.escape, dict.fromkeys((words[-1], singular(words[-1])))))
-    pattern = r"\b" + r"".join(re.escape(w) + r"\s+" for w in words[:-1])
-    return re.search(pattern + rf"(?:{last})(?:'?s)?\b", low) is not None
+    said = r"".join(re.escape(w) + r"\s+" for w in words[:-1]) + rf"(?:{last})"
+    if sized:  # a size code only beside the word size: "size l", "size: xl", "xl size"
+        said = rf"(?:size\s*:?\s*{said}|{said}\s+size)"
+    return re.search(rf"(?<![\w'’]){said}(?:'?s)?\b", low) is not None

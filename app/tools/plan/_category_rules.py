@@ -38,7 +38,14 @@ from app.tools.plan._lexicon_rules import (
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
 from app.tools.plan._story_rules import only_newness
-from app.tools.plan._text_rules import NUMBER_WORDS, STOP_WORDS, Allowed, Token, tokens
+from app.tools.plan._text_rules import (
+    NUMBER_WORDS,
+    SIZE_LABELS,
+    STOP_WORDS,
+    Allowed,
+    Token,
+    tokens,
+)
 from app.tools.plan.catalog_words import current_vocabulary
 
 _CHUNK_BREAK = re.compile(r"[.,;:!?()\[\]\"&/]")
@@ -271,8 +278,9 @@ def _in_spec_list(run: list[Token], k: int) -> bool:
 
 
 def _heads(run: list[Token], k: int) -> bool:
-    """Whether the k-th word can head the run: a product noun (an ambiguous one only last),
-    or a noun that names a product after the word before it ("power strip")."""
+    """Whether the k-th word can head the run: a product noun (an ambiguous one only last or
+    before its size), or a noun that names a product after the word before it ("power
+    strip")."""
     word = run[k].text
     if _two_word_name(run, k):
         return True
@@ -280,7 +288,8 @@ def _heads(run: list[Token], k: int) -> bool:
         return False
     if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
         return False
-    return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or k == len(run) - 1)
+    last = k == len(run) - 1 or run[k + 1].text in SIZE_LABELS  # "a top size small"
+    return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or last)
 
 
 _PARTICLE_VERBS = {"ups": lexicon.word_set("category_particle_verbs")}

@@ -35,7 +35,7 @@ from app.tools.plan._lexicon_rules import (
     is_color_label,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
-from app.tools.plan._text_rules import STOP_WORDS, Allowed, SpanMask, Token, tokens
+from app.tools.plan._text_rules import SIZE_LABELS, STOP_WORDS, Allowed, SpanMask, Token, tokens
 
 _UNIT_LEADS = lexicon.word_set("keyword_unit_leads")
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
@@ -181,11 +181,6 @@ def _sized_by_unit(word: str) -> bool:
     return is_unit(word) and word != "foot"
 
 
-_LABELS = frozenset({"size", "sizes"})
-"""Words that label a value without one after them ("3 feet in SIZE", "queen SIZE"): "size
-9" is read with its number before this; alone the word finds nothing."""
-
-
 def _content_word(low: str, words: list[Token], i: int) -> bool:
     """Whether word `i` is a keyword: no function word, boundary, lone letter or digit (but
     the model's of "pixel 6"), bare "size" or colour label (read beside the text's own
@@ -194,7 +189,7 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     word = tok.text
     if len(word) < 2:
         return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
-    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in _LABELS:
+    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
         return False
     if word in _LENGTH_WORDS and _after_length(low, tok.start):
         return False

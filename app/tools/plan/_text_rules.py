@@ -30,6 +30,9 @@ STOP_WORDS = filler_words()
 """Function words and request filler that never become keywords."""
 
 
+SIZE_LABELS = frozenset({"size", "sizes"})
+"""Words that label a size ("size 9", "size small", "queen size"): alone they find nothing,
+and the size they start ends the noun phrase before them ("a top size small")."""
 NUMBER_WORDS = {word: str(value) for word, value in number_words("count").items()}
 """Counts shoppers spell out ("three foot", "two usb ports"); "one" is left out, being as
 often a pronoun."""
