@@ -14,6 +14,26 @@ def test_two_products_make_two_slots() -> None:
     assert plan.category == "laptop"
 
 
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("a monitor, a keyboard and a mouse, about $400 total", ["monitor", "keyboard", "mouse"]),
+        ("a laptop, a mouse, a keyboard and a bag", ["laptop", "mouse", "keyboard", "bag"]),
+    ],
+)
+def test_a_list_s_commas_join_its_products(text: str, slots: list[str]) -> None:
+    """The middle product of "a monitor, a keyboard and a mouse" had become the monitor's
+    keyword, and the shopper got no keyboard."""
+    plan = plan_from_text([text])
+    assert [s.category for s in plan.bundle] == slots
+    assert all(not s.keywords for s in plan.bundle)
+
+
+@pytest.mark.parametrize("text", ["a tv, a big one", "a phone case, a black one, under $20"])
+def test_a_comma_before_no_product_is_no_bundle(text: str) -> None:
+    assert plan_from_text([text]).bundle == ()
+
+
 def test_budgets_that_belong_to_one_slot_go_to_it() -> None:
     plan = plan_from_text(["a laptop under $900 and a mouse under $30"])
     assert [s.budget_usd for s in plan.bundle] == [900.0, 30.0]

@@ -15,10 +15,12 @@ from app.tools.plan._phrase_rules import specs_only
 from app.tools.plan._text_rules import Allowed, tokens
 
 _JOINER = re.compile(
-    r"(?:,\s*)?(?:\b(?:"
+    r"(?:(?:,\s*)?(?:\b(?:"
     + lexicon.alternation("bundle_joiner")
-    + r")|&)\s+(?:also\s+)?(?:a|an|some|one|another)\s+"
+    + r")|&)|,)\s+(?:also\s+)?(?:a|an|some|one|another)\s+"
 )
+"""What joins the next product: a joining word ("and a mouse") or a list's comma ("a
+monitor, a keyboard and a mouse")."""
 _ATTRIBUTE_CLAUSE = re.compile(r"\b(?:" + lexicon.alternation("bundle_attribute_clause") + r")\b")
 _BEFORE_RIGHT_HEAD = re.compile(r"\b(?:" + lexicon.alternation("bundle_before_right_head") + r")\b")
 _OVERALL = re.compile(r"\b(?:" + lexicon.alternation("bundle_overall") + r")\b")
