@@ -309,6 +309,22 @@ def test_keywords_are_the_unclaimed_content_words() -> None:
     assert plan.query_text() == "gaming keyboard quiet wireless rgb"
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords", "excluded"),
+    [
+        ("a charger that works with my iphone", ("iphone",), ()),
+        ("wine that goes with steak", ("steak",), ()),
+        # the verb of a clause after a negated maker is neither listed nor searched
+        ("a phone charger that isn't from apple and works with usb c", ("usb-c",), ("apple",)),
+    ],
+)
+def test_the_verb_before_with_is_no_keyword(
+    text: str, keywords: tuple[str, ...], excluded: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.keywords, tuple(e.term for e in plan.exclude)) == (keywords, excluded)
+
+
 def test_numbers_keep_their_unit() -> None:
     plan = plan_from_text(["i need gluten free smoked bacon - 4 ounce (pack of 2), size 7"])
     assert "4 ounce" in plan.keywords

@@ -69,6 +69,11 @@ def test_the_reference_request() -> None:
         ("a snack, i'm allergic to peanuts", {"peanuts": "i'm allergic to peanuts"}),
         ("a gift, she hates anything scented", {"scented": "hates anything scented"}),
         ("a mouse, not the logitech brand", {"logitech": "not the logitech brand"}),
+        # the maker or shop ruled out after "from" / "made by", and "isn't" / "aren't"
+        ("a phone charger that isn't from Apple", {"apple": "isn't from Apple"}),
+        ("a charger, not made by apple", {"apple": "not made by apple"}),
+        ("headphones that aren't beats", {"beats": "aren't beats"}),
+        ("headphones, not sold by amazon", {"amazon": "not sold by amazon"}),
     ],
 )
 def test_hard_excludes_keep_their_evidence(text: str, expected: dict[str, str]) -> None:
@@ -161,6 +166,7 @@ def test_soft_avoids_are_not_excludes(text: str, expected: dict[str, str]) -> No
         "no, i meant a blue one",
         "earbuds that are comfortable without disturbing others",
         "i cant find it without your help",
+        "my mouse isn't working, i need a new one",
     ],
 )
 def test_tricky_phrasings_make_no_exclude(text: str) -> None:

@@ -32,6 +32,7 @@ from app.tools.plan._lexicon_rules import (
     MAXIMUM_CUE,
     MINIMUM_CUE,
     SIZED_BY_NUMBER_ONLY,
+    WITH_GUARD,
     is_color_label,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
@@ -191,6 +192,10 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
         return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
     if word in STOP_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
         return False
+    if word in WITH_GUARD and i + 1 < len(words) and words[i + 1].text == "with":
+        before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
+        if not before or before[0].text in STOP_WORDS or before[0].text in BOUNDARY_WORDS:
+            return False  # the verb of "that works with usb c" (not "slim FIT with buttons")
     if word in _LENGTH_WORDS and _after_length(low, tok.start):
         return False
     if word not in COLOR_WORDS:

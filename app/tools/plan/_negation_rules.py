@@ -107,7 +107,10 @@ _HARD_PATTERNS: tuple[tuple[str, AndMode], ...] = (
 _HARD = tuple((re.compile(p), mode) for p, mode in _HARD_PATTERNS)
 _SOFT_STOPS = lexicon.word_set("negation_soft_stops")
 """Soft negations are about adjectives ("not too big"), so only these words end them."""
-_NOT = re.compile(r"\bnot\s+" + _DET)
+_NOT = re.compile(
+    r"\b(?:not|isn'?t|aren'?t)\s+(?:(?:" + lexicon.alternation("negation_source") + r")\s+)?" + _DET
+)
+"""A plain negation, with the word of a maker or shop it rules out ("not from apple")."""
 _NO = re.compile(r"\bno\s+")
 _NO_HYPHEN = re.compile(r"\bno-([a-z]+)\b")
 _FREE = re.compile(r"\b([a-z][a-z0-9]*)[-\s]free\b(?!\s+(?:of|from)\b)")

@@ -14,6 +14,7 @@ from app.tools.plan._lexicon_rules import (
     AMBIGUOUS_HEADS,
     ATTRIBUTE_NOUNS,
     PLAIN_ADJECTIVES,
+    WITH_GUARD,
     is_color_label,
     is_gerund,
     is_product_noun,
@@ -215,6 +216,8 @@ def _single_item(low: str, toks: list[Token], k: int, stops: frozenset[str]) -> 
         return False
     if word.endswith(("ed", "ly")) or is_product_noun(word):
         return False
+    if word in WITH_GUARD and k + 1 < len(toks) and toks[k + 1].text == "with":
+        return False  # "not from apple and WORKS with usb c": a clause, not a listed item
     return k + 1 >= len(toks) or (
         _gap_breaks(low, toks[k], toks[k + 1]) or toks[k + 1].text in BOUNDARY_WORDS
     )

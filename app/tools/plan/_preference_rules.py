@@ -11,7 +11,12 @@ from app.catalog.specs import Quantity, joined_by_or, quantities
 from app.config.params.planner import PLANNER_MAX_PHRASE_WORDS
 from app.language import lexicon
 from app.tools.plan._amount_rules import is_unit
-from app.tools.plan._lexicon_rules import COMPOUND_MODIFIERS, PURPOSE_NOUNS, is_product_noun
+from app.tools.plan._lexicon_rules import (
+    COMPOUND_MODIFIERS,
+    PURPOSE_NOUNS,
+    WITH_GUARD,
+    is_product_noun,
+)
 from app.tools.plan._negation_rules import Finding, Kind
 from app.tools.plan._phrase_rules import Phrase, collect_phrases
 from app.tools.plan._text_rules import (
@@ -47,7 +52,6 @@ _MUST = (
 _WITH = re.compile(r"\bwith\s+")
 _SUPPORT_FOR = re.compile(r"(?:support|supports)\s+(?:for|of)\s+")
 """What "with support for" leads to is the must-have ("with support for sd cards")."""
-_WITH_GUARD = lexicon.word_set("preference_with_guard")
 _PERSON_WITH = lexicon.word_set("preference_person_with")
 _COUNTED = re.compile(
     r"(?:" + lexicon.alternation("preference_quantifiers") + r")(?:\s+(?P<counted>[a-z].*))?"
@@ -215,7 +219,7 @@ def _is_requirement(low: str, m: re.Match[str]) -> bool:
     if not m.group(0).startswith("with"):
         return True
     before = _word_before(low, m.start())
-    return before is None or before.text not in _WITH_GUARD
+    return before is None or before.text not in WITH_GUARD
 
 
 def _person_before(low: str, m: re.Match[str]) -> Token | None:
