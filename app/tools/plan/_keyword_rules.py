@@ -4,6 +4,7 @@ standards, processor tiers and asked bounds they carry kept whole ("1tb ssd", "u
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -55,13 +56,26 @@ class Bound:
     end: int
 
 
+_RANGE_BEFORE = re.compile(
+    r"(?:\b(?:between|from)\s+(?P<low>\d+(?:\.\d+)?)\s*(?:and|to|-)"
+    r"|\b(?P<bare>\d+(?:\.\d+)?)\s*(?:to|-))\s*$"
+)
+"""The lower end of a range before its amount: "between 40 and", "from 13 to", "40 to", "40-"."""
+
+
 def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
     """Quantities asked as a minimum ("at least 24 inch", "16gb or more ram") or a maximum
-    ("no bigger than 13 inch"), with the part they size, claimed in `mask` so their cue
-    words ("or more", "bigger") become no keyword or list item of their own."""
+    ("no bigger than 13 inch"), a range as both ("between 40 and 50 inches"), with the part
+    they size, claimed in `mask` so their cue words ("or more", "bigger") become no keyword
+    or list item of their own."""
     found = []
     for quantity in quantities(low):
         start, end = quantity.reach
+        ranged = _range(low, quantity)
+        if ranged is not None and mask.is_free(ranged[1].start, end):
+            mask.take(ranged[1].start, end)
+            found += [dataclasses.replace(ranged[1], end=end), ranged[0]]
+            continue
         bound = quantity.at_least or quantity.at_most
         if not bound or not mask.is_free(start, end):
             continue
@@ -73,6 +87,27 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
         mask.take(start, end)
         found.append(Bound(term, start, end))
     return found
+
+
+def _range(low: str, quantity: Quantity) -> tuple[Bound, Bound] | None:
+    """The bounds of a range whose upper amount is `quantity` ("40 to 50 inches": at least 40
+    inches, at most 50 inches), or None: no range, a bound already, or a lower end that is
+    no less than the upper one."""
+    if quantity.at_least or quantity.at_most:
+        return None
+    before = _RANGE_BEFORE.search(low, max(0, quantity.start - 24), quantity.start)
+    if before is None:
+        return None
+    lower = before.group("low") or before.group("bare")
+    number = re.match(r"[\d.,]+", quantity.text)
+    if number is None or float(lower) >= quantity.value:
+        return None
+    written = quantity.text.replace('"', " inch")
+    least = MINIMUM_CUE + lower + written[number.end() :]
+    return (
+        Bound(MAXIMUM_CUE + written, quantity.start, quantity.end),
+        Bound(least, before.start(), quantity.end),
+    )
 
 
 def _cue(quantity: Quantity) -> str:
