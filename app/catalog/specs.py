@@ -51,6 +51,7 @@ SPEC = re.compile(
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
 "20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
 _SHORTHANDS = {"g": "gb", "t": "tb"}
+_INCH_MARKS = frozenset({'"', "''"})
 _AT_MOST_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("specs_at_most_before") + r")\s+$")
 _AT_MOST_AFTER = re.compile(
     r"\s+or\s+(?:"
@@ -243,12 +244,16 @@ def same_part(asked: str | None, stated: str | None) -> bool:
 def with_unit_shorthands_spelled(text: str) -> str:
     """`text` with each byte amount written by its shorthand letter spelt in its unit ("16g
     ram" -> "16gb ram", "1t ssd" -> "1tb ssd"), so the amount reads alike once its part
-    is split off."""
+    is split off, and each inch mark as the word ('a 65" tv' -> "a 65 inch tv")."""
     out, last = [], 0
     for match in SPEC.finditer(text):
-        unit = _SHORTHANDS.get(_written_unit(match).lower())
+        written = _written_unit(match)
+        unit = _SHORTHANDS.get(written.lower())
         if unit is not None:
             out.append(text[last : match.end()] + unit[1:])
+            last = match.end()
+        elif written in _INCH_MARKS:
+            out.append(f"{text[last : match.start()]}{match.group(1)} inch")
             last = match.end()
     out.append(text[last:])
     return "".join(out)

@@ -325,6 +325,15 @@ def test_the_verb_before_with_is_no_keyword(
     assert (plan.keywords, tuple(e.term for e in plan.exclude)) == (keywords, excluded)
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [('a 65" oled tv', ("65 inch", "oled")), ("a 15.6'' laptop sleeve", ("15.6 inch",))],
+)
+def test_an_inch_mark_is_the_unit_inch(text: str, keywords: tuple[str, ...]) -> None:
+    """'a 65" oled tv' had planned the bare keyword "65", which any title's 65 says."""
+    assert plan_from_text([text]).keywords == keywords
+
+
 def test_numbers_keep_their_unit() -> None:
     plan = plan_from_text(["i need gluten free smoked bacon - 4 ounce (pack of 2), size 7"])
     assert "4 ounce" in plan.keywords
