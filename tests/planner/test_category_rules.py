@@ -314,6 +314,7 @@ def test_keywords_are_the_unclaimed_content_words() -> None:
     [
         ("a charger that works with my iphone", ("iphone",), ()),
         ("wine that goes with steak", ("steak",), ()),
+        ("a laptop bag that fits a 15.6 inch laptop", ("15.6 inch", "laptop"), ()),
         # the verb of a clause after a negated maker is neither listed nor searched
         ("a phone charger that isn't from apple and works with usb c", ("usb-c",), ("apple",)),
     ],

@@ -227,10 +227,11 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
         return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
     if word in STOP_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
         return False
-    if word in WITH_GUARD and i + 1 < len(words) and words[i + 1].text == "with":
+    with_next = i + 1 < len(words) and words[i + 1].text == "with"
+    if word in WITH_GUARD and (with_next or word.endswith("s")):
         before = tokens(low, max(0, tok.start - 40), tok.start)[-1:]
         if not before or before[0].text in STOP_WORDS or before[0].text in BOUNDARY_WORDS:
-            return False  # the verb of "that works with usb c" (not "slim FIT with buttons")
+            return False  # the verb of "that works with usb c", "that fits a 15.6 inch laptop"
     if word in _LENGTH_WORDS and _after_length(low, tok.start):
         return False
     if word not in COLOR_WORDS:
