@@ -129,6 +129,7 @@ def test_the_units_are_the_ones_the_code_had() -> None:
         "p": ("p",),
         "core": ("core", "cores"),
         "port": ("port", "ports"),
+        "hour": ("hour", "hours", "hr", "hrs"),
     }
     assert list(units())[:3] == ["inch", "tb", "gb"]
 
