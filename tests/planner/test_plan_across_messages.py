@@ -83,6 +83,23 @@ def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "keywords", "prefer"),
+    [
+        ("she prefers something light", (), ("light",)),
+        ("something light", ("light",), ()),
+        ("i'd prefer anything waterproof", (), ("waterproof",)),
+    ],
+)
+def test_a_trait_after_something_keeps_the_product(
+    message: str, keywords: tuple[str, ...], prefer: tuple[str, ...]
+) -> None:
+    """ "something light" after a laptop is a light laptop: it had planned the product light
+    (a lamp), and "prefers" was a keyword."""
+    plan = plan_from_text(["a laptop for my daughter", message])
+    assert (plan.category, plan.keywords, plan.prefer) == ("laptop", keywords, prefer)
+
+
+@pytest.mark.parametrize(
     ("messages", "keywords", "must_have"),
     [
         (["a 27 inch monitor", "32 inch"], ("32 inch",), ()),

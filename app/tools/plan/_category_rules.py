@@ -32,6 +32,7 @@ from app.tools.plan._lexicon_rules import (
     NOT_HEADS,
     PARTS_NAMED_LAST,
     PASSED_MODIFIERS,
+    PRODUCT_PRONOUNS,
     TWO_WORD_NAMES,
     is_catalog_kind,
     is_product_noun,
@@ -114,7 +115,7 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
     runs = chunks(low, start, end, allowed)
     for idx, run in enumerate(runs):
         head = _head_index(run)
-        if head is None:
+        if head is None or _TRAIT_LEAD.search(low, max(0, run[head].start - 12), run[head].start):
             continue
         if singular(run[head].text) in CONTAINER_NOUNS and idx + 1 < len(runs):
             after = low[run[head].end : runs[idx + 1][0].start]
@@ -123,6 +124,11 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
                 run, head = runs[idx + 1], inner
         return _phrase(run, head)
     return _catalog_kind(runs)
+
+
+_TRAIT_LEAD = re.compile(r"\b(?:" + "|".join(sorted(PRODUCT_PRONOUNS)) + r")\s+$")
+"""A word standing for the product right before a noun: the noun is a trait of it ("something
+LIGHT"), so it heads no product."""
 
 
 def _catalog_kind(runs: list[list[Token]]) -> CategoryGuess | None:

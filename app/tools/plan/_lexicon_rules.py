@@ -164,6 +164,9 @@ NO_FEATURES = lexicon.word_set("lexicon_no_features")
 NEGATION_OBJECT_STOPS = lexicon.word_set("lexicon_negation_object_stops")
 """Words right after "not"/"no"/"without" that mean the phrase is no exclusion."""
 
+PRODUCT_PRONOUNS = lexicon.word_set("product_pronouns")
+"""Words standing for the product ("SOMETHING light"): the word after one is a trait of it."""
+
 WITH_GUARD = lexicon.word_set("preference_with_guard")
 """Words after which "with" is no must-have but a verb's ("compatible with", "WORKS with")."""
 

@@ -13,6 +13,7 @@ from app.language import lexicon
 from app.tools.plan._amount_rules import is_unit
 from app.tools.plan._lexicon_rules import (
     COMPOUND_MODIFIERS,
+    PRODUCT_PRONOUNS,
     PURPOSE_NOUNS,
     WITH_GUARD,
     is_product_noun,
@@ -281,7 +282,7 @@ def _collect(
 
 
 def _skip_lead(low: str, start: int) -> int:
-    """Skip "the flavor should be", "it will have", "very" before the wanted phrase."""
+    """Skip "the flavor should be", "it will have", "very", "something" before the wish."""
     toks = tokens(low, start, min(len(low), start + 80))[:7]
     for idx, tok in enumerate(toks):
         if tok.text in _LEAD_VERBS:
@@ -292,7 +293,7 @@ def _skip_lead(low: str, start: int) -> int:
                 toks = toks[idx + 1 :]
             break
     for tok in toks:
-        if tok.text not in _ADVERBS:
+        if tok.text not in _ADVERBS and tok.text not in PRODUCT_PRONOUNS:
             break
         start = tok.end
     return start
