@@ -83,6 +83,23 @@ def test_a_refinement_keeps_the_category_and_adds_keywords() -> None:
 
 
 @pytest.mark.parametrize(
+    ("messages", "keywords"),
+    [
+        (["a red dress", "in blue instead"], ("blue",)),
+        (["a blue shirt for men", "for women instead"], ("blue", "women")),
+        (["a red and blue dress"], ("red", "blue")),
+        (["a black laptop", "and a white mouse"], ("black", "white")),
+    ],
+)
+def test_a_later_colour_or_audience_replaces_the_earlier(
+    messages: list[str], keywords: tuple[str, ...]
+) -> None:
+    """A product is one colour and for one audience at a time: "blue instead" had kept red
+    beside it; one message may name both, and a bundle's slots keep their own."""
+    assert plan_from_text(messages).keywords == keywords
+
+
+@pytest.mark.parametrize(
     ("message", "keywords", "prefer"),
     [
         ("she prefers something light", (), ("light",)),

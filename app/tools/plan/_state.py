@@ -14,7 +14,13 @@ from app.language import lexicon
 from app.tools.plan._amount_rules import same_measure
 from app.tools.plan._budget_rules import BudgetMention
 from app.tools.plan._bundle_slots import new_slot, part_named, refined_part, same_request, slot_of
-from app.tools.plan._lexicon_rules import CONNECTORS, FORM_PRODUCTS, PART_HOSTS, SIZED_PARTS
+from app.tools.plan._lexicon_rules import (
+    CONNECTORS,
+    FORM_PRODUCTS,
+    PART_HOSTS,
+    RIVAL_FACETS,
+    SIZED_PARTS,
+)
 from app.tools.plan._lift_rules import Lift
 from app.tools.plan._message_rules import MessageReading, ProductReading
 from app.tools.plan._negation_rules import Finding
@@ -331,14 +337,19 @@ class PlanState:
 
     def _drop_remeasured(self, terms: Sequence[str]) -> None:
         """Forget amounts of earlier messages that these terms size anew ("32 inch" after
-        "27 inch"; "4tb" after a drive's "2tb")."""
+        "27 inch"; "4tb" after a drive's "2tb"), and a colour or audience they name anew
+        ("blue" after "red", "women" after "men"; a bundle's slots keep their own)."""
 
         one_part = self.head is not None and self.head not in PART_HOSTS
 
         def kept(old: str) -> bool:
             if old in self.said_now:
                 return True
-            return not any(same_measure(old, new, one_part=one_part) for new in terms)
+            return not any(
+                same_measure(old, new, one_part=one_part)
+                or (not self.bundle and any(old in f and new in f for f in RIVAL_FACETS))
+                for new in terms
+            )
 
         self.keywords = [k for k in self.keywords if kept(k)]
         self.must_have = [m for m in self.must_have if kept(m)]
