@@ -70,11 +70,13 @@ _COUNT_ONLY = re.compile(
 )
 """A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
 _BEST = re.compile(lexicon.alternation("follow_ups_best"))
+_COMPARED = r"(?:the\s+)?(?:" + lexicon.alternation("follow_ups_compare") + r")\b"
 _COMPARE = re.compile(
-    r"\bcompare\s+(?:the\s+)?(?:"
-    + lexicon.alternation("follow_ups_compare")
-    + r")\b|\b(?:what'?s\s+the\s+)?differences?\s+between\s+(?:them|these|those)\b"
+    rf"\bcompare\s+{_COMPARED}|\bdifferences?\s+between\s+{_COMPARED}"
+    r"|\bhow\s+do\s+(?:they|these|those|the\s+two)\s+(?:compare|differ)\b"
 )
+"""A comparison asked of the picks shown ("compare the first two", "what's the difference
+between the first two?", "how do they compare?")."""
 """Questions about the picks shown ("which one is best?", "compare the first two"), answered
 from them without searching again."""
 _TRAIT_QUESTION = re.compile(

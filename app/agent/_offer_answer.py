@@ -70,29 +70,26 @@ def count_answer(picks: list[PickView], count: int) -> str:
 
 def best_answer(picks: list[PickView]) -> str:
     """The first pick as the best fit (the picker ranks by the whole request), with its
-    reasons, then the cheapest other pick when it costs less."""
+    reasons (which state its price), then the cheapest other pick when it costs less."""
     first = picks[0]
     lines = [
-        f"[{first.item_id}] {first.title} fits your request best "
-        f"({_money(first.price_usd)} on {first.platform}): {first.reason}."
+        f"[{first.item_id}] {first.title} fits your request best ({first.platform}): "
+        f"{first.reason}."
     ]
     cheaper = _cheaper_than(first, picks[1:])
     if cheaper is not None:
         lines.append(
-            f"If price matters most, [{cheaper.item_id}] {cheaper.title} costs "
-            f"{_money(cheaper.price_usd)}: {cheaper.reason}."
+            f"If price matters most, [{cheaper.item_id}] {cheaper.title} costs less "
+            f"({cheaper.platform}): {cheaper.reason}."
         )
     return "\n".join(lines)
 
 
 def compare_answer(picks: list[PickView]) -> str:
-    """The picks side by side, in the order ranked: price, shop and reasons of each, then
-    which costs least."""
+    """The picks side by side, in the order ranked: shop and reasons (price included) of
+    each, then which costs least."""
     lines = ["Side by side, in the order I ranked them:"]
-    lines += [
-        f"- [{p.item_id}] {p.title}: {_money(p.price_usd)} on {p.platform}; {p.reason}."
-        for p in picks
-    ]
+    lines += [f"- [{p.item_id}] {p.title} ({p.platform}): {p.reason}." for p in picks]
     priced = [p for p in picks if p.price_usd is not None]
     if len(priced) > 1:
         low = min(priced, key=lambda p: p.price_usd or 0.0)

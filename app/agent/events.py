@@ -47,6 +47,7 @@ class PickView(BaseModel):
     availability: Availability = "unknown"
     """What the shop lists of its stock ("unknown" when it lists none)."""
     reason: str
+    """Why it was picked, in words, its price (or that it has none) included."""
 
 
 class StageTiming(BaseModel):

@@ -317,6 +317,8 @@ def test_a_count_without_picks_is_planned_as_written() -> None:
         ("compare the first two", "compare", 2),
         ("compare them", "compare", None),
         ("what's the difference between them?", "compare", None),
+        ("what's the difference between the first two?", "compare", 2),
+        ("how do they compare?", "compare", None),
         ("which keyboard is best?", None, None),
         ("the best wireless earbuds", None, None),
     ],
@@ -335,10 +337,12 @@ def test_a_question_about_one_pick_is_planned_as_written() -> None:
 
 
 def test_the_best_answer_cites_the_first_pick_and_a_cheaper_one() -> None:
-    dear = PICKS[0].model_copy(update={"price_usd": 40.0, "reason": "has wireless"})
-    answer = best_answer([dear, PICKS[1]])
-    assert answer.startswith("[amazon:1] Earbuds fits your request best ($40.00 on amazon)")
-    assert "[amazon:2] Earbuds costs $1.98" in answer
+    dear = PICKS[0].model_copy(update={"price_usd": 40.0, "reason": "has wireless; $40.00"})
+    cheap = PICKS[1].model_copy(update={"reason": "$1.98"})
+    answer = best_answer([dear, cheap])
+    assert answer.startswith("[amazon:1] Earbuds fits your request best (amazon): has wireless")
+    assert "[amazon:2] Earbuds costs less (amazon): $1.98." in answer
+    assert answer.count("$40.00") == 1, "the reason states the price once"
     assert best_answer(PICKS[::-1]).count("[") == 1
 
 
