@@ -73,7 +73,7 @@ _BEST = re.compile(lexicon.alternation("follow_ups_best"))
 _COMPARED = r"(?:the\s+)?(?:" + lexicon.alternation("follow_ups_compare") + r")\b"
 _COMPARE = re.compile(
     rf"\bcompare\s+{_COMPARED}|\bdifferences?\s+between\s+{_COMPARED}"
-    r"|\bhow\s+do\s+(?:they|these|those|the\s+two)\s+(?:compare|differ)\b"
+    r"|\b(?:" + lexicon.alternation("follow_ups_compare_questions") + r")\b"
 )
 """A comparison asked of the picks shown ("compare the first two", "what's the difference
 between the first two?", "how do they compare?")."""

@@ -51,7 +51,8 @@ SPEC = re.compile(
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
 "20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
 _SHORTHANDS = {"g": "gb", "t": "tb"}
-_INCH_MARKS = frozenset({'"', "''"})
+_INCH_MARKS = frozenset(w for w, unit in UNITS.items() if unit == "inch" and not w.isalpha())
+"""The marks written for inches ('"', "''"), spelled as the word in a request."""
 _AT_MOST_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("specs_at_most_before") + r")\s+$")
 _AT_MOST_AFTER = re.compile(
     r"\s+or\s+(?:"

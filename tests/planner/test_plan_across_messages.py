@@ -185,6 +185,13 @@ def test_a_sized_part_asked_as_a_request_of_its_own_is_a_product(request_: str) 
     assert (plan.category, plan.keywords, plan.must_have) == ("ssd", ("1tb",), ())
 
 
+@pytest.mark.parametrize("message", ["never mind, a scanner instead", "nevermind, a scanner"])
+def test_taking_back_the_last_request_searches_no_filler(message: str) -> None:
+    """ "never mind" had become the keywords "never" and "mind" of the scanner."""
+    plan = plan_from_text(["a printer", message])
+    assert (plan.category, plan.keywords) == ("scanner", ())
+
+
 def test_a_new_product_resets_product_words_but_keeps_budget_and_excludes() -> None:
     plan = plan_from_text(
         ["a quiet gaming keyboard with rgb under $80, not logitech", "a mouse instead"]
