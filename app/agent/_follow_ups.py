@@ -58,16 +58,17 @@ second one"): either is answered with its price and offers."""
 
 
 _COUNTS = number_words("quantity")
+_COUNT = r"(?P<count>[2-9]|1[0-2]|" + "|".join(w.replace(" ", r"\s+") for w in _COUNTS) + ")"
+"""How many the shopper wants: 2 to 12 in digits, or a count word ("three", "a couple")."""
 _COUNT_ONLY = re.compile(
     (r"\s*(?:(?:" + lexicon.alternation("follow_ups_count_only_1") + r")[\s,]+)?(?:")
     + lexicon.alternation("follow_ups_count_only")
-    + (
-        r")?\s*(?P<count>[2-9]|1[0-2]|two|three|four|five|six|ten|a\s+couple)\s*(?:of\s+(?:them|"
-        r"those|these|it)|"
-    )
+    + rf")?\s*{_COUNT}\s*(?:of\s+(?:them|those|these|it)|"
     + lexicon.alternation("follow_ups_count_units")
     + r")?[\s,]*(?:please|then|thanks)?[\s.!?]*"
 )
+_COUNT_OF = re.compile(rf"\b{_COUNT}\s+of\s+$")
+"""A count of the pick named right after it ("how much would 3 OF the second one cost?")."""
 """A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
 _BEST = re.compile(lexicon.alternation("follow_ups_best"))
 _COMPARED = r"(?:the\s+)?(?:" + lexicon.alternation("follow_ups_compare") + r")\b"
@@ -116,6 +117,8 @@ class FollowUp:
     shown_before: frozenset[str] = frozenset()
     count: int | None = None
     """How many of the last picks the shopper wants, when that is all the message asks."""
+    count_picks: tuple[PickView, ...] = ()
+    """The pick the count is asked of ("3 of the second one"); none: every pick shown."""
     question: str | None = None
     """"best" or "compare": a question about the picks shown, answered from them."""
     trait: str | None = None
@@ -155,10 +158,12 @@ def follow_up_cues(message: str, session: Session, speller: Speller | None = Non
     cues = FollowUpCues(message, low, text, reference=reference)
     counted = _COUNT_ONLY.fullmatch(low)
     if counted is not None and session.picks:
-        word = " ".join(counted.group("count").split())
-        return dataclasses.replace(
-            cues, settled=FollowUp(None, count=_COUNTS.get(word) or int(word))
-        )
+        return dataclasses.replace(cues, settled=FollowUp(None, count=_count(counted)))
+    of_pick = _COUNT_OF.search(low, 0, reference.start()) if reference is not None else None
+    picked = _pick_at(reference, session.picks) if reference is not None else None
+    if of_pick is not None and picked is not None:
+        counted_pick = FollowUp(None, count=_count(of_pick), count_picks=(picked,))
+        return dataclasses.replace(cues, settled=counted_pick)
     if _question(low) is not None and len(session.picks) > 1:
         return cues
     return dataclasses.replace(cues, settled=_trait_question(low, session))
@@ -308,6 +313,11 @@ def _without(message: str, reference: re.Match[str]) -> str:
     """The message without the reference to a pick."""
     before, after = message[: reference.start()].rstrip(), message[reference.end() :].lstrip()
     return f"{before} {after}".strip()
+
+
+def _count(found: re.Match[str]) -> int:
+    word = " ".join(found.group("count").split())
+    return _COUNTS.get(word) or int(word)
 
 
 def _pick_at(reference: re.Match[str], picks: list[PickView]) -> PickView | None:

@@ -56,7 +56,7 @@ def offers_answer(pick: PickView, result: PriceCompareResult) -> str:
 def count_answer(picks: list[PickView], count: int) -> str:
     """What `count` of each last pick cost at its listed price, citing each; a pick without
     a price says so. Stock is not known, which the answer says."""
-    lines = [f"What {count} of each of my picks cost:"]
+    lines = [f"What {count} of each of my picks cost:" if len(picks) > 1 else f"What {count} cost:"]
     for pick in picks:
         total = (
             f"{_money(pick.price_usd)} each, {_money(pick.price_usd * count)} for {count}"

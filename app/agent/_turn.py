@@ -47,6 +47,8 @@ class Turn:
     """The last turn's pick this message asks a price question about, if any."""
     asked_count: int | None = None
     """How many of the last turn's picks this message asks for, if that is all it asks."""
+    count_picks: tuple[PickView, ...] = ()
+    """The pick the count is asked of; none: every pick of the last turn."""
     asked_question: str | None = None
     """"best" or "compare" when the message asks that about the last turn's picks."""
     asked_picks: int | None = None

@@ -83,6 +83,7 @@ def _note_follow_up(turn: Turn, follow_up: FollowUp, items: Mapping[str, Item]) 
     turn.notes += [follow_up.note] if follow_up.note else []
     turn.asked_about = follow_up.asked_about
     turn.asked_count = follow_up.count
+    turn.count_picks = follow_up.count_picks
     turn.asked_question = follow_up.question
     turn.asked_picks = follow_up.question_picks
     turn.asked_trait = follow_up.trait

@@ -50,7 +50,7 @@ async def run_offline_turn(
     if turn.asked_about is not None and "price_compare" in tools:
         return await _answer_offers(turn, turn.asked_about, tools)
     if turn.asked_count is not None and turn.session.picks:
-        turn.answer = count_answer(turn.session.picks, turn.asked_count)
+        turn.answer = count_answer(list(turn.count_picks) or turn.session.picks, turn.asked_count)
         return True
     if turn.asked_trait is not None and turn.trait_items:
         turn.answer = trait_answer(turn.asked_trait, turn.trait_items)

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from app.agent._offer_answer import best_answer, compare_answer, offers_answer, trait_answer
+from app.agent._offer_answer import (
+    best_answer,
+    compare_answer,
+    count_answer,
+    offers_answer,
+    trait_answer,
+)
 from app.agent.events import PickView
 from app.agent.follow_ups import FollowUp, follow_up_cues
 from app.agent.follow_ups import read_follow_up as settle_follow_up
@@ -302,6 +308,24 @@ def test_a_count_alone_asks_what_that_many_of_the_picks_cost(
     follow_up = read_follow_up(message, _session(PICKS))
     assert follow_up.count == count
     assert (follow_up.planned is None) == (count is not None)
+
+
+@pytest.mark.parametrize(
+    ("message", "count", "pick"),
+    [
+        ("how much would 3 of the second one cost?", 3, "amazon:2"),
+        ("i'll take two of the first one", 2, "amazon:1"),
+    ],
+)
+def test_a_count_of_one_pick_asks_what_that_many_of_it_cost(
+    message: str, count: int, pick: str
+) -> None:
+    """ "3 of the second one" had been answered with one pick's price, the count dropped."""
+    follow_up = read_follow_up(message, _session(PICKS))
+    assert (follow_up.count, [p.item_id for p in follow_up.count_picks]) == (count, [pick])
+    answer = count_answer(list(follow_up.count_picks), count)
+    assert answer.startswith(f"What {count} cost:")
+    assert answer.count("[amazon:") == 1
 
 
 def test_a_count_without_picks_is_planned_as_written() -> None:
