@@ -718,6 +718,8 @@ def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) ->
         ("my old router died, need a new router", "router", ()),
         ("something for my wife's birthday, she likes earrings", "earrings", ()),
         ("an ssd for my old laptop", "ssd", ("laptop",)),
+        ("i need new headphones, my old ones broke", "headphones", ()),
+        ("i want new balance sneakers", "sneakers", ("new", "balance")),
     ],
 )
 def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(

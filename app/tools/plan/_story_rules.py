@@ -28,14 +28,14 @@ _OWNED = re.compile(r"\bmy\s+(?P<owned>" + lexicon.alternation("story_owned_adje
 """The word saying a thing is the one the shopper has: "my OLD laptop"."""
 _BACK_REFERENCES = lexicon.word_set("story_back_references")
 _NEWNESS = re.compile(
-    r"\b(?:a|an|the|some|any)\s+(?P<new>(?:"
+    r"\b(?:a|an|the|some|any|need|want|buy|get)\s+(?P<new>(?:"
     + lexicon.alternation("story_newness")
     + r"))\b(?!\s+(?:"
     + lexicon.alternation("story_new_names")
     + r")\b)"
 )
-"""Newness asked of what is bought: "a new one", "a brand new laptop" (not "a new balance
-sneaker": "new" is part of a name there)."""
+"""Newness asked of what is bought: "a new one", "a brand new laptop", "i need new
+headphones" (not "a new balance sneaker": "new" is part of a name there)."""
 _GIFT = re.compile(r"\b(?:" + lexicon.alternation("story_gift") + r")\b")
 """A gift said of what is bought; it names the product only when a word of a name follows."""
 _ONLY_NEWNESS = re.compile(r"\s*(?:(?:" + lexicon.alternation("story_newness") + r")\s*)?")
