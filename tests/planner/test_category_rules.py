@@ -388,6 +388,9 @@ def test_a_length_said_again_as_long_is_one_keyword(text: str, keywords: tuple[s
         ("a cable 6 to 10 feet long", ("at least 6 feet", "at most 10 feet")),
         ('a tv 40-50"', ("at least 40 inch", "at most 50 inch")),
         ("earbuds, at least 8 hours battery life", ("at least 8 hours", "battery", "life")),
+        # a minimum said after the product the amount sizes
+        ("a 2tb ssd or bigger", ("at least 2tb",)),
+        ("a 55 inch tv or larger", ("at least 55 inch",)),
     ],
 )
 def test_an_asked_bound_is_one_keyword_with_its_cue(text: str, keywords: tuple[str, ...]) -> None:

@@ -35,6 +35,7 @@ from app.tools.plan._lexicon_rules import (
     SIZED_BY_NUMBER_ONLY,
     WITH_GUARD,
     is_color_label,
+    is_product_noun,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
 from app.tools.plan._text_rules import SIZE_LABELS, STOP_WORDS, Allowed, SpanMask, Token, tokens
@@ -71,6 +72,14 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
     found = []
     for quantity in quantities(low):
         start, end = quantity.reach
+        after_noun = _AT_LEAST_AFTER_NOUN.match(low, end)
+        if after_noun is not None and not (quantity.at_least or quantity.at_most):
+            noun = after_noun.group("noun")
+            if is_product_noun(noun) and mask.is_free(start, after_noun.end()):
+                mask.take(start, end)  # "a 2tb ssd or more": the noun stays the product's
+                mask.take(after_noun.start("cue"), after_noun.end())
+                found.append(Bound(MINIMUM_CUE + quantity.text, start, end))
+                continue
         ranged = _range(low, quantity)
         if ranged is not None and mask.is_free(ranged[1].start, end):
             mask.take(ranged[1].start, end)
@@ -87,6 +96,12 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
         mask.take(start, end)
         found.append(Bound(term, start, end))
     return found
+
+
+_AT_LEAST_AFTER_NOUN = re.compile(
+    r"\s+(?P<noun>[a-z][a-z0-9-]*)(?P<cue>" + lexicon.alternation("specs_at_least_after") + ")"
+)
+"""A minimum said after the product the amount sizes: "a 2tb ssd OR MORE"."""
 
 
 def _range(low: str, quantity: Quantity) -> tuple[Bound, Bound] | None:
