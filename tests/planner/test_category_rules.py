@@ -42,6 +42,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("gaming laptop 1tb ssd under 900", "gaming laptop"),
         ("16gb ram", "ram"),
         ("iphone 12 case", "case"),
+        ("a vacuum cleaner for pet hair", "vacuum cleaner"),
         # an ambiguous head ends its phrase before the size said after it
         ("a black top size small", "top"),
         ("a memory card 64gb", "memory card"),

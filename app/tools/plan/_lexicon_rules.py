@@ -182,25 +182,9 @@ AMBIGUOUS_HEADS = lexicon.word_set("lexicon_ambiguous_heads")
 
 
 TWO_WORD_NAMES = frozenset(
-    {
-        ("power", "strip"),
-        ("led", "strip"),
-        ("light", "strip"),
-        ("mini", "pc"),
-        ("mini", "computer"),
-        ("docking", "station"),
-        ("access", "point"),
-        ("charging", "station"),
-        ("battery", "backup"),
-        ("portable", "charger"),
-        ("range", "extender"),
-        ("signal", "booster"),
-        ("ball", "head"),
-        ("watch", "band"),
-        ("watch", "strap"),
-        ("remote", "control"),
-        ("privacy", "filter"),
-    }
+    (first, second)
+    for first, seconds in lexicon.word_sets("two_word_names").items()
+    for second in seconds
 )
 """Product names of two words whose first word is no compound modifier elsewhere and whose
 second may name no product alone: a "power strip" (not "bacon strips"), a "mini pc" (not a
@@ -210,7 +194,7 @@ PARTS_NAMED_LAST = lexicon.word_set("lexicon_parts_named_last")
 """Parts shoppers name after the machine that holds them ("hp desktop pc intel core j4025
 processor" asks for the PC)."""
 
-HEADS_AFTER_A_PRODUCT = frozenset({"arm"})
+HEADS_AFTER_A_PRODUCT = lexicon.word_set("heads_after_a_product")
 """Nouns that name a product only after another ("a monitor arm"); alone they are body
 parts or brands ("arm & hammer", "arms lumbar support")."""
 
