@@ -55,6 +55,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("a face toner for oily skin", "face toner"),
         ("a printer under $100", "printer"),
         ("a smart watch under $150", "smartwatch"),
+        ("smart watches for kids", "smartwatches"),
         ("cheap smart phones", "smartphones"),
         ("wireless head phones", "headphones"),
         ("a gaming lap top", "gaming laptop"),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.catalog.product_nouns import singular
+from app.catalog.product_nouns import plural, singular
 from app.catalog.profile_kinds import KindFilter
 from app.catalog.specs import UNITS
 from app.language import lexicon
@@ -307,16 +307,9 @@ def _two_word_name(run: list[Token], k: int) -> bool:
     return k > 0 and (run[k - 1].text, singular(run[k].text)) in TWO_WORD_NAMES
 
 
-_SPLIT_COMPOUNDS = {
-    ("smart", "watch"): "smartwatch",
-    ("smart", "phone"): "smartphone",
-    ("head", "phone"): "headphone",
-    ("lap", "top"): "laptop",
-    ("charging", "pad"): "charger",
-}
+_SPLIT_NAMES = lexicon.word_map("split_product_names")
 """Product names of two words whose second half is a product noun of its own, by the one
-word catalogs write: "a smart watch" is a smartwatch, not a watch; "a wireless charging pad"
-a wireless charger, not a pad."""
+word catalogs write: "a smart watch" is a smartwatch, not a watch."""
 
 
 def _phrase(run: list[Token], head: int) -> CategoryGuess:
@@ -371,7 +364,7 @@ def _joined_head(run: list[Token], head: int) -> str | None:
     if head == 0:
         return None
     word = run[head].text
-    joined = _SPLIT_COMPOUNDS.get((run[head - 1].text, singular(word)))
+    joined = _SPLIT_NAMES.get(f"{run[head - 1].text} {singular(word)}")
     if joined is None:
         return None
-    return joined if singular(word) == word else joined + "s"
+    return joined if singular(word) == word else plural(joined)

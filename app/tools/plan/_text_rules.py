@@ -89,8 +89,7 @@ def normalize(text: str) -> str:
 
 
 _SPLIT_WORDS = re.compile(
-    r"\b(?:blue[\s-]tooth|ear (?:buds?|phones?)|key boards?|head (?:sets?|phones?)|web cams?)\b",
-    re.IGNORECASE,
+    r"\b(?:" + lexicon.alternation("text_split_words") + r")\b", re.IGNORECASE
 )
 
 
