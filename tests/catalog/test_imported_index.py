@@ -70,6 +70,20 @@ def test_a_pick_names_the_size_asked(shopify_settings: Settings) -> None:
     assert len(varsity) == 1, "the three sizes are one product"
 
 
+@pytest.mark.parametrize(("query", "size"), [("a varsity top, size M", "Medium")])
+def test_a_size_asked_by_its_letter_picks_that_size(
+    shopify_settings: Settings, query: str, size: str
+) -> None:
+    """The sample lists sizes as words; "size M" had left no size to hold (Large was picked)."""
+    plan = plan_with_options(query, platforms=["sample-shop"])
+    outcome = asyncio.run(run_pick(shopify_settings, query, plan))
+    assert outcome.ok, outcome.output
+    assert isinstance(outcome.output, ItemPickerResult)
+    picks = pick_payload(outcome.output)["picks"]
+    assert picks
+    assert {p["attributes"].get("size") for p in picks} == {size}
+
+
 def test_a_sold_out_listing_is_not_picked_and_is_named(shopify_settings: Settings) -> None:
     """The sample's one pink armchair is out of stock: it is left out, and named as the best
     match the shopper cannot have now."""

@@ -330,6 +330,15 @@ def test_the_verb_before_with_is_no_keyword(
 
 @pytest.mark.parametrize(
     ("text", "keywords"),
+    [("a varsity top, size M", ("varsity", "medium")), ("a t-shirt size: l", ("large",))],
+)
+def test_a_size_letter_is_searched_as_its_word(text: str, keywords: tuple[str, ...]) -> None:
+    """A lone letter is no keyword, so "size M" had left no size for the picker to hold."""
+    assert plan_from_text([text]).keywords == keywords
+
+
+@pytest.mark.parametrize(
+    ("text", "keywords"),
     [('a 65" oled tv', ("65 inch", "oled")), ("a 15.6'' laptop sleeve", ("15.6 inch",))],
 )
 def test_an_inch_mark_is_the_unit_inch(text: str, keywords: tuple[str, ...]) -> None:

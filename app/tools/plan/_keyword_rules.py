@@ -43,6 +43,13 @@ from app.tools.plan._text_rules import SIZE_LABELS, STOP_WORDS, Allowed, SpanMas
 _UNIT_LEADS = lexicon.word_set("keyword_unit_leads")
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
 after the number takes it instead ("size 75 feet" is 75 feet)."""
+_LETTER_SIZES = {
+    group[0]: next(name for name in group[1:] if name.isalpha())
+    for group in lexicon.word_groups("clothing_sizes")
+    if len(group[0]) == 1
+}
+"""A garment size's one letter after the word size, as its word ("size m" -> medium): a lone
+letter is otherwise no keyword, and the picker reads sizes off the searched words."""
 _MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")
 """The word after an asked bound, which may name the part it sizes ("16gb or more ram")."""
 
@@ -193,6 +200,10 @@ def keywords(
             continue
         if adjacent and nxt is not None and _part_before_size(low, tok, nxt.text):
             out.append((tok.start, f"{tok.text} {nxt.text}"))
+            i += 2
+            continue
+        if tok.text in SIZE_LABELS and nxt is not None and nxt.text in _LETTER_SIZES:
+            out.append((tok.start, _LETTER_SIZES[nxt.text]))  # "size m" -> medium
             i += 2
             continue
         if tok.text in _UNIT_LEADS and adjacent and nxt is not None and nxt.text[0].isdigit():
