@@ -205,6 +205,8 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
     first = session.picks[0]
     price, note = _relative_price(low, first)
     size, sized = _relative_size(low, first.title)
+    if not size:
+        size, sized = _relative_garment_size(low, first)
     part, grown = _more_of_part(low, first.title) if not (price or size) else ({}, None)
     change = PlanChange.model_validate({**price, **size, **part}) if price or size or part else None
     notes = [n for n in (note, sized, grown) if n]
@@ -280,6 +282,28 @@ def _relative_size(low: str, title: str) -> tuple[dict[str, Any], str | None]:
         return {"size": least}, f"read 'bigger' as {least}, above the last first pick"
     most = f"at most {int(min(inches)) - 1} inch"
     return {"size": most}, f"read 'smaller' as {most}, below the last first pick"
+
+
+_GARMENT_SIZES = lexicon.word_groups("clothing_sizes")
+"""Garment sizes, smallest first, each by its names ("m", "medium")."""
+
+
+def _relative_garment_size(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
+    """The garment size a "bigger" or "smaller" means beside the first pick's (its size
+    attribute, else a size its title ends with: "Classic Varsity Top - Large"): the next one
+    up or down, as its word; none when the pick has no garment size or none is next."""
+    bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
+    stated = pick.attributes.get("size") or pick.title.rsplit("-", 1)[-1]
+    at = next((i for i, g in enumerate(_GARMENT_SIZES) if stated.strip().lower() in g), None)
+    if bigger == smaller or _AMOUNT.search(low) or at is None:
+        return {}, None
+    step = at + (1 if bigger else -1)
+    if not 0 <= step < len(_GARMENT_SIZES):
+        return {}, None
+    group = _GARMENT_SIZES[step]
+    name = next((n for n in group if n.isalpha() and len(n) > 3), group[0])
+    said = "bigger" if bigger else "smaller"
+    return {"size": name}, f"read '{said}' as size {name}, next to the last first pick's"
 
 
 def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:

@@ -291,6 +291,35 @@ def test_smaller_is_read_against_the_first_picks_screen_size() -> None:
 
 
 @pytest.mark.parametrize(
+    ("message", "title", "attributes", "size"),
+    [
+        ("a bigger one", "Classic Varsity Top", {"size": "Medium"}, "large"),
+        ("smaller please", "Classic Varsity Top - Large", {}, "medium"),
+        ("a smaller one", "Kurta", {"size": "XXS"}, None),
+        ("a bigger one", "Kurta", {"size": "Red"}, None),
+    ],
+)
+def test_bigger_or_smaller_is_read_against_the_first_picks_garment_size(
+    message: str, title: str, attributes: dict[str, str], size: str | None
+) -> None:
+    """A pick with no screen size but a garment size steps to the next size ("a bigger one"
+    after a Medium asks Large); none below the smallest, none for no size. "a smaller one"
+    had been answered that Pickwise only helps with shopping."""
+    plan = plan_from_text(["a varsity top, size M"])
+    top = PickView(
+        item_id="shop:1", title=title, platform="shop", price_usd=60.0, reason="",
+        attributes=attributes,
+    )  # fmt: skip
+    follow_up = read_follow_up(message, _session([top], plan))
+    assert (follow_up.change.size if follow_up.change else None) == size
+    if size is not None:
+        replanned = apply_change(
+            plan_from_text(["a varsity top, size M", message]), follow_up.change
+        )
+        assert replanned.keywords == ("varsity", size)
+
+
+@pytest.mark.parametrize(
     ("message", "count"),
     [
         ("make it 2 of them", 2),

@@ -36,9 +36,13 @@ COLOR_WORDS = frozenset({"color", "colour"})
 _COLOR_NAMED_AFTER = lexicon.word_set("lexicon_color_named_after")
 COLOUR_NAMES = lexicon.word_set("lexicon_colour_names")
 """Colour names: one asked is a colour, no brand, though a catalog has a brand of the name."""
-RIVAL_FACETS = (COLOUR_NAMES, frozenset(lexicon.word_sets("audience_relations")))
-"""Facets a product has one of at a time (its colour, its audience): a later one asked
-replaces an earlier one ("a red dress", then "blue instead")."""
+RIVAL_FACETS = (
+    COLOUR_NAMES,
+    frozenset(lexicon.word_sets("audience_relations")),
+    frozenset(name for group in lexicon.word_groups("clothing_sizes") for name in group),
+)
+"""Facets a product has one of at a time (its colour, its audience, its garment size): a
+later one asked replaces an earlier one ("a red dress", then "blue instead")."""
 
 
 def is_color_label(before: str | None, word: str, after: str | None) -> bool:
