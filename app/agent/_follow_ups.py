@@ -58,7 +58,7 @@ second one"): either is answered with its price and offers."""
 
 
 _COUNTS = number_words("quantity")
-_COUNT = r"(?P<count>[2-9]|1[0-2]|" + "|".join(w.replace(" ", r"\s+") for w in _COUNTS) + ")"
+_COUNT = r"(?P<count>[2-9]|1[0-2]|" + "|".join(r"\s+".join(w.split()) for w in _COUNTS) + ")"
 """How many the shopper wants: 2 to 12 in digits, or a count word ("three", "a couple")."""
 _COUNT_ONLY = re.compile(
     (r"\s*(?:(?:" + lexicon.alternation("follow_ups_count_only_1") + r")[\s,]+)?(?:")
@@ -67,19 +67,17 @@ _COUNT_ONLY = re.compile(
     + lexicon.alternation("follow_ups_count_units")
     + r")?[\s,]*(?:please|then|thanks)?[\s.!?]*"
 )
+"""A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
 _COUNT_OF = re.compile(rf"\b{_COUNT}\s+of\s+$")
 """A count of the pick named right after it ("how much would 3 OF the second one cost?")."""
-"""A message asking only how many to buy ("make it 2", "i need three of them", "2 please")."""
 _BEST = re.compile(lexicon.alternation("follow_ups_best"))
 _COMPARED = r"(?:the\s+)?(?:" + lexicon.alternation("follow_ups_compare") + r")\b"
 _COMPARE = re.compile(
     rf"\bcompare\s+{_COMPARED}|\bdifferences?\s+between\s+{_COMPARED}"
     r"|\b(?:" + lexicon.alternation("follow_ups_compare_questions") + r")\b"
 )
-"""A comparison asked of the picks shown ("compare the first two", "what's the difference
-between the first two?", "how do they compare?")."""
-"""Questions about the picks shown ("which one is best?", "compare the first two"), answered
-from them without searching again."""
+"""Questions about the picks shown ("which one is best?", "compare the first two", "what's
+the difference between the first two?"), answered from them without searching again."""
 _TRAIT_QUESTION = re.compile(
     (
         r"(?:(?:(?:"
