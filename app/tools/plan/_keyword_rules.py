@@ -4,7 +4,6 @@ standards, processor tiers and asked bounds they carry kept whole ("1tb ssd", "u
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import re
 from collections.abc import Sequence
@@ -88,9 +87,9 @@ def find_bounds(low: str, mask: SpanMask) -> list[Bound]:
                 found.append(Bound(MINIMUM_CUE + quantity.text, start, end))
                 continue
         ranged = _range(low, quantity)
-        if ranged is not None and mask.is_free(ranged[1].start, end):
-            mask.take(ranged[1].start, end)
-            found += [dataclasses.replace(ranged[1], end=end), ranged[0]]
+        if ranged is not None and mask.is_free(ranged[0].start, end):
+            mask.take(ranged[0].start, end)
+            found += ranged
             continue
         bound = quantity.at_least or quantity.at_most
         if not bound or not mask.is_free(start, end):
@@ -112,9 +111,9 @@ _AT_LEAST_AFTER_NOUN = re.compile(
 
 
 def _range(low: str, quantity: Quantity) -> tuple[Bound, Bound] | None:
-    """The bounds of a range whose upper amount is `quantity` ("40 to 50 inches": at least 40
-    inches, at most 50 inches), or None: no range, a bound already, or a lower end that is
-    no less than the upper one."""
+    """The bounds of a range whose upper amount is `quantity` ("between 40 and 50 inches": at
+    least 40 inches from "between", at most 50 inches), or None: no range, a bound already,
+    or a lower end that is no less than the upper one."""
     if quantity.at_least or quantity.at_most:
         return None
     before = _RANGE_BEFORE.search(low, max(0, quantity.start - 24), quantity.start)
@@ -127,8 +126,8 @@ def _range(low: str, quantity: Quantity) -> tuple[Bound, Bound] | None:
     written = quantity.text.replace('"', " inch")
     least = MINIMUM_CUE + lower + written[number.end() :]
     return (
+        Bound(least, before.start(), quantity.start),
         Bound(MAXIMUM_CUE + written, quantity.start, quantity.end),
-        Bound(least, before.start(), quantity.end),
     )
 
 
