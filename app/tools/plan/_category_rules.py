@@ -126,7 +126,7 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
     return _catalog_kind(runs)
 
 
-_TRAIT_LEAD = re.compile(r"\b(?:" + "|".join(sorted(PRODUCT_PRONOUNS)) + r")\s+$")
+_TRAIT_LEAD = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(PRODUCT_PRONOUNS))) + r")\s+$")
 """A word standing for the product right before a noun: the noun is a trait of it ("something
 LIGHT"), so it heads no product."""
 
