@@ -156,6 +156,16 @@ def test_a_hit_names_the_product_in_its_title_or_category(
     assert names_product(item(title, category), product) is named
 
 
+def test_the_makers_name_at_the_head_of_a_title_names_no_product() -> None:
+    """Myntra's "Lychee bags Women Grey Solid Backpack" was read as a bag for "a handbag"."""
+    backpack = item("Lychee bags Women Grey Solid Backpack").model_copy(
+        update={"brand": "Lychee bags"}
+    )
+    assert not names_product(backpack, "bag")
+    assert names_product(backpack, "backpack")
+    assert names_product(item("Lychee bags Women Grey Solid Backpack"), "bag"), "no brand known"
+
+
 def test_a_category_implied_by_the_spec_sheet_names_the_product() -> None:
     dell = 'DELL SE2719H 68.6 cm (27") 1920 x 1080 pixels Full HD LCD Black'
     assert not names_product(item(dell), "monitor")

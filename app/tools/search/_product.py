@@ -115,7 +115,11 @@ def _names(item: Item, product: str, request: str) -> bool:
     shelf = to_short_names((item.known_category or "").lower())
     if filed_as_accessory(shelf, noun):
         return False
-    texts = [as_sold(item.title.lower()), shelf if shelf and head(shelf) == noun else ""]
+    title = item.title.lower()
+    maker = f"{(item.brand or '').lower()} "
+    if len(maker) > 1 and title.startswith(maker) and title[len(maker) :].strip():
+        title = title[len(maker) :]  # the maker's name says no product: "Lychee bags Backpack"
+    texts = [as_sold(title), shelf if shelf and head(shelf) == noun else ""]
     texts += [_split_compounds(text, noun) for text in texts if "-" in text]
     texts = [with_short_names(text) for text in texts]
     texts += _as_its_line(texts[0])
