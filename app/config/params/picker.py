@@ -6,6 +6,7 @@ from app.config.registry import REGISTRY
 __all__ = [
     "AUTOPICK",
     "PICK_CHEAPEST_SPREAD",
+    "PICK_CHEAP_QUANTILE",
     "PICK_DISPLAY_CAP",
     "PICK_DUP_JACCARD",
     "PICK_GATE_FLOOR",
@@ -159,6 +160,17 @@ PICK_CHEAPEST_SPREAD = REGISTRY.declare(
     description="For a shopper who asked for the cheapest ('the cheapest usb c cable'), a pick "
     "is shown only when it costs at most this many times the cheapest pick stating as much "
     "of the request: a $551 cable is no answer beside $36 ones.",
+)
+PICK_CHEAP_QUANTILE = REGISTRY.declare(
+    "PICK_CHEAP_QUANTILE",
+    float,
+    0.5,
+    group="picker",
+    minimum=0.0,
+    maximum=1.0,
+    description="For a shopper who asked for a low price ('a cheap ssd'), a pick is shown only "
+    "when it costs no more than this quantile of the prices of the candidates naming the "
+    "product (0.5: the median); a $545 enterprise drive is no cheap ssd.",
 )
 PICK_W_NEAR_PRICE = REGISTRY.declare(
     "PICK_W_NEAR_PRICE",

@@ -16,27 +16,63 @@ def cheapest_first(selection: Selection, *, spread: float) -> Selection:
     more of what was asked first, unpriced ones last among equals (a 4 GB card is no
     answer to "the cheapest 32gb micro sd card", however cheap); a pick costing more than
     `spread` times the cheapest of those stating the most is held back."""
+    ordered = sorted(selection.picks, key=lambda c: (_unmet(c), *_price_order(c)))
+    return _within_spread(dataclasses.replace(selection, picks=tuple(ordered)), spread=spread)
 
-    def unmet(chosen: Chosen) -> int:
-        sem = chosen.scored.semantics
-        return len(sem.specs_unsaid) + len(sem.terms_unsaid)
 
-    def order(chosen: Chosen) -> tuple[int, bool, float]:
-        price = chosen.scored.item.price_usd
-        return unmet(chosen), price is None, price or 0.0
-
-    picks = sorted(selection.picks, key=order)
-    fewest = (
-        [c.scored.item.price_usd for c in picks if unmet(c) == unmet(picks[0])] if picks else []
-    )
-    priced = [p for p in fewest if p is not None]
-    if priced:
-        cap = spread * min(priced)
-        shown = [c for c in picks if (c.scored.item.price_usd or 0.0) <= cap]
-    else:
-        shown = picks
-    held = len(picks) - len(shown)
+def _within_spread(selection: Selection, *, spread: float) -> Selection:
+    """The picks in their order, but none costing more than `spread` times the cheapest of
+    those stating the most of the request."""
+    fewest = min((_unmet(c) for c in selection.picks), default=0)
+    best = [c.scored.item.price_usd for c in selection.picks if _unmet(c) == fewest]
+    priced = [p for p in best if p is not None]
+    if not priced:
+        return selection
+    cap = spread * min(priced)
+    shown = [c for c in selection.picks if (c.scored.item.price_usd or 0.0) <= cap]
+    held = len(selection.picks) - len(shown)
     return dataclasses.replace(selection, picks=tuple(shown), over_cap=selection.over_cap + held)
+
+
+def typical_price(ranked: Sequence[Scored], quantile: float) -> float | None:
+    """The price at `quantile` of the candidates that are the asked product (no accessory, none
+    below the gate's floor, none naming another product) and state the most of the request
+    ("a cheap usb stick 64gb": the 64 GB sticks), or None with fewer than three priced: what
+    "cheap" is measured against."""
+    kinds = [s for s in ranked if not s.penalised and s.pooled.named is not False]
+    fewest = min((_unmet_of(s) for s in kinds), default=0)
+    prices = sorted(
+        p for s in kinds if _unmet_of(s) == fewest and (p := s.item.price_usd) is not None
+    )
+    if len(prices) < _TYPICAL_MIN:
+        return None
+    return prices[min(len(prices) - 1, int(quantile * len(prices)))]
+
+
+_TYPICAL_MIN = 3
+
+
+def affordable(ranked: Sequence[Scored], cap: float | None) -> Sequence[Scored]:
+    """The ranked candidates priced at most `cap` (unpriced ones stay), in their order, for a
+    shopper who asked for a low price; all of them without a cap or when none is."""
+    if cap is None:
+        return ranked
+    kept = [s for s in ranked if (s.item.price_usd or 0.0) <= cap]
+    return kept or ranked
+
+
+def _unmet(chosen: Chosen) -> int:
+    return _unmet_of(chosen.scored)
+
+
+def _unmet_of(scored: Scored) -> int:
+    sem = scored.semantics
+    return len(sem.specs_unsaid) + len(sem.terms_unsaid)
+
+
+def _price_order(chosen: Chosen) -> tuple[bool, float]:
+    price = chosen.scored.item.price_usd
+    return price is None, price or 0.0
 
 
 def near_duplicates(a: Scored, b: Scored, *, threshold: float) -> bool:

@@ -14,6 +14,7 @@ from typing import ClassVar
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.config.params.picker import (
+    PICK_CHEAP_QUANTILE,
     PICK_CHEAPEST_SPREAD,
     PICK_DISPLAY_CAP,
     PICK_DUP_JACCARD,
@@ -38,7 +39,7 @@ from app.tools.picker._model import Pooled, Scored, Selection
 from app.tools.picker._report import OfferView, offers_by_item, slot_report
 from app.tools.picker._result import ItemPickerResult, Pick, SlotPicks, StageReport
 from app.tools.picker._scoring import TextVectors, current_weights, semantics, weigh
-from app.tools.picker._select import cheapest_first, select
+from app.tools.picker._select import affordable, cheapest_first, select, typical_price
 
 __all__ = ["STAGES", "ItemPickerArgs", "ItemPickerResult", "ItemPickerTool", "Pick", "SlotPicks"]
 
@@ -183,16 +184,18 @@ class ItemPickerTool:
         with _stage(stats, "semantic", len(pool)) as out:
             scores = await semantics(self.vectors, inputs, pool, embed=gate.budget)
             out.append(len(scores))
+        cheap = ctx.plan.cheap and not ctx.plan.cheapest
         for judging in range(_JUDGING_ROUNDS, 0, -1):
             with _stage(stats, "weigh", len(pool)) as out:
                 penalty = PICK_GATE_PENALTY.get()
                 weights = current_weights(cheap=ctx.plan.cheap)
                 ranked = await offload(weigh, filtered, gate, scores, weights, penalty=penalty)
                 out.append(len(ranked))
+            typical = typical_price(ranked, PICK_CHEAP_QUANTILE.get()) if cheap else None
             with _stage(stats, "select", len(ranked)) as out:
                 selection = await offload(
                     select,
-                    ranked,
+                    affordable(ranked, typical),
                     max_picks=inputs.max_picks,
                     show_ratio=PICK_REL_SHOW_RATIO.get(),
                     dup_threshold=PICK_DUP_JACCARD.get(),
