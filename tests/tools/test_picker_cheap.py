@@ -23,7 +23,7 @@ NO_GATE = Gate(False, "off", None, 0.3)
 WEIGHTS = Weights(recall=1.0, gate=2.0, must=1.5, prefer=0.75, avoid=1.0, cheap=0.3, spec=1.0)
 
 
-def ranked_for(items: list[Item], plan: ShoppingPlan) -> list[Scored]:
+def ranked_for(items: list[Item], plan: ShoppingPlan) -> tuple[Scored, ...]:
     inputs = inputs_for(items, plan)
     filtered = hard_filter(inputs)
     sem = semantic_scores(inputs, filtered.pool, {}, None)
