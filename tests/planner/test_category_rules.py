@@ -734,6 +734,9 @@ def test_a_product_word_split_in_two_is_read_as_one(text: str, category: str) ->
         ("an ssd for my old laptop", "ssd", ("laptop",)),
         ("i need new headphones, my old ones broke", "headphones", ()),
         ("i want new balance sneakers", "sneakers", ("new", "balance")),
+        # the occasion of a gift is why it is bought, never the product
+        ("i need a birthday gift for my sister who loves music", None, ("music",)),
+        ("earrings for my wife, a birthday present", "earrings", ()),
     ],
 )
 def test_the_story_of_the_shoppers_own_thing_and_newness_are_no_search_words(

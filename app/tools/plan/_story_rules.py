@@ -36,8 +36,15 @@ _NEWNESS = re.compile(
 )
 """Newness asked of what is bought: "a new one", "a brand new laptop", "i need new
 headphones" (not "a new balance sneaker": "new" is part of a name there)."""
-_GIFT = re.compile(r"\b(?:" + lexicon.alternation("story_gift") + r")\b")
-"""A gift said of what is bought; it names the product only when a word of a name follows."""
+_GIFT = re.compile(
+    r"\b(?:(?:"
+    + lexicon.alternation("story_gift_occasions")
+    + r")\s+)?(?:"
+    + lexicon.alternation("story_gift")
+    + r")\b"
+)
+"""A gift said of what is bought, with its occasion ("a BIRTHDAY gift"); it names the
+product only when a word of a name follows."""
 _ONLY_NEWNESS = re.compile(r"\s*(?:(?:" + lexicon.alternation("story_newness") + r")\s*)?")
 
 
