@@ -16,21 +16,13 @@ def cheapest_first(selection: Selection, *, spread: float) -> Selection:
     more of what was asked first, unpriced ones last among equals (a 4 GB card is no
     answer to "the cheapest 32gb micro sd card", however cheap); a pick costing more than
     `spread` times the cheapest of those stating the most is held back."""
-    ordered = sorted(selection.picks, key=lambda c: (_unmet(c), *_price_order(c)))
-    return _within_spread(dataclasses.replace(selection, picks=tuple(ordered)), spread=spread)
-
-
-def _within_spread(selection: Selection, *, spread: float) -> Selection:
-    """The picks in their order, but none costing more than `spread` times the cheapest of
-    those stating the most of the request."""
-    fewest = min((_unmet(c) for c in selection.picks), default=0)
-    best = [c.scored.item.price_usd for c in selection.picks if _unmet(c) == fewest]
-    priced = [p for p in best if p is not None]
+    ordered = sorted(selection.picks, key=lambda c: (_unmet(c.scored), *_price_order(c)))
+    priced = _prices_stating_most([c.scored for c in ordered])
     if not priced:
-        return selection
+        return dataclasses.replace(selection, picks=tuple(ordered))
     cap = spread * min(priced)
-    shown = [c for c in selection.picks if (c.scored.item.price_usd or 0.0) <= cap]
-    held = len(selection.picks) - len(shown)
+    shown = [c for c in ordered if (c.scored.item.price_usd or 0.0) <= cap]
+    held = len(ordered) - len(shown)
     return dataclasses.replace(selection, picks=tuple(shown), over_cap=selection.over_cap + held)
 
 
@@ -40,10 +32,7 @@ def typical_price(ranked: Sequence[Scored], quantile: float) -> float | None:
     ("a cheap usb stick 64gb": the 64 GB sticks), or None with fewer than three priced: what
     "cheap" is measured against."""
     kinds = [s for s in ranked if not s.penalised and s.pooled.named is not False]
-    fewest = min((_unmet_of(s) for s in kinds), default=0)
-    prices = sorted(
-        p for s in kinds if _unmet_of(s) == fewest and (p := s.item.price_usd) is not None
-    )
+    prices = sorted(_prices_stating_most(kinds))
     if len(prices) < _TYPICAL_MIN:
         return None
     return prices[min(len(prices) - 1, int(quantile * len(prices)))]
@@ -61,11 +50,13 @@ def affordable(ranked: Sequence[Scored], cap: float | None) -> Sequence[Scored]:
     return kept or ranked
 
 
-def _unmet(chosen: Chosen) -> int:
-    return _unmet_of(chosen.scored)
+def _prices_stating_most(field: Sequence[Scored]) -> list[float]:
+    """The known prices of the items that leave the fewest asked specs and terms unstated."""
+    fewest = min((_unmet(s) for s in field), default=0)
+    return [p for s in field if _unmet(s) == fewest and (p := s.item.price_usd) is not None]
 
 
-def _unmet_of(scored: Scored) -> int:
+def _unmet(scored: Scored) -> int:
     sem = scored.semantics
     return len(sem.specs_unsaid) + len(sem.terms_unsaid)
 
