@@ -18,6 +18,7 @@ from typing import Any
 from app.agent.events import PickView
 from app.agent.session import Session
 from app.catalog.currency import money, to_usd
+from app.catalog.garment_sizes import stepped_size
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
@@ -282,24 +283,17 @@ def _relative_size(low: str, title: str) -> tuple[dict[str, Any], str | None]:
     return {"size": most}, f"read 'smaller' as {most}, below the last first pick"
 
 
-_GARMENT_SIZES = lexicon.word_groups("clothing_sizes")
-"""Garment sizes, smallest first, each by its names ("m", "medium")."""
-
-
 def _relative_garment_size(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
     """The garment size a "bigger" or "smaller" means beside the first pick's (its size
     attribute, else a size its title ends with: "Classic Varsity Top - Large"): the next one
     up or down, as its word; none when the pick has no garment size or none is next."""
     bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
+    if bigger == smaller or _AMOUNT.search(low):
+        return {}, None
     stated = pick.attributes.get("size") or pick.title.rsplit("-", 1)[-1]
-    at = next((i for i, g in enumerate(_GARMENT_SIZES) if stated.strip().lower() in g), None)
-    if bigger == smaller or _AMOUNT.search(low) or at is None:
+    name = stepped_size(stated.strip().lower(), 1 if bigger else -1)
+    if name is None:
         return {}, None
-    step = at + (1 if bigger else -1)
-    if not 0 <= step < len(_GARMENT_SIZES):
-        return {}, None
-    group = _GARMENT_SIZES[step]
-    name = next((n for n in group if n.isalpha() and len(n) > 3), group[0])
     said = "bigger" if bigger else "smaller"
     return {"size": name}, f"read '{said}' as size {name}, next to the last first pick's"
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from app.catalog.garment_sizes import is_size_code, names_of_size
 from app.catalog.item import Item
 from app.catalog.product_nouns import singular
 from app.language import lexicon
@@ -24,11 +25,6 @@ _RIVAL_GROUPS = (
     lexicon.word_set("lexicon_colour_names"),
 )
 """Facets of which an item is one at a time: its audience, its colour."""
-_SIZE_GROUPS = lexicon.word_groups("clothing_sizes")
-_SIZE_NAMES = {name: group for group in _SIZE_GROUPS for name in group}
-"""Each garment size name and every name of its size ("l" -> l, large)."""
-_SIZE_CODES = frozenset(name for name in _SIZE_NAMES if len(name) <= 4 and " " not in name)
-"""Letter codes of sizes ("l", "xl", "2xl"), read only beside the word size."""
 _MAX_VALUE_WORDS = 3
 _LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
 
@@ -87,8 +83,8 @@ def _names(low: str, value: str) -> bool:
     """Whether the request says the value or another name of its size ("size l" names
     Large), its last word singular too ("a 5 year old girl" names Girls, "a watch for a
     man" Men); never as the letter after an apostrophe ("men's" names no size S)."""
-    names = _SIZE_NAMES.get(value, (value,))
-    return any(_says(low, name, sized=name in _SIZE_CODES) for name in names)
+    names = names_of_size(value) or (value,)
+    return any(_says(low, name, sized=is_size_code(name)) for name in names)
 
 
 def _says(low: str, value: str, *, sized: bool) -> bool:

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from app.catalog.garment_sizes import SIZE_NAMES, size_word
 from app.catalog.model_codes import is_model_pair
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS, Quantity, in_metres, joined_by_or, quantities
@@ -42,11 +43,7 @@ from app.tools.plan._text_rules import SIZE_LABELS, STOP_WORDS, Allowed, SpanMas
 _UNIT_LEADS = lexicon.word_set("keyword_unit_leads")
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
 after the number takes it instead ("size 75 feet" is 75 feet)."""
-_LETTER_SIZES = {
-    group[0]: next(name for name in group[1:] if name.isalpha())
-    for group in lexicon.word_groups("clothing_sizes")
-    if len(group[0]) == 1
-}
+_LETTER_SIZES = {name: word for name in SIZE_NAMES if len(name) == 1 and (word := size_word(name))}
 """A garment size's one letter after the word size, as its word ("size m" -> medium): a lone
 letter is otherwise no keyword, and the picker reads sizes off the searched words."""
 _MINIMUM_PART = re.compile(r"\s+(?:of\s+)?([a-z][a-z0-9-]*)\b")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from app.catalog.garment_sizes import SIZE_NAMES
 from app.catalog.product_nouns import singular
 from app.catalog.specs import UNITS
 from app.language import lexicon
@@ -39,7 +40,7 @@ COLOUR_NAMES = lexicon.word_set("lexicon_colour_names")
 RIVAL_FACETS = (
     COLOUR_NAMES,
     frozenset(lexicon.word_sets("audience_relations")),
-    frozenset(name for group in lexicon.word_groups("clothing_sizes") for name in group),
+    SIZE_NAMES,
 )
 """Facets a product has one of at a time (its colour, its audience, its garment size): a
 later one asked replaces an earlier one ("a red dress", then "blue instead")."""
