@@ -144,7 +144,7 @@ def test_split_compounds_are_joined_as_catalogs_write_them() -> None:
         ("in ear headphones", "headphones", ("in-ear",)),
         # a hand, split, was two keywords no title states together ("Left-hand")
         ("a left handed mouse", "mouse", ("left-handed",)),
-        ("a mouse for a right handed person", "mouse", ("right-handed", "person")),
+        ("a mouse for a right handed person", "mouse", ("right-handed",)),
         ("smart tv flat screen stereo sound", "tv", ("smart", "flat-screen", "stereo", "sound")),
         # a counted unit is no modifier of the product ("foot hdmi cables")
         ("3 foot hdmi cables", "hdmi cables", ("3 foot",)),
@@ -761,6 +761,24 @@ def test_the_person_bought_for_is_no_search_word(text: str, category: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a mouse for a left handed person", ("left-handed",)),
+        # a count keeps the word as the size it is
+        ("a 4 person tent", ("4 person",)),
+        ("a tent for 2 people", ("2 people",)),
+    ],
+)
+def test_a_person_is_no_search_word_unless_counted(text: str, keywords: tuple[str, ...]) -> None:
+    assert plan_from_text([text]).keywords == keywords
+
+
+def test_best_is_no_search_word() -> None:
+    plan = plan_from_text(["the best gaming mouse under $50"])
+    assert (plan.category, plan.keywords) == ("gaming mouse", ())
+
+
+@pytest.mark.parametrize(
     ("text", "audience", "relation"),
     [
         ("a kurta for my dad", "men", "dad"),
@@ -801,6 +819,23 @@ def test_a_relative_of_any_age_asks_every_audience_they_may_belong_to(
 @pytest.mark.parametrize(
     ("text", "category", "keywords"),
     [
+        ("i need a 12 hour timer", "timer", ("12 hour",)),
+        # an amount "of" the product passes on to it (WebShop: "pack", "ounces" planned)
+        ("i want a 36 pack of applesauce", "applesauce", ("36 pack",)),
+        ("i need a six pack of fenugreek", "fenugreek", ("6 pack",)),
+        ("i want to find 12 ounces of sweet potatoes", "sweet potatoes", ("12 ounces",)),
+    ],
+)
+def test_after_i_need_a_count_and_its_unit_name_no_product(
+    text: str, category: str, keywords: tuple[str, ...]
+) -> None:
+    plan = plan_from_text([text])
+    assert (plan.category, plan.keywords) == (category, keywords)
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "keywords"),
+    [
         ("dog food", "dog food", ()),
         ("a piano", "piano", ()),
         ("an accordion, not yamaha", "accordion", ()),
@@ -812,6 +847,9 @@ def test_a_relative_of_any_age_asks_every_audience_they_may_belong_to(
         ("the blue one", None, ()),
         ("any other options", None, ()),
         ("a gaming keyboard that is quiet and small", "gaming keyboard", ("quiet", "small")),
+        # a count and its unit name no product ("a 24 hour timer" planned an "hour timer")
+        ("a 24 hour timer", "timer", ("24 hour",)),
+        ("a 100 count bubblegum", "bubblegum", ("100 count",)),
     ],
 )
 def test_a_product_the_lexicon_lacks_typed_alone_is_the_product(

@@ -6,6 +6,7 @@ for clear small talk."""
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import plural, singular
@@ -166,11 +167,18 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
         runs = chunks(low, m.end(), end, allowed)
         if not runs or not only_newness(low[m.end() : runs[0][0].start]):
             continue
-        words = [t for t in runs[0] if t.text not in STOP_WORDS and not t.text[0].isdigit()][-2:]
-        if words:
-            category = " ".join(t.text for t in words)
-            return CategoryGuess(category, singular(words[-1].text), words[0].start, words[-1].end)
+        for run, after in zip(runs, [*runs[1:], None], strict=True):
+            words = _name_words(run, skip=STOP_WORDS)
+            if words:
+                category = " ".join(t.text for t in words)
+                head = singular(words[-1].text)
+                return CategoryGuess(category, head, words[0].start, words[-1].end)
+            if after is None or not _OF_GAP.fullmatch(low, run[-1].end, after[0].start):
+                break  # only an amount "of" the product passes on ("a 36 pack of applesauce")
     return None
+
+
+_OF_GAP = re.compile(r"\s+of\s+(?:(?:a|an|the|some)\s+)?")
 
 
 _BARE_LEAD = re.compile(r"\W*(?:(?:a|an|some)\s+)?")
@@ -193,9 +201,22 @@ def bare_category(low: str, allowed: Allowed) -> CategoryGuess | None:
     head = said[-1].text
     if not _may_head(head) or not all(_may_modify(t.text) for t in said):
         return None
-    words = [t for t in said[-2:] if t.text not in COLOUR_NAMES]
+    words = _name_words(said, skip=COLOUR_NAMES)
+    if not words:
+        return None
     category = " ".join(t.text for t in words)
     return CategoryGuess(category, singular(head), words[0].start, words[-1].end)
+
+
+def _name_words(run: list[Token], skip: Collection[str]) -> list[Token]:
+    """The last two words of a run that may name a product the lexicon lacks: no count and
+    no unit after one ("a 24 hour timer" is a timer, not an "hour timer")."""
+    kept = [
+        t
+        for k, t in enumerate(run)
+        if t.text not in skip and not _is_count(t.text) and not _counted_unit(run, k)
+    ]
+    return kept[-2:]
 
 
 def _may_head(word: str) -> bool:
@@ -352,11 +373,13 @@ foot"); "one" is no number word elsewhere, being as often a pronoun."""
 def _counted_unit(run: list[Token], k: int) -> bool:
     """Whether the k-th word is the unit of a count before it ("3 foot hdmi cables", "three
     foot"), not a modifier of the product ("foot massager")."""
-    if k == 0 or not is_unit(run[k].text):
-        return False
-    count = run[k - 1].text
-    spelled = count in NUMBER_WORDS or count in TENS or count in TEENS
-    return count.isdigit() or spelled or count in _COUNT_WORDS
+    return k > 0 and is_unit(run[k].text) and _is_count(run[k - 1].text)
+
+
+def _is_count(word: str) -> bool:
+    """A number, written or spelled ("3", "2.6", "twenty", "hundred")."""
+    spelled = word in NUMBER_WORDS or word in TENS or word in TEENS or word in _COUNT_WORDS
+    return word[0].isdigit() or spelled
 
 
 def _joined_head(run: list[Token], head: int) -> str | None:

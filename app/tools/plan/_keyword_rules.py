@@ -38,7 +38,15 @@ from app.tools.plan._lexicon_rules import (
     is_product_noun,
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
-from app.tools.plan._text_rules import SIZE_LABELS, STOP_WORDS, Allowed, SpanMask, Token, tokens
+from app.tools.plan._text_rules import (
+    PEOPLE_WORDS,
+    SIZE_LABELS,
+    STOP_WORDS,
+    Allowed,
+    SpanMask,
+    Token,
+    tokens,
+)
 
 _UNIT_LEADS = lexicon.word_set("keyword_unit_leads")
 """Words a number after them belongs to: "size 7", "pack 2", "usb 3.0", "wifi 6"; a unit
@@ -247,7 +255,7 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     word = tok.text
     if len(word) < 2:
         return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
-    if word in STOP_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
+    if word in STOP_WORDS or word in PEOPLE_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
         return False
     with_next = i + 1 < len(words) and words[i + 1].text == "with"
     if word in WITH_GUARD and (with_next or word.endswith("s")):

@@ -29,6 +29,9 @@ def word_set(text: str) -> frozenset[str]:
 STOP_WORDS = filler_words()
 """Function words and request filler that never become keywords."""
 
+PEOPLE_WORDS = lexicon.word_set("filler_people")
+"""Words for a person: no keyword alone, but a count keeps them ("a 4 person tent")."""
+
 
 SIZE_LABELS = frozenset({"size", "sizes"})
 """Words that label a size ("size 9", "size small", "queen size"): alone they find nothing,
