@@ -1480,6 +1480,20 @@ def test_a_pick_names_the_alternative_its_title_states() -> None:
     assert "does not say 8gb or 16gb" in reasons["amazon:3"]
 
 
+def test_a_minimum_asked_as_a_must_have_is_said_once_as_the_title_meets_it() -> None:
+    items = [
+        item(1, "Sandberg USB Hub AluGear (7 ports)", 37.0),
+        item(2, "Targus 4-Port USB Hub", 9.0),
+        item(3, "Kensington 2-port hub", 5.0),
+    ]
+    asked = plan(category="usb hub", must_have=("at least 4 ports",))
+    reasons = _reasons_of_picks(inputs_for(items, asked, query="usb hub"), "usb hub")
+    # had said "has at least 4 ports, 7 ports, more than 4 ports"
+    assert "has 7 ports, more than 4 ports;" in reasons["amazon:1"]
+    assert "has 4 ports;" in reasons["amazon:2"]
+    assert "does not say 4 ports or more" in reasons["amazon:3"]
+
+
 def test_a_computers_graphics_card_is_said_by_a_gpu_line_not_by_integrated_graphics() -> None:
     items = [
         item(1, "MSI notebook 16 GB NVIDIA GeForce RTX 2060", 999.0),

@@ -185,13 +185,16 @@ def _as_stated(item: Item, term: Term, where: Stated) -> str:
     """The term in the words of the alternative the item states ("16gb" of "8gb or 16gb"),
     or with the line that states it ("graphics card (geforce)")."""
     text = term.text
+    source = item.title if where == "title" else ", ".join(item.features)
     if term.either:
-        source = item.title if where == "title" else ", ".join(item.features)
         line = next((w for w in term.either if has_words(source, (w,))), None)
         return f"{text} ({line})" if line else text
+    if term.specs and not term.words:  # a term that is only its specs reads as they are met
+        met = [spec_said(spec, find_specs(source)) for spec in term.specs]
+        if all(met):
+            return ", ".join(m for m in met if m)
     for spec in term.specs:
         if spec.alternatives:
-            source = item.title if where == "title" else ", ".join(item.features)
             said = spec_said(spec, find_specs(source))
             text = text.replace(spec.text, said) if said else text
     return text
