@@ -121,5 +121,10 @@ def _ask_what(plan: ShoppingPlan) -> str:
         noted.append(f"a budget of {plan.budget_amount:,.2f} {plan.currency}")
     if plan.exclude:
         noted.append("leaving out " + ", ".join(plan.exclude_terms))
-    text = "What are you looking for? Name the product, e.g. 'wireless earbuds'."
+    text = (
+        "What does the person you're buying for enjoy? Name a kind of product or an interest "
+        "(e.g. 'headphones' or 'she likes gardening') and I'll look."
+        if plan.gift
+        else "What are you looking for? Name the product, e.g. 'wireless earbuds'."
+    )
     return text + (f" I've noted {' and '.join(noted)}." if noted else "")

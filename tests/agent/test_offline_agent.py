@@ -297,6 +297,15 @@ async def test_a_message_that_is_not_about_shopping_gets_chat_fallback(
     assert events[-1].data["answer"].startswith("I can only help with shopping.")
 
 
+async def test_a_gift_without_a_product_asks_what_the_person_enjoys(agent: ShoppingAgent) -> None:
+    events = await turn(agent, "a present for a teenager")
+    assert tool_calls(events) == []
+    answer = events[-1].data["answer"]
+    assert answer.startswith("What does the person you're buying for enjoy?"), answer
+    events = await turn(agent, "what are you selling?")
+    assert "enjoy" not in events[-1].data["answer"]
+
+
 async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
     agent: ShoppingAgent,
 ) -> None:

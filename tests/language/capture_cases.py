@@ -45,6 +45,7 @@ PLAN_FIELDS = [
     "cheap",
     "cheapest",
     "in_stock",
+    "gift",
     "bundle",
     "platforms",
 ]

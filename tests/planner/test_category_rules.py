@@ -892,3 +892,33 @@ def test_a_gift_says_why_it_is_bought_not_what_it_is(
 ) -> None:
     plan = plan_from_text([text])
     assert (plan.category, plan.keywords, plan.is_shopping) == (category, keywords, True)
+    assert plan.gift is (category is None or category == "headphones")
+
+
+@pytest.mark.parametrize(
+    ("text", "gift"),
+    [
+        ("a present for a teenager", True),
+        ("birthday gift ideas for my sister", True),
+        ("a gift card", False),
+        ("a laptop for my son", False),
+    ],
+)
+def test_a_gift_is_noted_in_the_plan(text: str, gift: bool) -> None:
+    assert plan_from_text([text]).gift is gift
+
+
+@pytest.mark.parametrize(
+    ("text", "listed", "keywords"),
+    [
+        ("a present for a teenager", {"men", "women"}, ()),
+        ("a present for a teenager", {"men", "women", "boys", "girls"}, ("boys", "girls")),
+        ("a watch for a teen", {"men", "women", "boys", "girls"}, ("boys", "girls")),
+        ("a gift for a dad", {"men", "women"}, ("men",)),
+    ],
+)
+def test_the_person_a_gift_is_for_may_follow_a_or_my(
+    text: str, listed: set[str], keywords: tuple[str, ...]
+) -> None:
+    with catalog_vocabulary(CatalogVocabulary(attribute_values=frozenset(listed))):
+        assert plan_from_text([text]).keywords == keywords

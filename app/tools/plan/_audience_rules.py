@@ -33,15 +33,16 @@ def _audiences_of() -> dict[str, tuple[str, ...]]:
 
 _AUDIENCE_OF = _audiences_of()
 _RELATION = re.compile(
-    r"\bfor\s+(?:my|our|his|her|their)\s+(?P<who>"
+    r"\bfor\s+(?:my|our|his|her|their|an?)\s+(?P<who>"
     + "|".join(sorted(map(re.escape, _AUDIENCE_OF), key=len, reverse=True))
     + r")s?\b"
 )
 
 
 def claim_audience(low: str, mask: SpanMask) -> AudienceReading:
-    """Claim every "for my <relation>" in `mask`: whether there was one, and the audiences
-    the first names that the catalog in use lists among its attribute values."""
+    """Claim every "for my <relation>" ("for a teenager") in `mask`: whether there was one,
+    and the audiences the first names that the catalog in use lists among its attribute
+    values."""
     listed = current_vocabulary().attribute_values
     said, found = False, tuple[str, ...]()
     for m in _RELATION.finditer(low):

@@ -97,6 +97,8 @@ class MessageReading:
     cheapest: bool = False
     in_stock: bool | None = None
     """True: stock asked ("in stock"); False: said not to matter; None: not said."""
+    gift: bool = False
+    """Whether the message says what is bought is a gift ("a gift for my dad")."""
     monochrome: str | None = None
     """The words asking black-and-white print ("black and white only"), if any."""
     opens_request: bool = False
@@ -115,7 +117,7 @@ def read_message(message: str) -> MessageReading:
     budget = find_budget(low, text, mask)
     cheap, cheapest = claim_price_wishes(low, mask)
     in_stock = claim_stock_wish(low, mask)
-    owners = claim_story(low, mask)
+    story = claim_story(low, mask)
     bought_for = claim_audience(low, mask)
     bounds = find_bounds(low, mask)
     lifts = find_lifts(low, text, mask, max_words=PLANNER_MAX_PHRASE_WORDS.get())
@@ -158,7 +160,7 @@ def read_message(message: str) -> MessageReading:
             products = (ProductReading(guess.category, guess.head, words, None, typed_alone=alone),)
     else:
         words = tuple(k for p in products for k in p.keywords)
-    products = tuple(_with_owner(p, owners) for p in products)
+    products = tuple(_with_owner(p, story.owners) for p in products)
     words = tuple(dict.fromkeys((*words, *(k for p in products for k in p.keywords))))
     products, words, coded = _codes_required(low, text, products, words)
     findings = sorted([*findings, *coded], key=lambda f: f.start)
@@ -176,6 +178,7 @@ def read_message(message: str) -> MessageReading:
         cheap=cheap,
         cheapest=cheapest,
         in_stock=in_stock,
+        gift=story.gift,
         monochrome=_monochrome(low, text),
         opens_request=opens_request(low),
         audiences=bought_for.audiences,
@@ -187,6 +190,7 @@ def read_message(message: str) -> MessageReading:
                 or bought_for.said
                 or cheap
                 or in_stock is not None
+                or story.gift
                 or lifts
                 or budget.mentions
                 or budget.floors

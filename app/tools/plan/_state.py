@@ -52,6 +52,7 @@ class PlanState:
     cheap: bool = False
     cheapest: bool = False
     in_stock: bool = False
+    gift: bool = False
     bundle: list[BundleSlot] = field(default_factory=list)
     said_now: set[str] = field(default_factory=set)
     """The terms of the message being applied: a later one never replaces them."""
@@ -78,6 +79,7 @@ class PlanState:
             cheap=previous.cheap,
             cheapest=previous.cheapest,
             in_stock=previous.in_stock,
+            gift=previous.gift,
             bundle=list(previous.bundle),
         )
 
@@ -93,6 +95,7 @@ class PlanState:
         self.cheapest = self.cheapest or reading.cheapest
         if reading.in_stock is not None:
             self.in_stock = reading.in_stock
+        self.gift = self.gift or reading.gift
         if reading.monochrome is not None and self.head in _PRINTING:
             self._ask_monochrome(reading.monochrome)
         events: list[Finding | Lift] = [*reading.findings, *reading.lifts]
@@ -385,6 +388,7 @@ class PlanState:
             cheap=self.cheap,
             cheapest=self.cheapest,
             in_stock=self.in_stock,
+            gift=self.gift,
             bundle=tuple(self.bundle),
             platforms=previous.platforms if previous is not None else (),
         )

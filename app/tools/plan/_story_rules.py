@@ -16,7 +16,7 @@ from app.language import lexicon
 from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._text_rules import STOP_WORDS, SpanMask, tokens
 
-__all__ = ["StoryOwner", "claim_story", "only_newness"]
+__all__ = ["Story", "StoryOwner", "claim_story", "only_newness"]
 
 _BREAKAGE = re.compile(
     r"\bmy\s+(?P<thing>(?:[a-z0-9'-]+\s+){1,4}?)(?P<broke>(?:"
@@ -60,11 +60,21 @@ class StoryOwner:
     accessory: str
 
 
-def claim_story(low: str, mask: SpanMask) -> tuple[StoryOwner, ...]:
+@dataclass(frozen=True)
+class Story:
+    """What a message tells around the product: the owners of the accessories asked after a
+    story, and whether what is bought is a gift."""
+
+    owners: tuple[StoryOwner, ...] = ()
+    gift: bool = False
+
+
+def claim_story(low: str, mask: SpanMask) -> Story:
     """Claim in `mask` the breakage told of the shopper's own thing, the word that says it is
     the one they have ("old", "current"), the newness asked of what they buy and that it is
-    a gift; returns the owners of the accessories asked after a story."""
+    a gift."""
     owners: list[StoryOwner] = []
+    gift = False
     for m in _OWNED.finditer(low):
         if mask.is_free(m.start("owned"), m.end("owned")):
             mask.take(m.start("owned"), m.end("owned"))
@@ -84,7 +94,8 @@ def claim_story(low: str, mask: SpanMask) -> tuple[StoryOwner, ...]:
         named_on = after is not None and after.start == m.end() + 1 and after.text not in STOP_WORDS
         if not named_on and mask.is_free(m.start(), m.end()):  # "gift wrap" is a product
             mask.take(m.start(), m.end())
-    return tuple(owners)
+            gift = True
+    return Story(tuple(owners), gift)
 
 
 def _wanted_product(low: str, start: int) -> list[str]:

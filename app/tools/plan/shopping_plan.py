@@ -88,6 +88,11 @@ class ShoppingPlan(BaseModel):
         description="The shopper asked for items in stock now ('in stock', 'available now'): "
         "the picker leaves out pre-orders as well as the sold-out listings it always leaves out.",
     )
+    gift: bool = Field(
+        False,
+        description="The shopper buys it as a gift ('a gift for my dad'): while no product is "
+        "named, the agent asks what the person enjoys.",
+    )
     bundle: tuple[BundleSlot, ...] = ()
     platforms: tuple[str, ...] = ()
 
