@@ -128,6 +128,8 @@ def test_a_bare_number_is_a_price_where_the_catalog_prices_the_product_so() -> N
         "a laptop between 13 and 15": (None, None, ("13", "15")),
         "a monitor over 500": (500.0, None, ()),
         "a monitor over 27": (None, None, ()),
+        "a monitor for photo editing around 300": (None, 330.0, ()),
+        "a monitor around 27": (None, None, ("27",)),
         "a laptop from 2020": (None, None, ()),
         "a gift for someone over 60": (None, None, ()),
     }
@@ -135,6 +137,8 @@ def test_a_bare_number_is_a_price_where_the_catalog_prices_the_product_so() -> N
         for text, expected in cases.items():
             plan = plan_from_text([text])
             assert (plan.budget_min_usd, plan.budget_usd, plan.keywords) == expected, text
+        near = plan_from_text(["a monitor for photo editing around 300"]).budget_target_usd
+    assert near == 300.0  # "around": the picker ranks prices near it first
     unpriced = plan_from_text(["a laptop between 800 and 1200"])
     assert (unpriced.budget_min_usd, unpriced.budget_usd) == (None, None)
 

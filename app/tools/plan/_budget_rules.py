@@ -174,8 +174,11 @@ def find_budget(low: str, original: str, mask: SpanMask) -> BudgetFindings:
         if mention is not None:
             found.append(mention)
     for m in _APPROX_ONLY.finditer(low):
-        if _currency_of(m, 1) is not None and mask.is_free(m.start(), m.end()):
-            found.append(_mention(m, 1, low, original, mask, cued=True, approx=True))
+        bare = _currency_of(m, 1) is None
+        if (bare and not _bare_number_ok(low, m.end())) or not mask.is_free(m.start(), m.end()):
+            continue
+        mention = _mention(m, 1, low, original, mask, cued=True, approx=True)
+        found.append(replace(mention, bare=bare))  # "around 300": a price where one may be
     for m in _SUFFIXED.finditer(low):
         if not mask.is_free(m.start(), m.end()) or _is_pound(m, 1):
             continue
