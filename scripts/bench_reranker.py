@@ -33,8 +33,8 @@ from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.eval.bench_stats import percentile
 from app.recall.local_models import LocalReranker
-from app.recall.reranker import trained_models
-from app.recall.reranker_training import HELDOUT_FILE, binary_auc
+from app.recall.reranker import HELDOUT_FILE, trained_models
+from app.recall.reranker_training import binary_auc
 
 
 def load_heldout(folder: Path) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from app.errors import ConfigError, InvalidRequest
 from app.recall._cache_lru import TtlLru
 
 __all__ = [
+    "HELDOUT_FILE",
     "MODEL_PREFIX",
     "TRAINING_FILE",
     "Reranker",
@@ -35,6 +36,8 @@ __all__ = [
 
 MODEL_PREFIX = "reranker-"
 TRAINING_FILE = "training.json"
+HELDOUT_FILE = "heldout.jsonl"
+"""The held-out pairs a trained model folder keeps, with their labels and scores."""
 _TRAIN_HINT = "run `pickwise models train-reranker`"
 
 

@@ -25,13 +25,14 @@ from app.catalog.item import Item
 from app.catalog.labels import TrainingLabels
 from app.catalog.offer_store import OfferStore
 from app.config.settings import Settings
+from app.recall._int8_linear import input_ranges, save_ranges
 from app.recall._reranker_data import DataInputs, Pair, PairSet, build_pairs
 from app.recall._reranker_fit import TRAIN_THREADS, fit, new_cross_encoder, predict, reproducible
 from app.recall._reranker_mining import VectorTable, binary_auc
 from app.recall._reranker_sources import category_reader
 from app.recall._torch_device import resolve_device
 from app.recall.index_manifest import current_paths
-from app.recall.reranker import MODEL_PREFIX, TRAINING_FILE, trained_models
+from app.recall.reranker import HELDOUT_FILE, MODEL_PREFIX, TRAINING_FILE, trained_models
 from app.recall.reranker_config import RerankerTrainConfig
 from app.recall.search_index import SearchIndex
 
@@ -48,7 +49,6 @@ log = logging.getLogger(__name__)
 
 RECIPE_VERSION = "reranker-data-v1"
 """Bump when the pair recipe changes in a way the config does not show."""
-HELDOUT_FILE = "heldout.jsonl"
 
 
 @dataclass(frozen=True)
@@ -239,12 +239,15 @@ def train_reranker(
             show_progress=show_progress,
         )
         train_s = time.perf_counter() - started - data_s
-        scores = predict(
-            encoder.model,
-            encoder.tokenizer,
-            [p.query for p in held],
-            [p.title for p in held],
-            max_length=config.max_length,
+        ranges, scores = input_ranges(
+            encoder.model.eval(),
+            lambda: predict(
+                encoder.model,
+                encoder.tokenizer,
+                [p.query for p in held],
+                [p.title for p in held],
+                max_length=config.max_length,
+            ),
         )
     auc = binary_auc([p.label for p in held], scores)
     total_s = time.perf_counter() - started
@@ -252,6 +255,7 @@ def train_reranker(
     staging = target.with_name(f".{target.name}.{os.getpid()}")
     shutil.rmtree(staging, ignore_errors=True)
     encoder.save(str(staging))
+    save_ranges(staging, ranges, len(held))  # what an int8 load quantises with
     with (staging / HELDOUT_FILE).open("w", encoding="utf-8") as handle:
         for pair, score in zip(held, scores, strict=True):
             row = {

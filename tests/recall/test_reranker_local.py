@@ -73,6 +73,25 @@ def test_int8_keeps_the_ranking_and_says_so_in_its_id(
     assert local_int8.model_id == f"{local.model_id}+int8"
 
 
+def test_an_int8_score_depends_on_the_pair_alone_not_on_the_titles_beside_it(
+    local_int8: LocalReranker, built_index: Settings
+) -> None:
+    """Each token's activations are quantised on their own: torch's dynamic int8 (one scale
+    per batch) had scored a hoodie 0.92 or 0.77 as the candidates beside it changed."""
+    items = read_items(current_paths(built_index.index_dir).items)
+    titles = sorted({item.title for item in items.values()}, key=len)[::97][:24]
+    local_int8.cache.clear()
+    together = local_int8.score("wireless mouse", titles)
+    alone = []
+    for title in titles:
+        local_int8.cache.clear()
+        alone.append(local_int8.score("wireless mouse", [title])[0])
+    local_int8.cache.clear()
+    reversed_batch = local_int8.score("wireless mouse", titles[::-1])[::-1]
+    assert max(abs(a - b) for a, b in zip(together, alone, strict=True)) < 0.005
+    assert max(abs(a - b) for a, b in zip(reversed_batch, alone, strict=True)) < 0.005
+
+
 def test_gaming_keyboard_scores_the_keyboard_above_a_wrist_rest_and_a_mouse(
     local: LocalReranker, built_index: Settings
 ) -> None:
