@@ -44,8 +44,11 @@ class RangedInt8Linear(nn.Module):
         self.register_buffer("anchor", anchor)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        rows = torch.cat([x.reshape(-1, x.shape[-1]), self.anchor]).clamp_(self.low, self.high)
-        out = self.dynamic(rows)[:-1]
+        rows = x.reshape(-1, x.shape[-1])
+        fed = torch.empty(rows.shape[0] + 1, rows.shape[1], dtype=rows.dtype)
+        torch.clamp(rows, self.low, self.high, out=fed[:-1])  # clamped and copied in one pass
+        fed[-1] = self.anchor[0]
+        out = self.dynamic(fed)[:-1]
         return out.reshape(*x.shape[:-1], out.shape[-1])
 
 

@@ -107,6 +107,10 @@ def chunks(low: str, start: int, end: int, allowed: Allowed) -> list[list[Token]
     return [run for run in runs if run]
 
 
+_OF_GAP = re.compile(r"\s+of\s+(?:(?:a|an|the|some)\s+)?")
+"""What joins a container or an amount to what it holds ("a bag OF jerky", "36 pack OF ...")."""
+
+
 def guess_category(low: str, start: int, end: int, allowed: Allowed) -> CategoryGuess | None:
     """The head product noun phrase of `low[start:end]`, or None when it names no product;
     a request by purpose ("something to charge my phone") asks for the tool of the verb."""
@@ -121,7 +125,7 @@ def guess_category(low: str, start: int, end: int, allowed: Allowed) -> Category
         if singular(run[head].text) in CONTAINER_NOUNS and idx + 1 < len(runs):
             after = low[run[head].end : runs[idx + 1][0].start]
             inner = _head_index(runs[idx + 1])
-            if re.fullmatch(r"\s+of\s+(?:(?:a|an|the|some)\s+)?", after) and inner is not None:
+            if _OF_GAP.fullmatch(after) and inner is not None:
                 run, head = runs[idx + 1], inner
         return _phrase(run, head)
     return _catalog_kind(runs)
@@ -176,9 +180,6 @@ def fallback_category(low: str, start: int, end: int, allowed: Allowed) -> Categ
             if after is None or not _OF_GAP.fullmatch(low, run[-1].end, after[0].start):
                 break  # only an amount "of" the product passes on ("a 36 pack of applesauce")
     return None
-
-
-_OF_GAP = re.compile(r"\s+of\s+(?:(?:a|an|the|some)\s+)?")
 
 
 _BARE_LEAD = re.compile(r"\W*(?:(?:a|an|some)\s+)?")
