@@ -39,15 +39,14 @@ class RangedInt8Linear(nn.Module):
         super().__init__()
         self.dynamic = dynamic
         self.low, self.high = low, high
-        anchor = torch.zeros(1, width)
-        anchor[0, 0], anchor[0, -1] = high, low
-        self.register_buffer("anchor", anchor)
+        self.anchor = torch.zeros(width)
+        self.anchor[0], self.anchor[-1] = high, low
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         rows = x.reshape(-1, x.shape[-1])
         fed = torch.empty(rows.shape[0] + 1, rows.shape[1], dtype=rows.dtype)
         torch.clamp(rows, self.low, self.high, out=fed[:-1])  # clamped and copied in one pass
-        fed[-1] = self.anchor[0]
+        fed[-1] = self.anchor
         out = self.dynamic(fed)[:-1]
         return out.reshape(*x.shape[:-1], out.shape[-1])
 
@@ -95,9 +94,10 @@ def quantized(model: nn.Module, ranges: Ranges | None) -> nn.Module:
 def _fix_ranges(module: nn.Module, ranges: Ranges, prefix: str) -> None:
     for name, child in list(module.named_children()):
         path = f"{prefix}.{name}" if prefix else name
-        if path in ranges and hasattr(child, "in_features"):
+        width = getattr(child, "in_features", None)
+        if path in ranges and isinstance(width, int):
             low, high = ranges[path]
-            setattr(module, name, RangedInt8Linear(child, low, high, int(child.in_features)))
+            setattr(module, name, RangedInt8Linear(child, low, high, width))
         else:
             _fix_ranges(child, ranges, path)
 
