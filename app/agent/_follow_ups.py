@@ -38,6 +38,14 @@ _MORE_OF = re.compile(
 )
 """More memory or storage asked of the first pick ("something with more ram" after a 4 GB
 notebook)."""
+_MOST = re.compile(
+    r"\b(?:"
+    + lexicon.alternation("follow_ups_most")
+    + r")\s+(?P<part>"
+    + lexicon.alternation("follow_ups_more_of")
+    + r")\b"
+)
+"""Which pick shown has the most memory or storage ("which one has the most ram?")."""
 _PARTS_OF = lexicon.word_sets("follow_ups_parts_of")
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
@@ -119,7 +127,9 @@ class FollowUp:
     count_picks: tuple[PickView, ...] = ()
     """The pick the count is asked of ("3 of the second one"); none: every pick shown."""
     question: str | None = None
-    """"best" or "compare": a question about the picks shown, answered from them."""
+    """"best", "compare" or "most": a question about the picks shown, answered from them."""
+    question_part: str | None = None
+    """The part a "most" question asks of ("ram" of "which one has the most ram?")."""
     trait: str | None = None
     """What a yes-or-no question asks of picks ("wireless" of "is it wireless?")."""
     trait_picks: tuple[PickView, ...] = ()
@@ -183,10 +193,14 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
         return cues.settled
     low, reference = cues.low, cues.reference
     question = _question(low)
-    if question is not None and len(session.picks) > 1 and latest.category is None:
-        compared = _COMPARE.search(low)
+    most = _MOST.search(low)
+    part = most.group("part") if most is not None else None
+    if question is not None and len(session.picks) > 1 and latest.category in {None, part}:
+        compared = _COMPARE.search(low) or most
         two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
-        return FollowUp(None, question=question, question_picks=2 if two else None)
+        return FollowUp(
+            None, question=question, question_picks=2 if two else None, question_part=part
+        )
     asked_trait = _trait_question(low, session)
     if asked_trait is not None:
         return asked_trait
@@ -213,7 +227,9 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
 
 
 def _question(low: str) -> str | None:
-    """ "best" or "compare" when the message asks it of the picks shown."""
+    """ "best", "compare" or "most" when the message asks it of the picks shown."""
+    if _MOST.search(low):
+        return "most"
     return "best" if _BEST.search(low) else "compare" if _COMPARE.search(low) else None
 
 
@@ -315,14 +331,21 @@ def _more_of_part(low: str, title: str) -> tuple[dict[str, Any], str | None]:
     if asked is None or _AMOUNT.search(low):
         return {}, None
     word = asked.group("part").lower()
-    parts = _PARTS_OF.get(word, _PARTS_OF["storage"])
-    sizes = [s.value for s in find_specs(title) if s.unit == "gb" and s.part in parts]
+    sizes = stated_gb(title, word)
     if not sizes:
         return {}, None
     unit = "storage" if word == "space" else word
     note = f"read 'more {word}' as more than {max(sizes):g}gb {unit}, above the last first pick"
     term = f"over {max(sizes):g}gb {unit}"
     return {"part": term, "vague": ("more", word)}, note
+
+
+def stated_gb(title: str, part: str) -> list[float]:
+    """The amounts in GB a title states of a part as shoppers name it ("ram": "16 GB
+    DDR4-SDRAM"; "storage": SSD, HDD, eMMC or flash)."""
+    parts = _PARTS_OF.get(part, _PARTS_OF["storage"])
+    sized = ((s.key, s.part) for s in find_specs(title))  # "1 TB" is 1000 GB
+    return [value for (value, unit), part_of in sized if unit == "gb" and part_of in parts]
 
 
 def _without(message: str, reference: re.Match[str]) -> str:

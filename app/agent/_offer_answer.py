@@ -1,13 +1,14 @@
 """Answers about the last picks: a price question about one ("is the second one cheaper
 elsewhere?"), its price where it was picked and its offers on the other platforms, from
-price_compare; how much a count of each costs ("make it 2"); which fits best and how they
-compare ("which one is best?", "compare the first two"); whether they say a trait ("is it
-wireless?") or are in stock, by their listings' stock."""
+price_compare; how much a count of each costs ("make it 2"); which fits best, how they
+compare and which states the most RAM ("which one is best?", "compare the first two");
+whether they say a trait ("is it wireless?") or are in stock, by their listings' stock."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.agent._follow_ups import stated_gb
 from app.agent.events import PickView
 from app.catalog.currency import usd
 from app.catalog.item import Item
@@ -94,6 +95,28 @@ def compare_answer(picks: list[PickView]) -> str:
     if len(priced) > 1:
         low = min(priced, key=lambda p: p.price_usd or 0.0)
         lines.append(f"[{low.item_id}] costs least.")
+    return "\n".join(lines)
+
+
+def most_answer(part: str, picks: Sequence[PickView]) -> str:
+    """Which pick's title states the most of a part ("ram", "storage"), then each other
+    pick's amount, citing each; a title that states none says so."""
+    unit = "storage" if part == "space" else part
+    amounts = {p.item_id: max(stated_gb(p.title, part), default=None) for p in picks}
+    stated = [a for a in amounts.values() if a is not None]
+    if not stated:
+        return f"None of my picks' titles states its {unit}: check each maker's page."
+    top = max(stated)
+    lines = [
+        f"[{p.item_id}] {p.title} states the most {unit}: {top:g} GB ({p.platform})."
+        for p in picks
+        if amounts[p.item_id] == top
+    ]
+    for pick in picks:
+        amount = amounts[pick.item_id]
+        if amount != top:
+            told = f"{amount:g} GB" if amount is not None else f"does not say its {unit}"
+            lines.append(f"- [{pick.item_id}] {pick.title}: {told}.")
     return "\n".join(lines)
 
 

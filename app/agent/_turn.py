@@ -50,7 +50,9 @@ class Turn:
     count_picks: tuple[PickView, ...] = ()
     """The pick the count is asked of; none: every pick of the last turn."""
     asked_question: str | None = None
-    """"best" or "compare" when the message asks that about the last turn's picks."""
+    """"best", "compare" or "most" when the message asks that about the last turn's picks."""
+    asked_part: str | None = None
+    """The part a "most" question asks of ("ram")."""
     asked_picks: int | None = None
     """How many of the first picks the question is about; None: all."""
     asked_trait: str | None = None

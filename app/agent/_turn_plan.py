@@ -85,6 +85,7 @@ def _note_follow_up(turn: Turn, follow_up: FollowUp, items: Mapping[str, Item]) 
     turn.asked_count = follow_up.count
     turn.count_picks = follow_up.count_picks
     turn.asked_question = follow_up.question
+    turn.asked_part = follow_up.question_part
     turn.asked_picks = follow_up.question_picks
     turn.asked_trait = follow_up.trait
     turn.trait_items = [(p, items.get(p.item_id)) for p in follow_up.trait_picks]

@@ -11,6 +11,7 @@ from app.agent._offer_answer import (
     best_answer,
     compare_answer,
     count_answer,
+    most_answer,
     offers_answer,
     trait_answer,
 )
@@ -57,7 +58,11 @@ async def run_offline_turn(
         return True
     if turn.asked_question is not None and turn.session.picks:
         picks = turn.session.picks[: turn.asked_picks]
-        turn.answer = best_answer(picks) if turn.asked_question == "best" else compare_answer(picks)
+        if turn.asked_question == "most" and turn.asked_part is not None:
+            turn.answer = most_answer(turn.asked_part, picks)
+        else:
+            answer = best_answer if turn.asked_question == "best" else compare_answer
+            turn.answer = answer(picks)
         return True
     if not turn_is_shopping or not plan.is_shopping:
         return await _chat_fallback(turn, tools)

@@ -57,6 +57,7 @@ _FOLLOW_UP_FIELDS = frozenset(
         "count",
         "question",
         "question_picks",
+        "question_part",
         "trait",
         "trait_picks",
         "change",

@@ -9,6 +9,7 @@ from app.agent._offer_answer import (
     best_answer,
     compare_answer,
     count_answer,
+    most_answer,
     offers_answer,
     trait_answer,
 )
@@ -372,6 +373,8 @@ def test_a_count_without_picks_is_planned_as_written() -> None:
         ("what's the difference between them?", "compare", None),
         ("what's the difference between the first two?", "compare", 2),
         ("how do they compare?", "compare", None),
+        ("which one has the most ram?", "most", None),
+        ("which of the two has more storage", "most", 2),
         ("which keyboard is best?", None, None),
         ("the best wireless earbuds", None, None),
     ],
@@ -382,6 +385,16 @@ def test_a_question_about_the_picks_is_answered_from_them(
     follow_up = read_follow_up(message, _session(PICKS))
     assert (follow_up.question, follow_up.question_picks) == (question, count)
     assert (follow_up.planned is None) == (question is not None)
+
+
+def test_the_most_answer_names_the_pick_stating_the_most_of_the_part() -> None:
+    titles = ["HP notebook 8 GB DDR4-SDRAM 256 GB SSD", "Dell notebook 16 GB DDR4-SDRAM 1 TB HDD"]
+    picks = [p.model_copy(update={"title": t}) for p, t in zip(PICKS, titles, strict=True)]
+    ram = most_answer("ram", picks)
+    assert ram.startswith("[amazon:2] Dell notebook 16 GB DDR4-SDRAM 1 TB HDD states the most ram")
+    assert "- [amazon:1] HP notebook 8 GB DDR4-SDRAM 256 GB SSD: 8 GB." in ram
+    assert most_answer("storage", picks).startswith("[amazon:2] Dell notebook 16 GB DDR4-SDRAM")
+    assert most_answer("ram", PICKS).startswith("None of my picks' titles states its ram")
 
 
 def test_a_question_about_one_pick_is_planned_as_written() -> None:
@@ -502,6 +515,7 @@ NOTEBOOK = 'Acer TravelMate Notebook 29.5 cm (11.6") Intel Celeron 4 GB DDR4-SDR
         ("one with more memory please", "over 4gb memory", ("over 4gb memory",)),
         ("i need more storage", "over 128gb storage", ()),
         ("something with more ram, at least 16gb", None, None),
+        ("what about more ram", "over 4gb ram", ()),
     ],
 )
 def test_more_memory_or_storage_is_read_against_the_first_pick(
@@ -517,6 +531,7 @@ def test_more_memory_or_storage_is_read_against_the_first_pick(
         replanned = apply_change(plan_from_text([message], previous=laptop), follow_up.change)
         assert replanned.must_have == musts
         assert part in (*replanned.must_have, *replanned.keywords)
+        assert replanned.category == "laptop"  # "more ram" had planned the product ram
 
 
 def test_more_ram_beside_a_title_without_an_amount_is_planned_as_written() -> None:

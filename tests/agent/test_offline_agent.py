@@ -409,6 +409,19 @@ async def test_questions_about_the_picks_are_answered_from_them(agent: ShoppingA
     assert session.user_messages == ["a gaming headset"]
 
 
+async def test_which_pick_has_the_most_ram_is_answered_from_their_titles(
+    agent: ShoppingAgent,
+) -> None:
+    first = await turn(agent, "a laptop under $700")
+    sid = first[0].session_id
+    shown = picks_of(first)
+    asked = await turn(agent, "which one has the most ram?", sid)
+    answer = asked[-1].data["answer"]
+    assert tool_calls(asked) == []  # "ram" had been searched as a product: DVD-RAM discs
+    assert "states the most ram" in answer, answer
+    assert set(cited_ids(answer)) == {p.item_id for p in shown}
+
+
 async def test_a_yes_or_no_question_is_answered_from_the_picks_listings(
     agent: ShoppingAgent,
 ) -> None:

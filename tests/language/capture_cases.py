@@ -58,6 +58,7 @@ FOLLOW_FIELDS = [
     "count",
     "question",
     "question_picks",
+    "question_part",
     "trait",
     "trait_picks",
     "change",

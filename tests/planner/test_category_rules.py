@@ -866,6 +866,8 @@ def test_a_product_the_lexicon_lacks_typed_alone_is_the_product(
         (["a gaming keyboard under $80", "low profile"], "gaming keyboard", ("low", "profile")),
         (["a laptop", "something lighter"], "laptop", ("lighter",)),
         (["dog food", "a piano"], "dog food", ("piano",)),
+        # more memory asks it of the product in hand ("more ram" had planned the product ram)
+        (["a laptop", "what about more ram"], "laptop", ("ram",)),
     ],
 )
 def test_a_phrase_typed_alone_later_describes_the_planned_product(

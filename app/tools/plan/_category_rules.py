@@ -316,6 +316,8 @@ def _heads(run: list[Token], k: int) -> bool:
         return False
     if k > 0 and run[k - 1].text in _PARTICLE_VERBS.get(word, ()):
         return False
+    if k > 0 and run[k - 1].text in _MORE_WORDS and is_storage_part(word):
+        return False  # "what about more ram" asks it of the laptop in hand
     last = k == len(run) - 1 or run[k + 1].text in SIZE_LABELS  # "a top size small"
     return is_product_noun(word) and (word not in AMBIGUOUS_HEADS or last)
 
@@ -366,6 +368,8 @@ def _phrase(run: list[Token], head: int) -> CategoryGuess:
     return CategoryGuess(" ".join(words), singular(noun), run[first].start, run[head].end, spans)
 
 
+_MORE_WORDS = lexicon.word_set("category_more_words")
+"""Words before memory or storage that ask more of the product in hand ("more ram")."""
 _COUNT_WORDS = lexicon.word_set("category_count_words")
 """Count words beside NUMBER_WORDS, TENS and TEENS that end a count before its unit ("one hundred
 foot"); "one" is no number word elsewhere, being as often a pronoun."""
