@@ -38,14 +38,20 @@ _MORE_OF = re.compile(
 )
 """More memory or storage asked of the first pick ("something with more ram" after a 4 GB
 notebook)."""
+_MOST_UNITS = {
+    part: units[0] for part, units in lexicon.word_lists("follow_ups_most_units").items()
+}
+"""Parts besides memory and storage a "which has the biggest" question may ask, to the unit
+their amount is stated in ("screen": inch)."""
 _MOST = re.compile(
     r"\b(?:"
     + lexicon.alternation("follow_ups_most")
     + r")\s+(?P<part>"
-    + lexicon.alternation("follow_ups_more_of")
+    + "|".join([lexicon.alternation("follow_ups_more_of"), *map(re.escape, _MOST_UNITS)])
     + r")\b"
 )
-"""Which pick shown has the most memory or storage ("which one has the most ram?")."""
+"""Which pick shown has the most of a part ("which one has the most ram?", "the biggest
+screen?")."""
 _PARTS_OF = lexicon.word_sets("follow_ups_parts_of")
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
@@ -338,6 +344,15 @@ def _more_of_part(low: str, title: str) -> tuple[dict[str, Any], str | None]:
     note = f"read 'more {word}' as more than {max(sizes):g}gb {unit}, above the last first pick"
     term = f"over {max(sizes):g}gb {unit}"
     return {"part": term, "vague": ("more", word)}, note
+
+
+def stated_amounts(title: str, part: str) -> tuple[str, list[float]]:
+    """The unit a part is measured in and the amounts of it a title states ("screen": inch,
+    27.0 of '68.6 cm (27")'; "ram": gb, 16.0)."""
+    unit = _MOST_UNITS.get(part)
+    if unit is None:
+        return "gb", stated_gb(title, part)
+    return unit, [value for value, said in (s.key for s in find_specs(title)) if said == unit]
 
 
 def stated_gb(title: str, part: str) -> list[float]:

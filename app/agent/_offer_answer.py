@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.agent._follow_ups import stated_gb
+from app.agent._follow_ups import stated_amounts
 from app.agent.events import PickView
 from app.catalog.currency import usd
 from app.catalog.item import Item
@@ -16,6 +16,8 @@ from app.language import lexicon
 from app.tools.compare import ComparedItem, Offer, PriceCompareResult
 from app.tools.terms import make_term, where_stated
 
+_UNIT_SHOWN = {"gb": "GB", "mah": "mAh"}
+"""How an answer writes a canonical unit ("16 GB"); others as they are ("27 inch")."""
 _LISTED = 3
 """How many other offers the answer lists beside the cheapest."""
 _STOCK_QUESTIONS = lexicon.word_set("follow_ups_stock")
@@ -99,23 +101,29 @@ def compare_answer(picks: list[PickView]) -> str:
 
 
 def most_answer(part: str, picks: Sequence[PickView]) -> str:
-    """Which pick's title states the most of a part ("ram", "storage"), then each other
-    pick's amount, citing each; a title that states none says so."""
-    unit = "storage" if part == "space" else part
-    amounts = {p.item_id: max(stated_gb(p.title, part), default=None) for p in picks}
-    stated = [a for a in amounts.values() if a is not None]
-    if not stated:
-        return f"None of my picks' titles states its {unit}: check each maker's page."
-    top = max(stated)
+    """Which pick's title states the most of a part ("ram", "storage", "screen"), then each
+    other pick's amount, citing each; a title that states none says so."""
+    noun = "storage" if part == "space" else part
+    amounts: dict[str, float | None] = {}
+    unit = "gb"
+    for pick in picks:
+        unit, stated = stated_amounts(pick.title, part)
+        amounts[pick.item_id] = max(stated, default=None)
+    said = [a for a in amounts.values() if a is not None]
+    if not said:
+        return f"None of my picks' titles states its {noun}: check each maker's page."
+    top, shown = max(said), _UNIT_SHOWN.get(unit, unit)
+    if len(said) == len(picks) > 1 and min(said) == top:
+        return f"My picks all state the same {noun}: {top:g} {shown}."
     lines = [
-        f"[{p.item_id}] {p.title} states the most {unit}: {top:g} GB ({p.platform})."
+        f"[{p.item_id}] {p.title} states the most {noun}: {top:g} {shown} ({p.platform})."
         for p in picks
         if amounts[p.item_id] == top
     ]
     for pick in picks:
         amount = amounts[pick.item_id]
         if amount != top:
-            told = f"{amount:g} GB" if amount is not None else f"does not say its {unit}"
+            told = f"{amount:g} {shown}" if amount is not None else f"does not say its {noun}"
             lines.append(f"- [{pick.item_id}] {pick.title}: {told}.")
     return "\n".join(lines)
 

@@ -375,6 +375,7 @@ def test_a_count_without_picks_is_planned_as_written() -> None:
         ("how do they compare?", "compare", None),
         ("which one has the most ram?", "most", None),
         ("which of the two has more storage", "most", 2),
+        ("which one has the biggest screen?", "most", None),
         ("which keyboard is best?", None, None),
         ("the best wireless earbuds", None, None),
     ],
@@ -395,6 +396,10 @@ def test_the_most_answer_names_the_pick_stating_the_most_of_the_part() -> None:
     assert "- [amazon:1] HP notebook 8 GB DDR4-SDRAM 256 GB SSD: 8 GB." in ram
     assert most_answer("storage", picks).startswith("[amazon:2] Dell notebook 16 GB DDR4-SDRAM")
     assert most_answer("ram", PICKS).startswith("None of my picks' titles states its ram")
+    monitors = [p.model_copy(update={"title": f'{p.item_id} monitor 68.6 cm (27")'}) for p in PICKS]
+    assert most_answer("screen", monitors) == "My picks all state the same screen: 27 inch."
+    monitors[1] = monitors[1].model_copy(update={"title": 'AOC monitor 80 cm (31.5")'})
+    assert most_answer("screen", monitors).startswith('[amazon:2] AOC monitor 80 cm (31.5") states')
 
 
 def test_a_question_about_one_pick_is_planned_as_written() -> None:
