@@ -217,6 +217,9 @@ def test_forms_counts_and_names_shoppers_split(
         ("something to carry my laptop in", "bag", ("laptop",)),
         ("something to hold my phone in the car", "holder", ("phone", "car")),
         ("something to mount my tv on the wall", "mount", ("tv", "wall")),
+        ("i want something to listen to music while running", "headphones", ("music", "running")),
+        ("something to record podcasts", "microphone", ("podcasts",)),
+        ("a way to charge my phone", "charger", ("phone",)),
         # a product named first is what is asked: the purpose is a search word
         ("a laptop and something to charge it", "laptop", ("charge",)),
         ("a phone charger for the car", "phone charger", ("car",)),
@@ -767,9 +770,14 @@ def test_the_person_bought_for_is_no_search_word(text: str, category: str) -> No
         # a count keeps the word as the size it is
         ("a 4 person tent", ("4 person",)),
         ("a tent for 2 people", ("2 people",)),
+        ("looking for a good pair of running shoes", ()),
+        ("3 pairs of socks", ("3 pairs",)),
+        ("a 3 way switch", ("3 way",)),
     ],
 )
-def test_a_person_is_no_search_word_unless_counted(text: str, keywords: tuple[str, ...]) -> None:
+def test_a_person_or_a_pair_is_no_search_word_unless_counted(
+    text: str, keywords: tuple[str, ...]
+) -> None:
     assert plan_from_text([text]).keywords == keywords
 
 

@@ -39,7 +39,7 @@ from app.tools.plan._lexicon_rules import (
 )
 from app.tools.plan._phrase_rules import BOUNDARY_WORDS
 from app.tools.plan._text_rules import (
-    PEOPLE_WORDS,
+    COUNTED_FILLERS,
     SIZE_LABELS,
     STOP_WORDS,
     Allowed,
@@ -255,7 +255,9 @@ def _content_word(low: str, words: list[Token], i: int) -> bool:
     word = tok.text
     if len(word) < 2:
         return word.isdigit() and i > 0 and is_model_pair(words[i - 1].text, word)
-    if word in STOP_WORDS or word in PEOPLE_WORDS or word in BOUNDARY_WORDS or word in SIZE_LABELS:
+    if word in STOP_WORDS or word in COUNTED_FILLERS:
+        return False
+    if word in BOUNDARY_WORDS or word in SIZE_LABELS:
         return False
     with_next = i + 1 < len(words) and words[i + 1].text == "with"
     if word in WITH_GUARD and (with_next or word.endswith("s")):

@@ -29,8 +29,8 @@ def word_set(text: str) -> frozenset[str]:
 STOP_WORDS = filler_words()
 """Function words and request filler that never become keywords."""
 
-PEOPLE_WORDS = lexicon.word_set("filler_people")
-"""Words for a person: no keyword alone, but a count keeps them ("a 4 person tent")."""
+COUNTED_FILLERS = lexicon.word_set("filler_counted")
+"""No keyword alone, but a count keeps them ("a 4 person tent", "3 pairs")."""
 
 
 SIZE_LABELS = frozenset({"size", "sizes"})
