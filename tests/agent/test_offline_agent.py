@@ -409,13 +409,18 @@ async def test_questions_about_the_picks_are_answered_from_them(agent: ShoppingA
     assert session.user_messages == ["a gaming headset"]
 
 
+async def asked_after(
+    agent: ShoppingAgent, request: str, question: str
+) -> tuple[list[PickView], list[TurnEvent]]:
+    """The picks for `request` and the events of `question` asked of them next."""
+    first = await turn(agent, request)
+    return picks_of(first), await turn(agent, question, first[0].session_id)
+
+
 async def test_which_pick_has_the_most_ram_is_answered_from_their_titles(
     agent: ShoppingAgent,
 ) -> None:
-    first = await turn(agent, "a laptop under $700")
-    sid = first[0].session_id
-    shown = picks_of(first)
-    asked = await turn(agent, "which one has the most ram?", sid)
+    shown, asked = await asked_after(agent, "a laptop under $700", "which one has the most ram?")
     answer = asked[-1].data["answer"]
     assert tool_calls(asked) == []  # "ram" had been searched as a product: DVD-RAM discs
     assert "states the most ram" in answer, answer
@@ -425,16 +430,13 @@ async def test_which_pick_has_the_most_ram_is_answered_from_their_titles(
 async def test_a_yes_or_no_question_is_answered_from_the_picks_listings(
     agent: ShoppingAgent,
 ) -> None:
-    first = await turn(agent, "a 27 inch monitor")
-    sid = first[0].session_id
-    shown = picks_of(first)
-    asked = await turn(agent, "does the first one have hdmi?", sid)
+    shown, asked = await asked_after(agent, "a 27 inch monitor", "does the first one have hdmi?")
     answer = asked[-1].data["answer"]
     assert answer.startswith(f"[{shown[0].item_id}] {shown[0].title}: ")
     assert "hdmi" in answer
     assert cited_ids(answer) == [shown[0].item_id]
     assert asked[-1].data["picks"] == []
-    session = await agent.get_session(sid)
+    session = await agent.get_session(asked[0].session_id)
     assert session.user_messages == ["a 27 inch monitor"]
 
 

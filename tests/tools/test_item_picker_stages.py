@@ -1467,31 +1467,40 @@ def test_a_pick_names_the_asked_specs_its_title_does_not_say() -> None:
     assert "does not say USB-C" in reasons["amazon:2"]
 
 
-def test_a_pick_names_the_alternative_its_title_states() -> None:
-    items = [
-        item(1, "HP notebook 16 GB DDR4-SDRAM 512 GB SSD", 699.0),
-        item(2, "Acer notebook 8 GB DDR4-SDRAM 256 GB SSD", 499.0),
-        item(3, "Dell notebook 4 GB DDR4-SDRAM 128 GB SSD", 299.0),
-    ]
-    asked = plan(category="laptop", must_have=("8gb or 16gb ram",))
-    reasons = _reasons_of_picks(inputs_for(items, asked, query="laptop"), "laptop")
-    assert "has 16gb;" in reasons["amazon:1"]
-    assert "has 8gb;" in reasons["amazon:2"]
-    assert "does not say 8gb or 16gb" in reasons["amazon:3"]
-
-
-def test_a_minimum_asked_as_a_must_have_is_said_once_as_the_title_meets_it() -> None:
-    items = [
-        item(1, "Sandberg USB Hub AluGear (7 ports)", 37.0),
-        item(2, "Targus 4-Port USB Hub", 9.0),
-        item(3, "Kensington 2-port hub", 5.0),
-    ]
-    asked = plan(category="usb hub", must_have=("at least 4 ports",))
-    reasons = _reasons_of_picks(inputs_for(items, asked, query="usb hub"), "usb hub")
-    # had said "has at least 4 ports, 7 ports, more than 4 ports"
-    assert "has 7 ports, more than 4 ports;" in reasons["amazon:1"]
-    assert "has 4 ports;" in reasons["amazon:2"]
-    assert "does not say 4 ports or more" in reasons["amazon:3"]
+@pytest.mark.parametrize(
+    ("titles", "category", "must", "said"),
+    [
+        (
+            [
+                "HP notebook 16 GB DDR4-SDRAM 512 GB SSD",
+                "Acer notebook 8 GB DDR4-SDRAM 256 GB SSD",
+                "Dell notebook 4 GB DDR4-SDRAM 128 GB SSD",
+            ],
+            "laptop",
+            "8gb or 16gb ram",
+            ["has 16gb;", "has 8gb;", "does not say 8gb or 16gb"],
+        ),
+        (  # a minimum had been said twice: "has at least 4 ports, 7 ports, more than 4 ports"
+            [
+                "Sandberg USB Hub AluGear (7 ports)",
+                "Targus 4-Port USB Hub",
+                "Kensington 2-port hub",
+            ],
+            "usb hub",
+            "at least 4 ports",
+            ["has 7 ports, more than 4 ports;", "has 4 ports;", "does not say 4 ports or more"],
+        ),
+    ],
+)
+def test_a_pick_says_a_must_have_as_its_title_meets_it(
+    titles: list[str], category: str, must: str, said: list[str]
+) -> None:
+    """An alternative by the one the title states, an amount by the title's own."""
+    items = [item(n, title, 10.0 * n) for n, title in enumerate(titles, 1)]
+    asked = plan(category=category, must_have=(must,))
+    reasons = _reasons_of_picks(inputs_for(items, asked, query=category), category)
+    for n, words in enumerate(said, 1):
+        assert words in reasons[f"amazon:{n}"], reasons[f"amazon:{n}"]
 
 
 def test_a_computers_graphics_card_is_said_by_a_gpu_line_not_by_integrated_graphics() -> None:
