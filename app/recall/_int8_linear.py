@@ -103,12 +103,16 @@ def _fix_ranges(module: nn.Module, ranges: Ranges, prefix: str) -> None:
 
 
 def load_ranges(folder: Path) -> dict[str, tuple[float, float]] | None:
-    """The ranges saved in a model folder, or None."""
+    """The ranges saved in a model folder, or None (none saved, or unreadable: measured
+    again)."""
     path = folder / RANGES_FILE
     if not path.is_file():
         return None
-    saved = json.loads(path.read_text())["ranges"]
-    return {name: (float(low), float(high)) for name, (low, high) in saved.items()}
+    try:
+        saved = json.loads(path.read_text())["ranges"]
+        return {name: (float(low), float(high)) for name, (low, high) in saved.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def save_ranges(folder: Path, ranges: Ranges, pairs: int) -> None:

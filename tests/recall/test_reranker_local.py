@@ -4,6 +4,7 @@ on real catalog titles, which model folder it loads, and the ConfigError when no
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from app.catalog.item_table import read_items
 from app.config.settings import Settings
 from app.errors import ConfigError
+from app.recall._int8_linear import RANGES_FILE, load_ranges
 from app.recall._reranker_local import LocalReranker
 from app.recall.index_manifest import current_paths
 from app.recall.reranker import (
@@ -90,6 +92,25 @@ def test_an_int8_score_depends_on_the_pair_alone_not_on_the_titles_beside_it(
     reversed_batch = local_int8.score("wireless mouse", titles[::-1])[::-1]
     assert max(abs(a - b) for a, b in zip(together, alone, strict=True)) < 0.005
     assert max(abs(a - b) for a, b in zip(reversed_batch, alone, strict=True)) < 0.005
+
+
+def test_int8_ranges_are_saved_at_training_and_measured_again_when_unreadable(
+    small: tuple[Settings, TrainReport], tmp_path: Path
+) -> None:
+    saved = load_ranges(small[1].model_dir)
+    assert saved
+    assert all(low < high for low, high in saved.values())
+    copy = tmp_path / small[1].model_dir.name
+    shutil.copytree(small[1].model_dir, copy)
+    (copy / RANGES_FILE).write_text("{not json")
+    assert load_ranges(copy) is None
+    reloaded = LocalReranker(copy, int8=True)  # measures them again on its held-out pairs
+    measured = load_ranges(copy)
+    assert measured is not None
+    assert measured.keys() == saved.keys()
+    for name, bounds in saved.items():
+        assert measured[name] == pytest.approx(bounds, abs=1e-3), name
+    assert reloaded.score("usb cable", ["C2G 2m USB cable"])[0] > 0.0
 
 
 def test_gaming_keyboard_scores_the_keyboard_above_a_wrist_rest_and_a_mouse(
