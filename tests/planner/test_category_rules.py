@@ -501,6 +501,19 @@ def test_messages_must_be_strings() -> None:
 @pytest.mark.parametrize(
     ("text", "query"),
     [
+        # no product named: the wishes are searched beside the words ("No pick for 'cozy'")
+        ("something cozy for the living room", "cozy living room"),
+        ("something for the kitchen", ""),  # nothing to search: asked what to look for
+        ("a cozy sofa for the living room", "sofa cozy"),
+    ],
+)
+def test_with_no_product_the_wishes_are_searched_beside_the_words(text: str, query: str) -> None:
+    assert plan_from_text([text]).query_text() == query
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
         ("a laptop with 16gb ram under $1000", "laptop notebook 16gb"),
         ("a phone with 128gb storage", "phone 128gb"),
         ("a laptop with 1tb ssd", "laptop notebook 1tb ssd"),

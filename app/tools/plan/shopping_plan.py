@@ -110,8 +110,12 @@ class ShoppingPlan(BaseModel):
         """A search query built from the plan: the category and the catalogs' other name for it
         ("laptop notebook"), then keywords and must-haves as they read beside the product
         ("16gb": laptop titles say "16 GB DDR4-SDRAM", and "ram" finds memory modules;
-        "backlit", as "keyboard" finds keyboards)."""
-        terms = [beside_product(t, self.category) for t in (*self.keywords, *self.must_have)]
+        "backlit", as "keyboard" finds keyboards); with no product named, the wishes too,
+        beside words to search ("something cozy for the living room": "cozy living room";
+        "something for the kitchen" alone is asked what to look for)."""
+        wishes = self.prefer if not self.category and (self.keywords or self.must_have) else ()
+        said = (*self.keywords, *self.must_have, *wishes)
+        terms = [beside_product(t, self.category) for t in said]
         parts = [self.category or "", catalog_alias(self.category), *terms]
         seen: list[str] = []
         for part in parts:
