@@ -340,19 +340,29 @@ def _more_of_part(low: str, title: str) -> tuple[dict[str, Any], str | None]:
     sizes = stated_gb(title, word)
     if not sizes:
         return {}, None
-    unit = "storage" if word == "space" else word
+    unit = part_noun(word)
     note = f"read 'more {word}' as more than {max(sizes):g}gb {unit}, above the last first pick"
     term = f"over {max(sizes):g}gb {unit}"
     return {"part": term, "vague": ("more", word)}, note
 
 
-def stated_amounts(title: str, part: str) -> tuple[str, list[float]]:
-    """The unit a part is measured in and the amounts of it a title states ("screen": inch,
-    27.0 of '68.6 cm (27")'; "ram": gb, 16.0)."""
+def part_noun(part: str) -> str:
+    """The part as an answer names it ("space" is storage)."""
+    return "storage" if part == "space" else part
+
+
+def part_unit(part: str) -> str:
+    """The unit a part's amount is stated in ("screen": inch; memory and storage: gb)."""
+    return _MOST_UNITS.get(part, "gb")
+
+
+def stated_amounts(title: str, part: str) -> list[float]:
+    """The amounts of a part a title states, in `part_unit(part)` (27.0 of '68.6 cm (27")'
+    for "screen"; 16.0 of "16 GB DDR4-SDRAM" for "ram")."""
     unit = _MOST_UNITS.get(part)
     if unit is None:
-        return "gb", stated_gb(title, part)
-    return unit, [value for value, said in (s.key for s in find_specs(title)) if said == unit]
+        return stated_gb(title, part)
+    return [value for value, said in (s.key for s in find_specs(title)) if said == unit]
 
 
 def stated_gb(title: str, part: str) -> list[float]:

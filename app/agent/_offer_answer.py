@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.agent._follow_ups import stated_amounts
+from app.agent._follow_ups import part_noun, part_unit, stated_amounts
 from app.agent.events import PickView
 from app.catalog.currency import usd
 from app.catalog.item import Item
@@ -103,12 +103,8 @@ def compare_answer(picks: list[PickView]) -> str:
 def most_answer(part: str, picks: Sequence[PickView]) -> str:
     """Which pick's title states the most of a part ("ram", "storage", "screen"), then each
     other pick's amount, citing each; a title that states none says so."""
-    noun = "storage" if part == "space" else part
-    amounts: dict[str, float | None] = {}
-    unit = "gb"
-    for pick in picks:
-        unit, stated = stated_amounts(pick.title, part)
-        amounts[pick.item_id] = max(stated, default=None)
+    noun, unit = part_noun(part), part_unit(part)
+    amounts = {p.item_id: max(stated_amounts(p.title, part), default=None) for p in picks}
     said = [a for a in amounts.values() if a is not None]
     if not said:
         return f"None of my picks' titles states its {noun}: check each maker's page."
