@@ -52,6 +52,17 @@ _MOST = re.compile(
 )
 """Which pick shown has the most of a part ("which one has the most ram?", "the biggest
 screen?")."""
+_PRICE_RANK = re.compile(
+    r"\b(?:"
+    + lexicon.alternation("follow_ups_price_rank_lead")
+    + r")\s+(?:(?P<cheapest>"
+    + lexicon.alternation("follow_ups_cheapest")
+    + r")|(?P<priciest>"
+    + lexicon.alternation("follow_ups_priciest")
+    + r"))\b"
+)
+"""Which pick shown costs least or most ("which one is the cheapest?", "which of the two
+costs more?"); a price asked of another shop is an offer question instead."""
 _PARTS_OF = lexicon.word_sets("follow_ups_parts_of")
 _AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
@@ -133,7 +144,8 @@ class FollowUp:
     count_picks: tuple[PickView, ...] = ()
     """The pick the count is asked of ("3 of the second one"); none: every pick shown."""
     question: str | None = None
-    """"best", "compare" or "most": a question about the picks shown, answered from them."""
+    """"best", "compare", "most", "cheapest" or "priciest": a question about the picks
+    shown, answered from them."""
     question_part: str | None = None
     """The part a "most" question asks of ("ram" of "which one has the most ram?")."""
     trait: str | None = None
@@ -202,7 +214,7 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
     most = _MOST.search(low)
     part = most.group("part") if most is not None else None
     if question is not None and len(session.picks) > 1 and latest.category in {None, part}:
-        compared = _COMPARE.search(low) or most
+        compared = _COMPARE.search(low) or most or _PRICE_RANK.search(low)
         two = compared is not None and re.search(r"\b(?:two|both)\b", compared.group(0))
         return FollowUp(
             None, question=question, question_picks=2 if two else None, question_part=part
@@ -233,9 +245,13 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
 
 
 def _question(low: str) -> str | None:
-    """ "best", "compare" or "most" when the message asks it of the picks shown."""
+    """ "best", "compare", "most", "cheapest" or "priciest" when the message asks it of the
+    picks shown."""
     if _MOST.search(low):
         return "most"
+    ranked = _PRICE_RANK.search(low)
+    if ranked is not None and not _ELSEWHERE.search(low):
+        return "cheapest" if ranked.group("cheapest") else "priciest"
     return "best" if _BEST.search(low) else "compare" if _COMPARE.search(low) else None
 
 

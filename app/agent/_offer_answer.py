@@ -1,7 +1,8 @@
 """Answers about the last picks: a price question about one ("is the second one cheaper
 elsewhere?"), its price where it was picked and its offers on the other platforms, from
 price_compare; how much a count of each costs ("make it 2"); which fits best, how they
-compare and which states the most RAM ("which one is best?", "compare the first two");
+compare, which states the most RAM and which costs least ("which one is best?", "compare the
+first two", "which one is the cheapest?");
 whether they say a trait ("is it wireless?") or are in stock, by their listings' stock."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 
 from app.agent._follow_ups import part_noun, part_unit, stated_amounts
 from app.agent.events import PickView
-from app.catalog.currency import usd
+from app.catalog.currency import listed_price, usd
 from app.catalog.item import Item
 from app.language import lexicon
 from app.tools.compare import ComparedItem, Offer, PriceCompareResult
@@ -122,6 +123,29 @@ def most_answer(part: str, picks: Sequence[PickView]) -> str:
             told = f"{amount:g} {shown}" if amount is not None else f"does not say its {noun}"
             lines.append(f"- [{pick.item_id}] {pick.title}: {told}.")
     return "\n".join(lines)
+
+
+def price_rank_answer(picks: Sequence[PickView], *, cheapest: bool) -> str:
+    """Which pick costs least (or most) as listed, then each other pick's price in that
+    order, citing each; a pick without a price comes last and says so."""
+    priced = sorted(
+        (p for p in picks if p.price_usd is not None),
+        key=lambda p: p.price_usd or 0.0,
+        reverse=not cheapest,
+    )
+    if not priced:
+        return "None of my picks lists a price: check each shop's page."
+    first, most = priced[0], "least" if cheapest else "most"
+    if len(priced) == len(picks) > 1 and {p.price_usd for p in priced} == {first.price_usd}:
+        return f"My picks all cost the same: {_price(first)}."
+    lines = [f"[{first.item_id}] {first.title} costs {most}: {_price(first)} ({first.platform})."]
+    unpriced = [p for p in picks if p.price_usd is None]
+    lines += [f"- [{p.item_id}] {p.title}: {_price(p)}." for p in (*priced[1:], *unpriced)]
+    return "\n".join(lines)
+
+
+def _price(pick: PickView) -> str:
+    return listed_price(pick.price, pick.currency, pick.price_usd)
 
 
 def trait_answer(trait: str, picks: Sequence[tuple[PickView, Item | None]]) -> str:

@@ -13,6 +13,7 @@ from app.agent._offer_answer import (
     count_answer,
     most_answer,
     offers_answer,
+    price_rank_answer,
     trait_answer,
 )
 from app.agent._tool_calls import PlannedCall, run_calls
@@ -60,6 +61,8 @@ async def run_offline_turn(
         picks = turn.session.picks[: turn.asked_picks]
         if turn.asked_question == "most" and turn.asked_part is not None:
             turn.answer = most_answer(turn.asked_part, picks)
+        elif turn.asked_question in {"cheapest", "priciest"}:
+            turn.answer = price_rank_answer(picks, cheapest=turn.asked_question == "cheapest")
         else:
             answer = best_answer if turn.asked_question == "best" else compare_answer
             turn.answer = answer(picks)

@@ -11,6 +11,7 @@ from app.agent._offer_answer import (
     count_answer,
     most_answer,
     offers_answer,
+    price_rank_answer,
     trait_answer,
 )
 from app.agent.events import PickView
@@ -376,6 +377,10 @@ def test_a_count_without_picks_is_planned_as_written() -> None:
         ("which one has the most ram?", "most", None),
         ("which of the two has more storage", "most", 2),
         ("which one has the biggest screen?", "most", None),
+        ("which one is the cheapest?", "cheapest", None),
+        ("what's the least expensive one", "cheapest", None),
+        ("which of the two costs more?", "priciest", 2),
+        ("which one is cheaper elsewhere?", None, None),
         ("which keyboard is best?", None, None),
         ("the best wireless earbuds", None, None),
     ],
@@ -400,6 +405,24 @@ def test_the_most_answer_names_the_pick_stating_the_most_of_the_part() -> None:
     assert most_answer("screen", monitors) == "My picks all state the same screen: 27 inch."
     monitors[1] = monitors[1].model_copy(update={"title": 'AOC monitor 80 cm (31.5")'})
     assert most_answer("screen", monitors).startswith('[amazon:2] AOC monitor 80 cm (31.5") states')
+
+
+def test_the_price_rank_answer_orders_the_picks_by_their_listed_price() -> None:
+    dear = PICKS[0].model_copy(update={"price_usd": 40.0})
+    rupees = PICKS[1].model_copy(update={"price": 999.0, "currency": "INR"})
+    unpriced = PICKS[1].model_copy(update={"item_id": "amazon:3", "price_usd": None})
+    cheapest = price_rank_answer([dear, rupees, unpriced], cheapest=True).splitlines()
+    assert cheapest[0] == "[amazon:2] Earbuds costs least: INR 999 ≈ $1.98 (amazon)."
+    assert cheapest[1:] == [
+        "- [amazon:1] Earbuds: $40.00.",
+        "- [amazon:3] Earbuds: no listed price.",
+    ]
+    priciest = price_rank_answer([rupees, dear], cheapest=False)
+    assert priciest.startswith("[amazon:1] Earbuds costs most: $40.00")
+    assert price_rank_answer([rupees, rupees], cheapest=True).startswith(
+        "My picks all cost the same"
+    )
+    assert price_rank_answer([unpriced], cheapest=True).startswith("None of my picks lists a price")
 
 
 def test_a_question_about_one_pick_is_planned_as_written() -> None:

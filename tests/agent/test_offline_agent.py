@@ -427,6 +427,15 @@ async def test_which_pick_has_the_most_ram_is_answered_from_their_titles(
     assert set(cited_ids(answer)) == {p.item_id for p in shown}
 
 
+async def test_which_pick_is_cheapest_is_answered_from_their_prices(agent: ShoppingAgent) -> None:
+    shown, asked = await asked_after(agent, "a wireless mouse", "which one is the cheapest?")
+    answer = asked[-1].data["answer"]
+    assert tool_calls(asked) == []  # it had searched again
+    cheapest = min(shown, key=lambda p: p.price_usd or float("inf"))
+    assert answer.startswith(f"[{cheapest.item_id}] {cheapest.title} costs least: "), answer
+    assert set(cited_ids(answer)) == {p.item_id for p in shown}
+
+
 async def test_a_yes_or_no_question_is_answered_from_the_picks_listings(
     agent: ShoppingAgent,
 ) -> None:
