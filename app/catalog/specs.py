@@ -51,6 +51,9 @@ SPEC = re.compile(
 """A number and its unit: "16gb", "15.6 inch", "15.6-inch", '15.6"', "4k", "1080p",
 "20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
 _SHORTHANDS = {"g": "gb", "t": "tb"}
+_COUNTED_UNITS = lexicon.word_set("specs_counted_units")
+_NAME_NUMBER = re.compile(r"[a-z]-$")
+"""A number that ends a name ("rj-45"): before a counted unit it counts nothing."""
 _INCH_MARKS = frozenset(w for w, unit in UNITS.items() if unit == "inch" and not w.isalpha())
 """The marks written for inches ('"', "''"), spelled as the word in a request."""
 _AT_MOST_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("specs_at_most_before") + r")\s+$")
@@ -120,7 +123,7 @@ def joined_by_or(low: str, first: Quantity, second: Quantity) -> bool:
 
 def quantities(low: str) -> list[Quantity]:
     """Every number with a known unit in lower-case `low`, in order ("p" only for video lines,
-    also read off a pixel size)."""
+    also read off a pixel size; ports and cores only counted in whole numbers)."""
     found: list[Quantity] = []
     for match in SPEC.finditer(low):
         raw_unit = _written_unit(match)
@@ -131,6 +134,10 @@ def quantities(low: str) -> list[Quantity]:
         if unit == "p" and value not in _VIDEO_LINES:
             continue
         start, end = match.start(), match.end()
+        if unit in _COUNTED_UNITS and (
+            "." in match.group(1) or _NAME_NUMBER.search(low, max(0, start - 3), start)
+        ):
+            continue
         text = match.group(0).strip()
         before = _AT_LEAST_BEFORE.search(low, max(0, start - 24), start)
         after = _AT_LEAST_AFTER.match(low, end)
@@ -316,6 +323,7 @@ def as_spec_words(low: str) -> str:
 def spec_words_fingerprint() -> str:
     """A short hash of the units and equivalences, for index versions built with them."""
     table = SPEC.pattern + _PIXELS.pattern + repr(sorted(UNITS.items()))
+    table += repr(sorted(_COUNTED_UNITS)) + _NAME_NUMBER.pattern
     table += repr(sorted(_EQUIVALENT.items()))
     return hashlib.sha256(table.encode()).hexdigest()[:8]
 

@@ -112,6 +112,19 @@ def test_rates_and_energy_are_units_too() -> None:
 
 
 @pytest.mark.parametrize(
+    ("low", "counts"),
+    [
+        ("8-port switch, 8 rj-45 ports", [8.0]),
+        ("hub with 4 usb 3.0 ports", []),
+        ("usb-c hub 7 ports, 8 cores", [7.0, 8.0]),
+    ],
+)
+def test_ports_and_cores_are_counted_in_whole_numbers_only(low: str, counts: list[float]) -> None:
+    """A version ("usb 3.0") or a name's number ("rj-45") before them counts none."""
+    assert [q.value for q in quantities(low) if q.unit in {"port", "core"}] == counts
+
+
+@pytest.mark.parametrize(
     ("low", "at_least", "reach"),
     [
         ("a monitor at least 24 inch", True, "at least 24 inch"),
