@@ -13,41 +13,33 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any
 
+from app.agent._relative_changes import (
+    BIGGER,
+    CHEAPER,
+    ELSEWHERE,
+    MORE_OF,
+    MOST_UNITS,
+    PRICIER,
+    SMALLER,
+    more_of_part,
+    relative_garment_size,
+    relative_price,
+    relative_size,
+)
 from app.agent.events import PickView
 from app.agent.session import Session
-from app.catalog.currency import money, to_usd
-from app.catalog.garment_sizes import stepped_size
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
 from app.tools.plan import PlanChange, ShoppingPlan
-from app.tools.terms import find_specs
 
-_CHEAPER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_cheaper") + r")\b")
-_PRICIER = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_pricier") + r")\b")
-_ELSEWHERE = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_elsewhere") + r")\b")
-"""A price asked of another shop ("is it cheaper elsewhere?") is about the same item."""
 _OTHER_OPTIONS = re.compile(lexicon.alternation("follow_ups_other_options"))
-_BIGGER = re.compile(r"\b(?:bigger|larger)\b")
-_SMALLER = re.compile(r"\b(?:smaller|more\s+compact)\b")
-"""A larger or smaller size asked of the first pick ("something bigger" after a 55" TV)."""
-_MORE_OF = re.compile(
-    r"\bmore\s+(?P<part>" + lexicon.alternation("follow_ups_more_of") + r")\b", re.IGNORECASE
-)
-"""More memory or storage asked of the first pick ("something with more ram" after a 4 GB
-notebook)."""
-_MOST_UNITS = {
-    part: units[0] for part, units in lexicon.word_lists("follow_ups_most_units").items()
-}
-"""Parts besides memory and storage a "which has the biggest" question may ask, to the unit
-their amount is stated in ("screen": inch)."""
 _MOST = re.compile(
     r"\b(?:"
     + lexicon.alternation("follow_ups_most")
     + r")\s+(?P<part>"
-    + "|".join([lexicon.alternation("follow_ups_more_of"), *map(re.escape, _MOST_UNITS)])
+    + "|".join([lexicon.alternation("follow_ups_more_of"), *map(re.escape, MOST_UNITS)])
     + r")\b"
 )
 """Which pick shown has the most of a part ("which one has the most ram?", "the biggest
@@ -63,8 +55,6 @@ _PRICE_RANK = re.compile(
 )
 """Which pick shown costs least or most ("which one is the cheapest?", "which of the two
 costs more?"); a price asked of another shop is an offer question instead."""
-_PARTS_OF = lexicon.word_sets("follow_ups_parts_of")
-_AMOUNT = re.compile(r"\d")
 _ORDINALS = ordinals()
 _PICK_REFERENCE = re.compile(
     r"\b(?:the\s+)?("
@@ -234,11 +224,11 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
     if _OTHER_OPTIONS.search(low):
         shown = frozenset(session.shown) | {p.item_id for p in session.picks}
     first = session.picks[0]
-    price, note = _relative_price(low, first)
-    size, sized = _relative_size(low, first.title)
+    price, note = relative_price(low, first)
+    size, sized = relative_size(low, first.title)
     if not size:
-        size, sized = _relative_garment_size(low, first)
-    part, grown = _more_of_part(low, first.title) if not (price or size) else ({}, None)
+        size, sized = relative_garment_size(low, first)
+    part, grown = more_of_part(low, first.title) if not (price or size) else ({}, None)
     change = PlanChange.model_validate({**price, **size, **part}) if price or size or part else None
     notes = [n for n in (note, sized, grown) if n]
     return FollowUp(cues.text, "; ".join(notes) or None, shown_before=shown, change=change)
@@ -250,7 +240,7 @@ def _question(low: str) -> str | None:
     if _MOST.search(low):
         return "most"
     ranked = _PRICE_RANK.search(low)
-    if ranked is not None and not _ELSEWHERE.search(low):
+    if ranked is not None and not ELSEWHERE.search(low):
         return "cheapest" if ranked.group("cheapest") else "priciest"
     return "best" if _BEST.search(low) else "compare" if _COMPARE.search(low) else None
 
@@ -263,7 +253,7 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
     if asked is None or not session.picks:
         return None
     trait = " ".join(asked.group("trait").split())
-    relative = (_CHEAPER, _PRICIER, _BIGGER, _SMALLER, _OFFER_QUESTION, _OTHER_OPTIONS)
+    relative = (CHEAPER, PRICIER, BIGGER, SMALLER, _OFFER_QUESTION, _OTHER_OPTIONS)
     if trait in _NO_TRAITS or trait.split()[-1] in {"one", "ones"}:
         return None
     if any(cue.search(trait) for cue in relative):
@@ -278,115 +268,13 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
     return FollowUp(None, trait=trait, trait_picks=picks)
 
 
-def _relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
-    """The ceiling ("cheaper") or floor ("more expensive") a relative price means beside the
-    first pick, in its shop's currency (a whole unit away from a whole price: INR 3,675 under
-    INR 3,676), and a note saying so; none when an amount is stated, both are asked, another
-    shop is asked about or the pick has no price."""
-    cheaper, pricier = bool(_CHEAPER.search(low)), bool(_PRICIER.search(low))
-    price = pick.price_usd
-    if cheaper == pricier or _AMOUNT.search(low) or _ELSEWHERE.search(low) or price is None:
-        return {}, None
-    sign = -1 if cheaper else 1
-    amount = in_usd = round(price + sign * 0.01, 2)
-    currency = "USD"
-    listed = pick.price
-    if listed and pick.currency is not None and pick.currency != "USD":
-        unit = 1.0 if float(listed).is_integer() else 0.01
-        amount, currency = listed + sign * unit, pick.currency
-        in_usd = to_usd(amount, currency) or round(price * amount / listed, 2)
-    said = money(amount, currency)
-    if cheaper:
-        change = {"budget_usd": in_usd, "budget_amount": round(amount, 2)}
-        return change | {"currency": currency}, (
-            f"read 'cheaper' as under {said}, below the last first pick"
-        )
-    return {"floor_usd": in_usd}, (
-        f"read 'more expensive' as over {said}, above the last first pick"
-    )
-
-
-def _relative_size(low: str, title: str) -> tuple[dict[str, Any], str | None]:
-    """The size a "bigger" or "smaller" means beside the first pick's screen size (the next
-    whole inch above or below its size class), and a note saying so; none when an amount
-    is stated, both are asked or the title has none."""
-    inches = [s.value for s in find_specs(title) if s.unit == "inch"]
-    bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
-    if bigger == smaller or _AMOUNT.search(low) or not inches or (smaller and min(inches) < 2):
-        return {}, None
-    if bigger:
-        least = f"at least {int(max(inches)) + 1} inch"
-        return {"size": least}, f"read 'bigger' as {least}, above the last first pick"
-    most = f"at most {int(min(inches)) - 1} inch"
-    return {"size": most}, f"read 'smaller' as {most}, below the last first pick"
-
-
-def _relative_garment_size(low: str, pick: PickView) -> tuple[dict[str, Any], str | None]:
-    """The garment size a "bigger" or "smaller" means beside the first pick's (its size
-    attribute, else a size its title ends with: "Classic Varsity Top - Large"): the next one
-    up or down, as its word; none when the pick has no garment size or none is next."""
-    bigger, smaller = bool(_BIGGER.search(low)), bool(_SMALLER.search(low))
-    if bigger == smaller or _AMOUNT.search(low):
-        return {}, None
-    stated = pick.attributes.get("size") or pick.title.rsplit("-", 1)[-1]
-    name = stepped_size(stated.strip().lower(), 1 if bigger else -1)
-    if name is None:
-        return {}, None
-    said = "bigger" if bigger else "smaller"
-    return {"size": name}, f"read '{said}' as size {name}, next to the last first pick's"
-
-
 def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:
     """Whether "more ram" (memory, storage) asks it of the picks shown: the part is the only
     product the message names ("something with more ram" plans a category "ram")."""
-    asked = _MORE_OF.search(low)
+    asked = MORE_OF.search(low)
     if asked is None or asks.category not in {None, asked.group("part").lower()}:
         return False
     return _follows(asks.model_copy(update={"category": None}), session.plan, session.picks)
-
-
-def _more_of_part(low: str, title: str) -> tuple[dict[str, Any], str | None]:
-    """ "More ram" (memory, storage, space) as more than the first pick's amount of that part
-    ("over 4gb ram"), in place of the words read for it, and a note saying so; none when
-    an amount is stated or the title states none."""
-    asked = _MORE_OF.search(low)
-    if asked is None or _AMOUNT.search(low):
-        return {}, None
-    word = asked.group("part").lower()
-    sizes = stated_gb(title, word)
-    if not sizes:
-        return {}, None
-    unit = part_noun(word)
-    note = f"read 'more {word}' as more than {max(sizes):g}gb {unit}, above the last first pick"
-    term = f"over {max(sizes):g}gb {unit}"
-    return {"part": term, "vague": ("more", word)}, note
-
-
-def part_noun(part: str) -> str:
-    """The part as an answer names it ("space" is storage)."""
-    return "storage" if part == "space" else part
-
-
-def part_unit(part: str) -> str:
-    """The unit a part's amount is stated in ("screen": inch; memory and storage: gb)."""
-    return _MOST_UNITS.get(part, "gb")
-
-
-def stated_amounts(title: str, part: str) -> list[float]:
-    """The amounts of a part a title states, in `part_unit(part)` (27.0 of '68.6 cm (27")'
-    for "screen"; 16.0 of "16 GB DDR4-SDRAM" for "ram")."""
-    unit = _MOST_UNITS.get(part)
-    if unit is None:
-        return stated_gb(title, part)
-    return [value for value, said in (s.key for s in find_specs(title)) if said == unit]
-
-
-def stated_gb(title: str, part: str) -> list[float]:
-    """The amounts in GB a title states of a part as shoppers name it ("ram": "16 GB
-    DDR4-SDRAM"; "storage": SSD, HDD, eMMC or flash)."""
-    parts = _PARTS_OF.get(part, _PARTS_OF["storage"])
-    sized = ((s.key, s.part) for s in find_specs(title))  # "1 TB" is 1000 GB
-    return [value for (value, unit), part_of in sized if unit == "gb" and part_of in parts]
 
 
 def _without(message: str, reference: re.Match[str]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from app.agent._follow_ups import part_noun, part_unit, stated_amounts
+from app.agent._relative_changes import part_noun, part_unit, stated_amounts
 from app.agent.events import PickView
 from app.catalog.currency import listed_price, usd
 from app.catalog.item import Item
