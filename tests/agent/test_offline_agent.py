@@ -306,6 +306,17 @@ async def test_a_gift_without_a_product_asks_what_the_person_enjoys(agent: Shopp
     assert "enjoy" not in events[-1].data["answer"]
 
 
+async def test_a_gift_by_interest_picks_the_product_the_interest_asks_for(
+    agent: ShoppingAgent,
+) -> None:
+    titles = [
+        p.title.lower()
+        for p in picks_of(await turn(agent, "a gift for my dad who likes photography"))
+    ]
+    assert len(titles) > 1, titles  # gated on "photography", one camera had passed
+    assert all("camera" in title for title in titles), titles
+
+
 async def test_a_later_message_lifts_a_constraint_and_the_session_carries_on(
     agent: ShoppingAgent,
 ) -> None:

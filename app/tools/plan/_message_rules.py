@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from app.catalog.model_codes import code_spans
+from app.catalog.product_nouns import singular
 from app.catalog.short_names import to_short_names
 from app.catalog.specs import with_unit_shorthands_spelled
 from app.config.params.planner import PLANNER_MAX_MESSAGE_CHARS, PLANNER_MAX_PHRASE_WORDS
@@ -42,7 +43,7 @@ from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._lift_rules import Lift, find_lifts
 from app.tools.plan._negation_rules import Finding, find_negations
 from app.tools.plan._preference_rules import find_preferences, must_cue_before
-from app.tools.plan._story_rules import StoryOwner, claim_story
+from app.tools.plan._story_rules import StoryOwner, claim_story, interest_product
 from app.tools.plan._text_rules import (
     Allowed,
     SpanMask,
@@ -158,6 +159,10 @@ def read_message(message: str) -> MessageReading:
         if guess is not None:
             alone = bare is not None
             products = (ProductReading(guess.category, guess.head, words, None, typed_alone=alone),)
+        elif (interest := interest_product(low, words)) is not None:
+            product, said = interest
+            words = tuple(w for w in words if w != said)
+            products = (ProductReading(product, singular(product.split()[-1]), words, None),)
     else:
         words = tuple(k for p in products for k in p.keywords)
     products = tuple(_with_owner(p, story.owners) for p in products)

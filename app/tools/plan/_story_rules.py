@@ -9,6 +9,7 @@ BATTERIES"): then the broken thing is only the story, save the product an access
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.catalog.product_nouns import singular
@@ -16,7 +17,7 @@ from app.language import lexicon
 from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._text_rules import STOP_WORDS, SpanMask, tokens
 
-__all__ = ["Story", "StoryOwner", "claim_story", "only_newness"]
+__all__ = ["Story", "StoryOwner", "claim_story", "interest_product", "only_newness"]
 
 _BREAKAGE = re.compile(
     r"\bmy\s+(?P<thing>(?:[a-z0-9'-]+\s+){1,4}?)(?P<broke>(?:"
@@ -49,6 +50,16 @@ _ONLY_NEWNESS = re.compile(r"\s*(?:(?:" + lexicon.alternation("story_newness") +
 
 
 _ACCESSORY_NOUNS = lexicon.word_set("accessory_nouns")
+_INTEREST_PRODUCTS = lexicon.word_map("story_interest_products")
+_INTEREST = re.compile(
+    r"\b(?:"
+    + lexicon.alternation("story_liking")
+    + r")\s+(?P<interest>"
+    + "|".join(map(re.escape, _INTEREST_PRODUCTS))
+    + r")\b"
+)
+"""A person's interest told as such ("he likes photography"), which asks for a product where
+none is named; the word alone ("trail running shoes", "camping pants") is no interest."""
 
 
 @dataclass(frozen=True)
@@ -135,3 +146,12 @@ def only_newness(text: str) -> bool:
     """Whether `text` (between a request's lead and its product) is blank or newness alone:
     "i need a NEW watchband" names the watchband as "i need a watchband" does."""
     return _ONLY_NEWNESS.fullmatch(text) is not None
+
+
+def interest_product(low: str, words: Sequence[str]) -> tuple[str, str] | None:
+    """The product the first interest `low` tells of asks for ("camera" of "he likes
+    photography"), and that interest, when it is among `words`; else None."""
+    for m in _INTEREST.finditer(low):
+        if m.group("interest") in words:
+            return _INTEREST_PRODUCTS[m.group("interest")], m.group("interest")
+    return None
