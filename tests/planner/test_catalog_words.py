@@ -67,6 +67,17 @@ def test_junk_title_heads_do_not_become_product_nouns() -> None:
         assert plan_from_text(["a black case for my phone"]).category == "case"
 
 
+def test_an_interest_asks_for_its_product_only_where_the_catalog_lists_it() -> None:
+    """A fashion catalog sells no cameras: "he likes photography" stays the search word."""
+    asked = "a gift for my dad who likes photography"
+    assert plan_from_text([asked]).category == "camera"
+    with catalog_vocabulary(fashion_vocabulary()):
+        plan = plan_from_text([asked])
+        assert (plan.category, plan.keywords) == (None, ("photography",))
+    with catalog_vocabulary(CatalogVocabulary(kinds=frozenset({"camera", "kurta"}))):
+        assert plan_from_text([asked]).category == "camera"
+
+
 def test_the_hook_returns_what_it_replaces() -> None:
     mine = CatalogVocabulary(kinds=frozenset({"dupatta"}))
     before = use_catalog_vocabulary(mine)

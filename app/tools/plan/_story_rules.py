@@ -16,6 +16,7 @@ from app.catalog.product_nouns import singular
 from app.language import lexicon
 from app.tools.plan._lexicon_rules import is_product_noun
 from app.tools.plan._text_rules import STOP_WORDS, SpanMask, tokens
+from app.tools.plan.catalog_words import current_vocabulary
 
 __all__ = ["Story", "StoryOwner", "claim_story", "interest_product", "only_newness"]
 
@@ -150,8 +151,12 @@ def only_newness(text: str) -> bool:
 
 def interest_product(low: str, words: Sequence[str]) -> tuple[str, str] | None:
     """The product the first interest `low` tells of asks for ("camera" of "he likes
-    photography"), and that interest, when it is among `words`; else None."""
+    photography"), and that interest, when it is among `words` and the catalog's kinds (if
+    it has a profile) name the product; else None."""
+    known = current_vocabulary()
     for m in _INTEREST.finditer(low):
-        if m.group("interest") in words:
-            return _INTEREST_PRODUCTS[m.group("interest")], m.group("interest")
+        product = _INTEREST_PRODUCTS[m.group("interest")]
+        listed = not known.kinds or any(map(known.names_kind, (product, product.split()[-1])))
+        if m.group("interest") in words and listed:
+            return product, m.group("interest")
     return None
