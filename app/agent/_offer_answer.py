@@ -110,10 +110,11 @@ def most_answer(part: str, picks: Sequence[PickView]) -> str:
     if not said:
         return f"None of my picks' titles states its {noun}: check each maker's page."
     top, shown = max(said), _UNIT_SHOWN.get(unit, unit)
+    most = "largest" if unit == "inch" else "most"  # "the largest screen", "the most ram"
     if len(said) == len(picks) > 1 and min(said) == top:
         return f"My picks all state the same {noun}: {top:g} {shown}."
     lines = [
-        f"[{p.item_id}] {p.title} states the most {noun}: {top:g} {shown} ({p.platform})."
+        f"[{p.item_id}] {p.title} states the {most} {noun}: {top:g} {shown} ({p.platform})."
         for p in picks
         if amounts[p.item_id] == top
     ]

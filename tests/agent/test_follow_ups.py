@@ -404,7 +404,9 @@ def test_the_most_answer_names_the_pick_stating_the_most_of_the_part() -> None:
     monitors = [p.model_copy(update={"title": f'{p.item_id} monitor 68.6 cm (27")'}) for p in PICKS]
     assert most_answer("screen", monitors) == "My picks all state the same screen: 27 inch."
     monitors[1] = monitors[1].model_copy(update={"title": 'AOC monitor 80 cm (31.5")'})
-    assert most_answer("screen", monitors).startswith('[amazon:2] AOC monitor 80 cm (31.5") states')
+    assert most_answer("screen", monitors).startswith(
+        '[amazon:2] AOC monitor 80 cm (31.5") states the largest screen: 31.5 inch'
+    )
 
 
 def test_the_price_rank_answer_orders_the_picks_by_their_listed_price() -> None:
