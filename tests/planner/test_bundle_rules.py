@@ -124,6 +124,18 @@ def test_a_message_about_one_part_refines_that_part() -> None:
     assert plan.exclude_terms == ("dell",)
 
 
+@pytest.mark.parametrize(
+    "later", [["make them black"], ["in black"], ["make them white", "make them black"]]
+)
+def test_words_said_of_no_part_are_said_of_every_part(later: list[str]) -> None:
+    """They had gone to the plan alone, which a bundle's searches never read."""
+    plan = plan_from_text(["a keyboard and a wireless mouse", *later])
+    assert [(s.slot, s.keywords) for s in plan.bundle] == [
+        ("keyboard", ("black",)),
+        ("mouse", ("wireless", "black")),
+    ]
+
+
 def test_a_product_of_no_part_replaces_the_bundle() -> None:
     plan = plan_from_text(["a laptop and a mouse", "actually a tablet"])
     assert (plan.category, plan.bundle) == ("tablet", ())

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.catalog.product_nouns import singular
+from app.tools.plan._lexicon_rules import RIVAL_FACETS
 from app.tools.plan._message_rules import MessageReading, ProductReading
 from app.tools.plan.shopping_plan import BundleSlot
 
-__all__ = ["new_slot", "part_named", "refined_part", "same_request", "slot_of"]
+__all__ = ["new_slot", "part_named", "refined_part", "same_request", "slot_of", "with_words"]
 
 
 def same_request(a: BundleSlot, b: BundleSlot) -> bool:
@@ -75,3 +76,16 @@ def refined_part(part: BundleSlot, reading: MessageReading) -> tuple[BundleSlot,
         }
     )
     return refined, musts
+
+
+def with_words(part: BundleSlot, words: Sequence[str]) -> BundleSlot:
+    """The part with words said of every part ("make them black"), less those its name
+    already holds; a colour or audience said anew replaces its rival ("white" after "black")."""
+    named = set(part.category.split())
+    added = [w for w in words if w not in named]
+    kept = [k for k in part.keywords if not any(_rivals(k, w) for w in added)]
+    return part.model_copy(update={"keywords": tuple(dict.fromkeys((*kept, *added)))})
+
+
+def _rivals(old: str, new: str) -> bool:
+    return old != new and any(old in facet and new in facet for facet in RIVAL_FACETS)

@@ -13,7 +13,14 @@ from app.config.params.planner import PLANNER_MAX_KEYWORDS
 from app.language import lexicon
 from app.tools.plan._amount_rules import same_measure
 from app.tools.plan._budget_rules import BudgetMention
-from app.tools.plan._bundle_slots import new_slot, part_named, refined_part, same_request, slot_of
+from app.tools.plan._bundle_slots import (
+    new_slot,
+    part_named,
+    refined_part,
+    same_request,
+    slot_of,
+    with_words,
+)
 from app.tools.plan._lexicon_rules import (
     CONNECTORS,
     FORM_PRODUCTS,
@@ -186,6 +193,7 @@ class PlanState:
             return
         if not products:
             self._add_keywords([*reading.keywords, *described])
+            self.bundle = [with_words(part, reading.keywords) for part in self.bundle]
             return
         category = self.category
         if reading.continues_bundle and category is not None and self._adds_to_bundle(products):
