@@ -29,6 +29,7 @@ from app.agent._relative_changes import (
 )
 from app.agent.events import PickView
 from app.agent.session import Session
+from app.catalog.product_nouns import singular
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
@@ -115,6 +116,7 @@ _TRAIT_QUESTION = re.compile(
 one have hdmi?"), answered from what its listing says; a pick named first is what "it" means
 ("what about the second one, does it have ethernet?")."""
 _NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
+_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
 
 
@@ -254,10 +256,13 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
         return None
     trait = " ".join(asked.group("trait").split())
     relative = (CHEAPER, PRICIER, BIGGER, SMALLER, _OFFER_QUESTION, _OTHER_OPTIONS)
-    if trait in _NO_TRAITS or trait.split()[-1] in {"one", "ones"}:
+    if trait in _NO_TRAITS or {trait.split()[0], trait.split()[-1]} & {"one", "ones"}:
         return None
     if any(cue.search(trait) for cue in relative):
         return None
+    if asked.group("named"):
+        named = _naming(asked.group("named"), session.picks)
+        return FollowUp(None, trait=trait, trait_picks=named) if named else None
     reference = _PICK_REFERENCE.search(asked.group("subject"))
     if reference is None and asked.group("topic"):
         reference = _PICK_REFERENCE.search(asked.group("topic"))
@@ -266,6 +271,14 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
         return None
     picks = (picked,) if picked is not None else tuple(session.picks)
     return FollowUp(None, trait=trait, trait_picks=picks)
+
+
+def _naming(noun: str, picks: list[PickView]) -> tuple[PickView, ...]:
+    """The picks whose titles name `noun` ("the mouse" of a keyboard and a mouse)."""
+    wanted = singular(noun)
+    return tuple(
+        p for p in picks if wanted in {singular(w) for w in _WORD.findall(p.title.lower())}
+    )
 
 
 def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:

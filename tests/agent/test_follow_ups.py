@@ -479,11 +479,26 @@ def test_a_yes_or_no_question_asks_a_trait_of_the_picks(
         "do they have a red one?",
         "is the third one wireless?",
         "what about the third one, is it wireless?",
+        "is the price right?",
+        "is the mouse wireless?",
     ],
 )
 def test_price_size_other_picks_and_vague_words_are_no_trait_question(message: str) -> None:
     follow_up = read_follow_up(message, _session(PICKS))
     assert follow_up.trait is None
+
+
+def test_a_trait_asked_of_the_product_a_title_names_is_asked_of_those_picks() -> None:
+    """ "is the mouse wireless?" after a keyboard and a mouse had searched again."""
+    titles = ["Targus keyboard", "Microsoft Arc Touch Mouse"]
+    picks = [p.model_copy(update={"title": t}) for p, t in zip(PICKS, titles, strict=True)]
+    for message, asked in [
+        ("is the mouse wireless?", ["amazon:2"]),
+        ("are the keyboards quiet?", ["amazon:1"]),
+    ]:
+        follow_up = read_follow_up(message, _session(picks))
+        assert [p.item_id for p in follow_up.trait_picks] == asked, message
+    assert read_follow_up("are the earbuds waterproof?", _session(PICKS)).trait == "waterproof"
 
 
 def test_without_picks_a_trait_question_is_planned_as_written() -> None:

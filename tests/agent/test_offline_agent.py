@@ -460,6 +460,16 @@ async def test_a_yes_or_no_question_is_answered_from_the_picks_listings(
     assert session.user_messages == ["a 27 inch monitor"]
 
 
+async def test_a_trait_question_about_one_part_of_a_bundle_is_answered_from_it(
+    agent: ShoppingAgent,
+) -> None:
+    shown, asked = await asked_after(agent, "a keyboard and a mouse", "is the mouse wireless?")
+    mice = [p.item_id for p in shown if "mouse" in p.title.lower()]
+    assert mice and len(mice) < len(shown), [p.title for p in shown]
+    assert tool_calls(asked) == []  # it had searched the bundle again
+    assert cited_ids(asked[-1].data["answer"]) == mice
+
+
 async def test_a_later_message_adds_a_product_beside_the_first(agent: ShoppingAgent) -> None:
     first = await turn(agent, "a laptop under $800")
     second = await turn(agent, "also add a mouse", first[0].session_id)
