@@ -125,6 +125,22 @@ def test_a_message_about_one_part_refines_that_part() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("a keyboard and a mouse for gaming", [("gaming",), ("gaming",)]),
+        ("a tent and a backpack for camping, under $200 total", [("camping",), ("camping",)]),
+        ("a phone and a charger for the car", [(), ("car",)]),
+        ("a tablet and a case for it", [(), ()]),
+    ],
+)
+def test_a_purpose_after_the_last_product_is_every_products(
+    text: str, keywords: list[tuple[str, ...]]
+) -> None:
+    """ "For gaming" had gone to the mouse alone; "for the car" stays the charger's."""
+    assert [s.keywords for s in plan_from_text([text]).bundle] == keywords
+
+
+@pytest.mark.parametrize(
     "later", [["make them black"], ["in black"], ["make them white", "make them black"]]
 )
 def test_words_said_of_no_part_are_said_of_every_part(later: list[str]) -> None:

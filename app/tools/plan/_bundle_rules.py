@@ -5,14 +5,16 @@ and give each budget to the segment it clearly belongs to."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.language import lexicon
 from app.tools.plan._budget_rules import BudgetMention, pick_mention
 from app.tools.plan._category_rules import CategoryGuess, guess_category
+from app.tools.plan._keyword_rules import Bound, keywords
 from app.tools.plan._lexicon_rules import AMBIGUOUS_HEADS, ATTRIBUTE_NOUNS
 from app.tools.plan._phrase_rules import specs_only
-from app.tools.plan._text_rules import Allowed, tokens
+from app.tools.plan._text_rules import STOP_WORDS, Allowed, tokens
 
 _JOINER = re.compile(
     r"(?:(?:,\s*)?(?:\b(?:"
@@ -35,6 +37,9 @@ _NEW_REQUEST = re.compile(
     + r")\s+(?:a|an|some|one)\s+"
 )
 _NEAR_HEAD_TOKENS = 5
+_SHARED_PURPOSE = re.compile(r"\s+for\s+(?P<first>[a-z]+)\b")
+"""A purpose said after a bundle's last product ("a keyboard and a mouse FOR GAMING"); one
+after a determiner ("a charger for THE car", "a case for IT") is that product's alone."""
 
 
 @dataclass(frozen=True)
@@ -116,3 +121,17 @@ def assign_budgets(
             chosen.append(None)
             overall += found
     return chosen, overall
+
+
+def shared_words(
+    low: str, segments: Sequence[Segment], allowed: Allowed, bounds: list[Bound]
+) -> list[str]:
+    """The words of a purpose said after a bundle's last product, which every product of it
+    serves ("gaming" of "a keyboard and a mouse for gaming"); none for one product."""
+    if len(segments) < 2:
+        return []
+    last = segments[-1]
+    said = _SHARED_PURPOSE.match(low, last.guess.end)
+    if said is None or said.group("first") in STOP_WORDS:
+        return []
+    return keywords(low, said.start("first"), last.end, allowed, bounds)

@@ -30,6 +30,7 @@ from app.tools.plan._bundle_rules import (
     assign_budgets,
     continues_bundle,
     opens_request,
+    shared_words,
     split_bundle,
 )
 from app.tools.plan._category_rules import (
@@ -247,6 +248,9 @@ def _products(
                 for_planned=for_it is not None,
             )
         )
+    shared = shared_words(low, segments, _outside(free, segments[-1].guess), bounds)
+    for i, product in enumerate(products[:-1] if shared else ()):
+        products[i] = dataclasses.replace(product, keywords=(*product.keywords, *shared))
     return tuple(products), overall
 
 
