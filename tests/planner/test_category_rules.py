@@ -24,6 +24,7 @@ def category_and_keywords(text: str) -> tuple[str | None, tuple[str, ...]]:
         ("i need a long clip-in hair extension which is natural looking", "hair extension"),
         ("a pack of chips", "chips"),
         ("a pair of running shoes", "running shoes"),
+        ("a sleeping bag for camping", "sleeping bag"),
         ("a bottle of shampoo", "shampoo"),
         ("a water bottle", "water bottle"),
         ("a bicycle carrier", "bicycle carrier"),
