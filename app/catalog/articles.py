@@ -16,14 +16,16 @@ _ONSETS = lexicon.word_set("article_word_onsets")
 _CONSONANT_STARTS = lexicon.words("article_consonant_starts")
 _VOWELS = "aeiou"
 _ARTICLES = frozenset(("a", "an", "the"))
+_HEAD_ENDS = lexicon.word_set("article_head_ends")
 
 
 def with_article(phrase: str) -> str:
-    """The phrase after "a" or "an"; a plural or a phrase with its own article as it is
-    ("earbuds", "the blue one")."""
+    """The phrase after "a" or "an"; a plural (its noun before any "with", "for": "monitors
+    with 4k") or a phrase with its own article as it is ("earbuds", "the blue one")."""
     text = phrase.strip()
     words = text.lower().split()
-    if not words or words[0] in _ARTICLES or singular(words[-1]) != words[-1]:
+    name = words[: next((i for i, w in enumerate(words) if i and w in _HEAD_ENDS), len(words))]
+    if not words or words[0] in _ARTICLES or singular(name[-1]) != name[-1]:
         return text
     return f"{'an' if _vowel_sound(words[0]) else 'a'} {text}"
 

@@ -36,6 +36,9 @@ from app.catalog.articles import with_article
         ("one-piece swimsuit", "a one-piece swimsuit"),
         ("u-lock", "a u-lock"),
         ("a quiet keyboard", "a quiet keyboard"),  # its own article stays
+        ("monitors with 4k", "monitors with 4k"),  # the noun before "with" is plural
+        ("pack of chips", "a pack of chips"),
+        ("case for headphones", "a case for headphones"),
     ],
 )
 def test_the_article_is_the_spoken_one(phrase: str, said: str) -> None:
