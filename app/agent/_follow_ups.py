@@ -115,6 +115,8 @@ _TRAIT_QUESTION = re.compile(
 """A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
 one have hdmi?"), answered from what its listing says; a pick named first is what "it" means
 ("what about the second one, does it have ethernet?")."""
+_IT = re.compile(r"\b(?:it|that\s+one|this\s+one)\b")
+"""The pick a question about another shop's price means without naming one: the first."""
 _NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
@@ -218,6 +220,9 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
         asked = _pick_at(reference, session.picks) if _about_picks(latest, session.plan) else None
         if asked is not None:
             return FollowUp(None, asked_about=asked)
+    elsewhere = reference is None and _IT.search(low) and ELSEWHERE.search(low)
+    if elsewhere and session.picks and _about_picks(latest, session.plan):
+        return FollowUp(None, asked_about=session.picks[0])  # "it": the first pick
     if not _follows(latest, session.plan, session.picks) and not _more_of_picks(
         low, latest, session
     ):

@@ -148,6 +148,10 @@ def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips
         ("tell me more about the second one", "amazon:2"),
         ("i want the second one in black", None),
         ("is the first one cheaper than a keyboard", None),
+        # "it" with no pick named is the first ("is it cheaper elsewhere?" had searched again)
+        ("is it cheaper elsewhere?", "amazon:1"),
+        ("can i get it somewhere else?", "amazon:1"),
+        ("is it cheaper?", None),
     ],
 )
 def test_a_price_question_points_at_one_pick(message: str, asked: str | None) -> None:
