@@ -4,12 +4,14 @@ a pick's title states (answers about "the most ram" read them too)."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from app.agent.events import PickView
 from app.catalog.currency import money, to_usd
 from app.catalog.garment_sizes import stepped_size
+from app.config.params.planner import PLANNER_SIZE_STEP
 from app.language import lexicon
 from app.tools.terms import find_specs
 
@@ -79,17 +81,20 @@ def relative_price(low: str, pick: PickView) -> tuple[dict[str, Any], str | None
 
 
 def relative_size(low: str, title: str) -> tuple[dict[str, Any], str | None]:
-    """The size a "bigger" or "smaller" means beside the first pick's screen size (the next
-    whole inch above or below its size class), and a note saying so; none when an amount
-    is stated, both are asked or the title has none."""
+    """The size a "bigger" or "smaller" means beside the first pick's screen size (a whole
+    inch and PLANNER_SIZE_STEP above or below it: the next size class), and a note saying
+    so; none when an amount is stated, both are asked or the title has none."""
     inches = [s.value for s in find_specs(title) if s.unit == "inch"]
     bigger, smaller = bool(BIGGER.search(low)), bool(SMALLER.search(low))
     if bigger == smaller or _AMOUNT.search(low) or not inches or (smaller and min(inches) < 2):
         return {}, None
+    step = 1.0 + PLANNER_SIZE_STEP.get()
     if bigger:
-        least = f"at least {int(max(inches)) + 1} inch"
+        top = max(inches)
+        least = f"at least {max(int(top) + 1, math.ceil(top * step))} inch"
         return {"size": least}, f"read 'bigger' as {least}, above the last first pick"
-    most = f"at most {int(min(inches)) - 1} inch"
+    low_end = min(inches)
+    most = f"at most {min(int(low_end) - 1, math.floor(low_end / step))} inch"
     return {"size": most}, f"read 'smaller' as {most}, below the last first pick"
 
 

@@ -269,9 +269,12 @@ def test_bigger_is_read_against_the_first_picks_screen_size() -> None:
     ]  # fmt: skip
     follow_up = read_follow_up("something bigger", _session(tvs, plan))
     assert follow_up.planned == "something bigger"
-    assert follow_up.note == "read 'bigger' as at least 56 inch, above the last first pick"
+    assert follow_up.note == "read 'bigger' as at least 58 inch, above the last first pick"
     replanned = plan_from_text(["a 4k tv under $500", follow_up.planned])
-    assert apply_change(replanned, follow_up.change).keywords[-1] == "at least 56 inch"
+    assert apply_change(replanned, follow_up.change).keywords[-1] == "at least 58 inch"
+    monitors = [tvs[0].model_copy(update={"title": 'AOC monitor 54.6 cm (21.5")'})]
+    follow_up = read_follow_up("something bigger", _session(monitors, plan))
+    assert follow_up.note == "read 'bigger' as at least 23 inch, above the last first pick"
     assert read_follow_up("bigger than 60 inch", _session(tvs, plan)).planned == (
         "bigger than 60 inch"
     )

@@ -465,7 +465,7 @@ async def test_a_trait_question_about_one_part_of_a_bundle_is_answered_from_it(
 ) -> None:
     shown, asked = await asked_after(agent, "a keyboard and a mouse", "is the mouse wireless?")
     mice = [p.item_id for p in shown if "mouse" in p.title.lower()]
-    assert mice and len(mice) < len(shown), [p.title for p in shown]
+    assert 0 < len(mice) < len(shown), [p.title for p in shown]
     assert tool_calls(asked) == []  # it had searched the bundle again
     assert cited_ids(asked[-1].data["answer"]) == mice
 

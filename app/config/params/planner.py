@@ -7,6 +7,7 @@ __all__ = [
     "PLANNER_MAX_KEYWORDS",
     "PLANNER_MAX_MESSAGE_CHARS",
     "PLANNER_MAX_PHRASE_WORDS",
+    "PLANNER_SIZE_STEP",
     "PLANNER_SPELL_MIN_ENGLISH_COUNT",
     "PLANNER_SPELL_MIN_LENGTH",
     "PLANNER_SPELL_MIN_TITLES",
@@ -20,6 +21,17 @@ PLANNER_AROUND_SLACK = REGISTRY.declare(
     minimum=0.0,
     maximum=0.5,
     description="Headroom added to an approximate budget ('around $100' caps at 110 with 0.10).",
+)
+PLANNER_SIZE_STEP = REGISTRY.declare(
+    "PLANNER_SIZE_STEP",
+    float,
+    0.05,
+    group="planner",
+    minimum=0.0,
+    maximum=0.5,
+    description="How much larger (or smaller) 'something bigger' asks beside the first pick's "
+    "screen, besides a whole inch: 0.05 reads a 21.5-inch monitor as at least 23 inch, a "
+    "22-inch one being the same size class.",
 )
 PLANNER_MAX_KEYWORDS = REGISTRY.declare(
     "PLANNER_MAX_KEYWORDS",
