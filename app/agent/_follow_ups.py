@@ -227,11 +227,11 @@ def read_follow_up(cues: FollowUpCues, session: Session, latest: ShoppingPlan) -
         low, latest, session
     ):
         return FollowUp(cues.message)
-    shown: frozenset[str] = frozenset()
-    if _OTHER_OPTIONS.search(low):
-        shown = frozenset(session.shown) | {p.item_id for p in session.picks}
     first = session.picks[0]
     price, note = relative_price(low, first)
+    shown: frozenset[str] = frozenset()
+    if _OTHER_OPTIONS.search(low) or price:  # "cheaper ones" asks for others than those seen
+        shown = frozenset(session.shown) | {p.item_id for p in session.picks}
     size, sized = relative_size(low, first.title)
     if not size:
         size, sized = relative_garment_size(low, first)

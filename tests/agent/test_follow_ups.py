@@ -127,6 +127,10 @@ def test_no_relative_price_without_a_priced_first_pick_or_beside_a_bundle() -> N
         ("more earbuds options please", True),
         ("other options in a keyboard", False),
         ("no skullcandy", False),
+        # cheaper ones are others than those seen ("show me cheaper ones" had shown them again)
+        ("show me cheaper ones", True),
+        ("something more expensive", True),
+        ("is the second one cheaper elsewhere?", False),
     ],
 )
 def test_other_options_skip_every_pick_shown_for_the_request(message: str, skips: bool) -> None:
