@@ -86,3 +86,29 @@ async def test_a_product_no_candidate_names_is_judged_under_the_names_shops_list
     gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
     assert model.queries == ["rucksack"], "a candidate names it: the shopper's name alone"
     assert gate.sunk == {"amazon:1", "amazon:2", "amazon:3"}
+
+
+class _DoubtingReranker(_KindReranker):
+    """Doubts a long charger title under "charger" alone, as the trained model does (0.23 for
+    a 60W USB-C wall charger that lists the laptops it serves), not under "usb-c charger"."""
+
+    def score(self, query: str, documents: Sequence[str]) -> list[float]:
+        scores = super().score(query, documents)
+        doubted = query == "charger"
+        pairs = zip(scores, documents, strict=True)
+        return [0.2 if doubted and "universal" in d.lower() else s for s, d in pairs]
+
+
+async def test_a_connector_the_request_names_joins_the_products_names() -> None:
+    """ "a usb c charger for my macbook": the model doubted the one 60W USB-C wall charger."""
+    items = [
+        item(1, "StarTech USB C Wall Charger 60W - Universal Adapter Dell XPS, Macbook", 50.95),
+        item(2, "Tripp Lite Wireless Car Charger - 15W, USB-C", 65.95),
+    ]
+    inputs = inputs_for(items, ShoppingPlan(category="charger"), query="charger usb-c macbook")
+    model = _DoubtingReranker()
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    assert sorted(model.queries) == ["charger", "usb-c charger"]
+    assert gate.sunk == frozenset()
+    plain = inputs_for(items, ShoppingPlan(category="charger"), query="charger macbook")
+    assert (await run_gate(plain, hard_filter(plain), _DoubtingReranker(), k=10, floor=0.3)).sunk

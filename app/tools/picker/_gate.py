@@ -39,6 +39,7 @@ from app.catalog.product_nouns import (
 )
 from app.catalog.product_nouns import tokens as hyphenated_words
 from app.errors import ConfigError, DependencyDown, InvalidRequest
+from app.language import lexicon
 from app.recall.reranker import Reranker
 from app.tools.picker._filter import of_asked_brand
 from app.tools.picker._gate_document import gate_document
@@ -60,6 +61,7 @@ from app.tools.search import (
 from app.tools.terms import find_specs, spec_said, tokens
 
 log = logging.getLogger(__name__)
+_CONNECTORS = lexicon.word_set("lexicon_connectors")
 
 
 class GatePlan(NamedTuple):
@@ -259,8 +261,9 @@ def other_names(inputs: PickInputs, query: str) -> tuple[str, ...]:
     """The product's names besides the gate's query: the shopper's where the query is the
     catalog's ("laptop charger" beside "laptop power adapter"), and the catalog's for the
     product with a word of the request before it ("a charger for my laptop": a laptop
-    charger, "laptop power adapter"); and, when no candidate names the product, the names
-    shops also list it as (a "rucksack" among backpacks)."""
+    charger, "laptop power adapter"); with a connector the request names ("usb-c charger");
+    and, when no candidate names the product, the names shops also list it as (a "rucksack"
+    among backpacks)."""
     product = inputs.category
     if not product:
         return ()
@@ -269,6 +272,8 @@ def other_names(inputs: PickInputs, query: str) -> tuple[str, ...]:
         compound = f"{word} {product}"
         if (alias := catalog_name(compound)) != compound:
             names.append(alias)
+    kinds = _CONNECTORS - set(hyphenated_words(product))
+    names += [f"{w} {product}" for w in hyphenated_words(inputs.request) if w in kinds]
     listed = listed_as(product)
     if listed and none_named((e.item for e in inputs.entries), product, inputs.request):
         names += listed
