@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.catalog.item import Item
 from app.tools.picker._filter import hard_filter
 from app.tools.picker._gate import gate_query, run_gate
+from app.tools.picker._model import Gate
 from app.tools.plan.shopping_plan import ShoppingPlan
 from tests.tools.picker_fixtures import inputs_for, item
 
@@ -37,6 +39,16 @@ ITEMS = [
 ]
 
 
+async def _judged(
+    items: list[Item], category: str, query: str, model: _KindReranker | None = None
+) -> tuple[Gate, list[str]]:
+    """The gate's verdict on `items` for a request, and the queries the model was asked."""
+    model = model or _KindReranker()
+    inputs = inputs_for(items, ShoppingPlan(category=category), query=query)
+    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
+    return gate, model.queries
+
+
 async def test_an_item_passes_under_the_shoppers_name_or_the_catalogs() -> None:
     plan = ShoppingPlan(category="laptop charger")
     inputs = inputs_for(ITEMS, plan, query="laptop charger")
@@ -49,21 +61,15 @@ async def test_an_item_passes_under_the_shoppers_name_or_the_catalogs() -> None:
 
 
 async def test_a_product_named_as_the_catalog_names_it_is_scored_once() -> None:
-    plan = ShoppingPlan(category="power adapter")
-    inputs = inputs_for(ITEMS, plan, query="power adapter")
-    model = _KindReranker()
-    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
-    assert model.queries == ["power adapter"]
+    gate, queries = await _judged(ITEMS, "power adapter", "power adapter")
+    assert queries == ["power adapter"]
     assert gate.sunk == {"amazon:1", "amazon:4"}
 
 
 async def test_a_word_of_the_request_before_the_product_may_make_a_catalog_name() -> None:
     """ "a charger for my dell laptop": a laptop charger, which catalogs call a power adapter."""
-    plan = ShoppingPlan(category="charger")
-    inputs = inputs_for(ITEMS, plan, query="charger dell laptop")
-    model = _KindReranker()
-    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
-    assert sorted(model.queries) == ["charger", "laptop power adapter"]
+    gate, queries = await _judged(ITEMS, "charger", "charger dell laptop")
+    assert sorted(queries) == ["charger", "laptop power adapter"]
     assert "amazon:2" not in gate.sunk
 
 
@@ -75,16 +81,12 @@ async def test_a_product_no_candidate_names_is_judged_under_the_names_shops_list
         item(2, "Case Logic Urban Laptop Backpack", 31.99),
         item(3, "Laptop Sleeve 15 inch", 19.0),
     ]
-    inputs = inputs_for(items, ShoppingPlan(category="rucksack"), query="rucksack laptop")
-    model = _KindReranker()
-    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
-    assert sorted(model.queries) == ["backpack", "rucksack"]
+    gate, queries = await _judged(items, "rucksack", "rucksack laptop")
+    assert sorted(queries) == ["backpack", "rucksack"]
     assert gate.sunk == {"amazon:3"}
     named = [*items, item(4, "Deuter Rucksack 30L", 89.0)]
-    inputs = inputs_for(named, ShoppingPlan(category="rucksack"), query="rucksack laptop")
-    model = _KindReranker()
-    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
-    assert model.queries == ["rucksack"], "a candidate names it: the shopper's name alone"
+    gate, queries = await _judged(named, "rucksack", "rucksack laptop")
+    assert queries == ["rucksack"], "a candidate names it: the shopper's name alone"
     assert gate.sunk == {"amazon:1", "amazon:2", "amazon:3"}
 
 
@@ -105,10 +107,8 @@ async def test_a_connector_the_request_names_joins_the_products_names() -> None:
         item(1, "StarTech USB C Wall Charger 60W - Universal Adapter Dell XPS, Macbook", 50.95),
         item(2, "Tripp Lite Wireless Car Charger - 15W, USB-C", 65.95),
     ]
-    inputs = inputs_for(items, ShoppingPlan(category="charger"), query="charger usb-c macbook")
-    model = _DoubtingReranker()
-    gate = await run_gate(inputs, hard_filter(inputs), model, k=10, floor=0.3)
-    assert sorted(model.queries) == ["charger", "usb-c charger"]
+    gate, queries = await _judged(items, "charger", "charger usb-c macbook", _DoubtingReranker())
+    assert sorted(queries) == ["charger", "usb-c charger"]
     assert gate.sunk == frozenset()
-    plain = inputs_for(items, ShoppingPlan(category="charger"), query="charger macbook")
-    assert (await run_gate(plain, hard_filter(plain), _DoubtingReranker(), k=10, floor=0.3)).sunk
+    gate, _ = await _judged(items, "charger", "charger macbook", _DoubtingReranker())
+    assert gate.sunk == {"amazon:1"}, "without the connector the model's doubt stands"
