@@ -115,7 +115,7 @@ _TRAIT_QUESTION = re.compile(
 """A yes-or-no question about what a pick is or has ("is it wireless?", "does the second
 one have hdmi?"), answered from what its listing says; a pick named first is what "it" means
 ("what about the second one, does it have ethernet?")."""
-_IT = re.compile(r"\b(?:it|that\s+one|this\s+one)\b")
+_IT = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_it_pick") + r")\b")
 """The pick a question about another shop's price means without naming one: the first."""
 _NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
 _WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
