@@ -52,8 +52,19 @@ SPEC = re.compile(
 "20,100mah" (thousands separated by commas), "16g ram", "1t ssd"."""
 _SHORTHANDS = {"g": "gb", "t": "tb"}
 _COUNTED_UNITS = lexicon.word_set("specs_counted_units")
-_NAME_NUMBER = re.compile(r"[a-z]-$")
-"""A number that ends a name ("rj-45"): before a counted unit it counts nothing."""
+_NAME_NUMBER = re.compile(r"(?:[a-z]-|gen\s?)$")
+"""A number that ends a name or a generation ("rj-45", "usb-c gen 2"): before a counted
+unit it counts nothing."""
+_PORT_KINDS = "|".join(map(re.escape, sorted(lexicon.words("specs_port_kinds"), key=len)[::-1]))
+_PORTS = "|".join(sorted((re.escape(w) for w, u in UNITS.items() if u == "port"), key=len)[::-1])
+_KIND_COUNT = re.compile(
+    rf"(?<![a-z0-9.-])(\d{{1,2}})\s*(?:x\s*)?"
+    rf"(?P<kind>(?:{_PORT_KINDS})(?:[\s-]+(?:{_PORT_KINDS}))?)"
+    rf"(?P<kind_end>(?:[\s-]+(?:\d(?:\.\d)?|gen\s*\d|type-?[ac]))*)\s+(?:{_PORTS})(?![a-z0-9])"
+)
+"""A count of ports of a kind, the kind (and its version) between ("4 usb ports", "4 x USB
+3.0 ports", "8 gigabit ethernet ports"): `part` holds the kind as written ("usb 3.0"), which
+a lexical query keeps beside the count's one word."""
 _INCH_MARKS = frozenset(w for w, unit in UNITS.items() if unit == "inch" and not w.isalpha())
 """The marks written for inches ('"', "''"), spelled as the word in a request."""
 _AT_MOST_BEFORE = re.compile(r"\b(?:" + lexicon.alternation("specs_at_most_before") + r")\s+$")
@@ -135,33 +146,17 @@ def quantities(low: str) -> list[Quantity]:
             continue
         start, end = match.start(), match.end()
         if unit in _COUNTED_UNITS and (
-            "." in match.group(1) or _NAME_NUMBER.search(low, max(0, start - 3), start)
+            "." in match.group(1) or _NAME_NUMBER.search(low, max(0, start - 4), start)
         ):
             continue
-        text = match.group(0).strip()
-        before = _AT_LEAST_BEFORE.search(low, max(0, start - 24), start)
-        after = _AT_LEAST_AFTER.match(low, end)
-        at_least = before is not None or after is not None
-        if not at_least:
-            before = _AT_MOST_BEFORE.search(low, max(0, start - 24), start)
-            after = _AT_MOST_AFTER.match(low, end)
-        at_most = not at_least and (before is not None or after is not None)
-        strict = before is not None and before.group("above" if at_least else "below") is not None
-        reach = (before.start() if before else start, after.end() if after else end)
-        found.append(
-            Quantity(
-                value,
-                unit,
-                text,
-                start,
-                end,
-                at_least,
-                reach,
-                at_most=at_most,
-                below=at_most and strict,
-                above=at_least and strict,
-            )
-        )
+        found.append(_bounded(low, value, unit, match.group(0).strip(), start, end))
+    taken = [(q.start, q.end) for q in found]
+    for match in _KIND_COUNT.finditer(low):
+        start, end = match.span()
+        if not any(a < end and start < b for a, b in taken):
+            kind = " ".join(low[match.end(1) : match.end("kind_end")].split()).removeprefix("x ")
+            count = float(match.group(1))
+            found.append(_bounded(low, count, "port", match.group(0), start, end, part=kind))
     for match in _PIXELS.finditer(low):
         height = float(match.group(1))
         if height in _VIDEO_LINES:
@@ -169,6 +164,34 @@ def quantities(low: str) -> list[Quantity]:
             found.append(Quantity(height, "p", match.group(0), *span, False, span))
     found.sort(key=lambda q: q.start)
     return _with_parts(low, found)
+
+
+def _bounded(
+    low: str, value: float, unit: str, text: str, start: int, end: int, part: str | None = None
+) -> Quantity:
+    """The quantity written at `start`:`end`, with the minimum or maximum its cues ask."""
+    before = _AT_LEAST_BEFORE.search(low, max(0, start - 24), start)
+    after = _AT_LEAST_AFTER.match(low, end)
+    at_least = before is not None or after is not None
+    if not at_least:
+        before = _AT_MOST_BEFORE.search(low, max(0, start - 24), start)
+        after = _AT_MOST_AFTER.match(low, end)
+    at_most = not at_least and (before is not None or after is not None)
+    strict = before is not None and before.group("above" if at_least else "below") is not None
+    reach = (before.start() if before else start, after.end() if after else end)
+    return Quantity(
+        value,
+        unit,
+        text,
+        start,
+        end,
+        at_least,
+        reach,
+        part=part,
+        at_most=at_most,
+        below=at_most and strict,
+        above=at_least and strict,
+    )
 
 
 def _with_parts(low: str, found: list[Quantity]) -> list[Quantity]:
@@ -317,13 +340,18 @@ def with_spec_words(low: str) -> str:
 def as_spec_words(low: str) -> str:
     """Lower-case `low` with each whole-number quantity replaced by its one-word form (for
     lexical queries: "ssd 1 tb" -> "ssd 1000gb")."""
-    return _rewrite(low, lambda q: spec_word(q) or q.text)
+
+    def one_word(quantity: Quantity) -> str:
+        word = spec_word(quantity) or quantity.text
+        return f"{quantity.part} {word}" if quantity.unit == "port" and quantity.part else word
+
+    return _rewrite(low, one_word)
 
 
 def spec_words_fingerprint() -> str:
     """A short hash of the units and equivalences, for index versions built with them."""
     table = SPEC.pattern + _PIXELS.pattern + repr(sorted(UNITS.items()))
-    table += repr(sorted(_COUNTED_UNITS)) + _NAME_NUMBER.pattern
+    table += repr(sorted(_COUNTED_UNITS)) + _NAME_NUMBER.pattern + _KIND_COUNT.pattern
     table += repr(sorted(_EQUIVALENT.items()))
     return hashlib.sha256(table.encode()).hexdigest()[:8]
 

@@ -114,14 +114,35 @@ def test_rates_and_energy_are_units_too() -> None:
 @pytest.mark.parametrize(
     ("low", "counts"),
     [
-        ("8-port switch, 8 rj-45 ports", [8.0]),
-        ("hub with 4 usb 3.0 ports", []),
+        ("8-port switch, 8 rj-45 ports", [8.0, 8.0]),
+        ("hub with 4 usb 3.0 ports", [4.0]),
         ("usb-c hub 7 ports, 8 cores", [7.0, 8.0]),
+        ("usb 3.2 gen 2 ports", []),
     ],
 )
 def test_ports_and_cores_are_counted_in_whole_numbers_only(low: str, counts: list[float]) -> None:
-    """A version ("usb 3.0") or a name's number ("rj-45") before them counts none."""
+    """A version ("usb 3.0", "gen 2") or a name's number ("rj-45") before them counts none."""
     assert [q.value for q in quantities(low) if q.unit in {"port", "core"}] == counts
+
+
+@pytest.mark.parametrize(
+    ("low", "count", "kind", "query"),
+    [
+        ("at least 4 usb ports", 4.0, "usb", "at least usb 4port"),
+        ("4 x usb 3.0 ports", 4.0, "usb 3.0", "usb 3.0 4port"),
+        ("8 gigabit ethernet ports", 8.0, "gigabit ethernet", "gigabit ethernet 8port"),
+        ("router with 4 x rj-45 ports", 4.0, "rj-45", "router with rj-45 4port"),
+    ],
+)
+def test_a_count_of_ports_of_a_kind_is_a_port_count(
+    low: str, count: float, kind: str, query: str
+) -> None:
+    """ "At least 4 usb ports" had planned the words "4 usb" and "ports"; a lexical query
+    keeps the kind beside the count's one word."""
+    (found,) = quantities(low)
+    assert (found.value, found.unit, found.part) == (count, "port", kind)
+    assert found.at_least == low.startswith("at least")
+    assert as_spec_words(low) == query
 
 
 @pytest.mark.parametrize(

@@ -71,6 +71,9 @@ def test_prefer(text: str, prefer: tuple[str, ...]) -> None:
         ("a pc with 8gb ram 128gb ssd", ("8gb ram", "128gb ssd")),
         ("a tablet with ram 4gb storage 64gb", ("ram 4gb", "storage 64gb")),
         ("a phone that has ram 8gb rom 128gb", ("ram 8gb", "rom 128gb")),
+        # a count before a port kind is a port count ("4 ethernet" and "ports" had been words)
+        ("a router with at least 4 ethernet ports", ("at least 4 ethernet ports",)),
+        ("a usb hub with 4 usb 3.0 ports", ("4 usb 3.0 ports",)),
         # words that name nothing end no must-have
         ("a camera with an optical zoom feature", ("optical zoom",)),
         ("a headset with stereo sound", ("stereo",)),
