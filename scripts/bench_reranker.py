@@ -33,13 +33,8 @@ from app.config.registry import REGISTRY
 from app.config.settings import Settings
 from app.eval.bench_stats import percentile
 from app.recall.local_models import LocalReranker
-from app.recall.reranker import HELDOUT_FILE, trained_models
+from app.recall.reranker import heldout_rows, trained_models
 from app.recall.reranker_training import binary_auc
-
-
-def load_heldout(folder: Path) -> list[dict[str, Any]]:
-    with (folder / HELDOUT_FILE).open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle]
 
 
 def candidate_sets(
@@ -140,7 +135,7 @@ def main() -> None:
         for length in lengths
         for quantize in ((False, True) if args.quantize else (False,))
     ]
-    rows_of = {folder: load_heldout(folder) for folder in folders}
+    rows_of = {folder: heldout_rows(folder) for folder in folders}
     with REGISTRY.overridden(RERANKER_CACHE_SIZE=0):
         for variant in variants:
             variant.auc = heldout_auc(variant.reranker, rows_of[variant.folder])

@@ -21,6 +21,7 @@ from app.recall.reranker import (
     TRAINING_FILE,
     ScoreCache,
     check_request,
+    heldout_rows,
     merged,
     missing,
 )
@@ -93,10 +94,9 @@ class LocalReranker:
         saved = load_ranges(folder)
         if saved is not None:
             return saved
-        heldout = folder / HELDOUT_FILE
-        if not heldout.is_file():
+        if not (folder / HELDOUT_FILE).is_file():
             return None
-        rows = [json.loads(line) for line in heldout.read_text().splitlines() if line.strip()]
+        rows = heldout_rows(folder)
         queries, titles = [r["query"] for r in rows], [r["title"] for r in rows]
         ranges, _ = input_ranges(
             self._model,

@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from app.config.params.reranker import RERANKER_CACHE_SIZE, RERANKER_MAX_DOCUMENTS
 from app.config.settings import Settings
@@ -28,6 +28,7 @@ __all__ = [
     "build_reranker",
     "check_request",
     "heldout_auc",
+    "heldout_rows",
     "local_model_dir",
     "merged",
     "missing",
@@ -148,6 +149,13 @@ def local_model_dir(settings: Settings) -> Path:
             "relevance (a catalog with more items per category trains a better one)"
         )
     return models[0]
+
+
+def heldout_rows(model_dir: Path) -> list[dict[str, Any]]:
+    """The held-out pairs a trained model folder keeps (query, title, label, score), one JSON
+    object per line."""
+    lines = (model_dir / HELDOUT_FILE).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def heldout_auc(model_dir: Path) -> float | None:
