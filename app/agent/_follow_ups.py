@@ -29,7 +29,7 @@ from app.agent._relative_changes import (
 )
 from app.agent.events import PickView
 from app.agent.session import Session
-from app.catalog.product_nouns import singular
+from app.catalog.product_nouns import singular, tokens
 from app.catalog.spelling import Speller
 from app.language import lexicon
 from app.language.lexicon import number_words, ordinals
@@ -118,7 +118,6 @@ one have hdmi?"), answered from what its listing says; a pick named first is wha
 _IT = re.compile(r"\b(?:" + lexicon.alternation("follow_ups_it_pick") + r")\b")
 """The pick a question about another shop's price means without naming one: the first."""
 _NO_TRAITS = lexicon.word_set("follow_ups_no_traits")
-_WORD = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 """Words a listing cannot answer for: asked of a pick, they are no trait to look up."""
 
 
@@ -259,9 +258,10 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
     asked = _TRAIT_QUESTION.fullmatch(low)
     if asked is None or not session.picks:
         return None
-    trait = " ".join(asked.group("trait").split())
+    words = asked.group("trait").split()
+    trait = " ".join(words)
     relative = (CHEAPER, PRICIER, BIGGER, SMALLER, _OFFER_QUESTION, _OTHER_OPTIONS)
-    if trait in _NO_TRAITS or {trait.split()[0], trait.split()[-1]} & {"one", "ones"}:
+    if trait in _NO_TRAITS or {words[0], words[-1]} & {"one", "ones"}:
         return None
     if any(cue.search(trait) for cue in relative):
         return None
@@ -281,9 +281,7 @@ def _trait_question(low: str, session: Session) -> FollowUp | None:
 def _naming(noun: str, picks: list[PickView]) -> tuple[PickView, ...]:
     """The picks whose titles name `noun` ("the mouse" of a keyboard and a mouse)."""
     wanted = singular(noun)
-    return tuple(
-        p for p in picks if wanted in {singular(w) for w in _WORD.findall(p.title.lower())}
-    )
+    return tuple(p for p in picks if wanted in map(singular, tokens(p.title)))
 
 
 def _more_of_picks(low: str, asks: ShoppingPlan, session: Session) -> bool:

@@ -154,7 +154,7 @@ def quantities(low: str) -> list[Quantity]:
     for match in _KIND_COUNT.finditer(low):
         start, end = match.span()
         if not any(a < end and start < b for a, b in taken):
-            kind = " ".join(low[match.end(1) : match.end("kind_end")].split()).removeprefix("x ")
+            kind = " ".join(low[match.start("kind") : match.end("kind_end")].split())
             count = float(match.group(1))
             found.append(_bounded(low, count, "port", match.group(0), start, end, part=kind))
     for match in _PIXELS.finditer(low):
