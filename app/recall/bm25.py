@@ -44,12 +44,14 @@ __all__ = [
 _COLUMNS_FILE = "columns.npz"
 _IDS_FILE = "item_ids.json"
 _STEMMERS = threading.local()
+# Single letters and digits count ("d battery", "iphone 8"): bm25s keeps two or more by default.
+_TOKEN_PATTERN = r"(?u)\b\w+\b"
 
 
 def bm25_recipe() -> str:
     """A text form of the BM25 recipe in force, part of the index version."""
     return (
-        f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en"
+        f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en|tokens=\\w+"
         f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
         f"|title-standards={standards_fingerprint()}|short-names={short_names_fingerprint()}"
         f"|spec-words={spec_words_fingerprint()}|inferred-category-short-names"
@@ -87,7 +89,12 @@ def lexical_tokens(text: str) -> list[str]:
     if stemmer is None:
         stemmer = _STEMMERS.stemmer = Stemmer.Stemmer("english")
     found = bm25s.tokenize(
-        [text], stopwords="en", stemmer=stemmer, return_ids=False, show_progress=False
+        [text],
+        stopwords="en",
+        stemmer=stemmer,
+        token_pattern=_TOKEN_PATTERN,
+        return_ids=False,
+        show_progress=False,
     )
     return list(found[0]) if found else []
 
@@ -262,7 +269,11 @@ class Bm25Index:
         """Tokenise (stemmed, English stop words removed) and index every item."""
         stemmer = Stemmer.Stemmer("english")
         tokens = bm25s.tokenize(
-            [bm25_text(i) for i in items], stopwords="en", stemmer=stemmer, show_progress=False
+            [bm25_text(i) for i in items],
+            stopwords="en",
+            stemmer=stemmer,
+            token_pattern=_TOKEN_PATTERN,
+            show_progress=False,
         )
         retriever = bm25s.BM25(k1=BM25_K1.get(), b=BM25_B.get(), method="lucene")
         retriever.index(tokens, show_progress=False)

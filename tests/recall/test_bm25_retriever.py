@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
@@ -214,3 +215,18 @@ def test_an_untitled_item_is_found_by_the_short_name_of_its_spec_sheet_category(
     index = Bm25Index.build(sized)
     hits = index.search("ssd", SearchFilters(), top_k=len(sized))
     assert kingston.item_id in [h.item_id for h in hits]
+
+
+def test_a_single_letter_or_digit_is_a_word_of_the_query() -> None:
+    """ "d battery" asks for D cells and "iphone 4" for that model: a one-character word
+    counts, so the titles that say it come before the other batteries and iPhones."""
+    catalog = load_catalog(Settings().data_dir)
+    batteries = [i for i in catalog.items if "battery" in i.title.lower().split()]
+    phones = [i for i in catalog.items if "iphone" in i.title.lower()]
+    for pool, query, word in ((batteries, "d battery", "d"), (phones, "iphone 4", "4")):
+        titles = {i.item_id: re.findall(r"\w+", i.title.lower()) for i in pool}
+        saying = [i for i in pool if word in titles[i.item_id]]
+        assert 3 <= len(saying) < len(pool) / 2, (query, len(saying), len(pool))
+        index = Bm25Index.build(pool)
+        hits = index.search(query, SearchFilters(), top_k=3)
+        assert all(word in titles[h.item_id] for h in hits), (query, hits)
