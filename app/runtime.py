@@ -14,7 +14,7 @@ from app.config.settings import Settings
 from app.errors import ConfigError
 from app.language.shops import ShopNames
 from app.recall.bm25 import query_variant as bm25_query_variant
-from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.bm25_retriever import SHEET_SOURCE, Bm25Retriever, sheet_tail
 from app.recall.category_kb import KnowledgeBase, open_knowledge_base
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
@@ -107,7 +107,16 @@ class Runtime:
             index_version=lambda: index.cache_version,
             variant=bm25_query_variant,
         )
-        self._pipeline = RecallPipeline([self._dense, self._bm25], self._recall_config)
+        sheet = None
+        if index.bm25_sheet is not None:
+            sheet = MemoRetriever(
+                Bm25Retriever(index.bm25_sheet, source=SHEET_SOURCE),
+                index_version=lambda: index.cache_version,
+                variant=bm25_query_variant,
+            )
+        self._pipeline = RecallPipeline(
+            [self._dense, self._bm25], self._recall_config, tail=sheet_tail(sheet)
+        )
         self._sessions = open_session_store(
             self.settings.redis_url, self.settings.var_dir / SESSIONS_FILE
         )

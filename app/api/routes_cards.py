@@ -20,7 +20,7 @@ __all__ = ["card_of", "router"]
 
 router = APIRouter(tags=["catalog"])
 
-_HIDDEN = frozenset({"description", "source", "ean", "inferred_category"})
+_HIDDEN = frozenset({"description", "source", "ean", "inferred_category", "spec_text"})
 
 
 @router.get("/v1/cards")

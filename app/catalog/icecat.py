@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from app.catalog._tally import SkipTally
 from app.catalog.item import Item
 from app.catalog.spec_categories import SpecRecipe, sheet_categories, spec_fields, stated_type
-from app.catalog.spec_features import sheet_features
+from app.catalog.spec_features import sheet_features, sheet_text
 from app.catalog.text import clean_text
 
 __all__ = [
@@ -173,6 +173,7 @@ def icecat_item(row: object) -> Item | _Skip:
             model_number=icecat_model_number(name),
             ean=_ean(row.get("ean")),
             features=sheet_features(row),
+            spec_text=sheet_text(row),
             released=_year(row.get("date_released")),
         )
     except ValidationError as exc:

@@ -47,6 +47,9 @@ class Item(BaseModel):
     inferred_category: str | None = None
     features: tuple[str, ...] = ()
     """Connections and built-ins the spec sheet lists ("HDMI", "Bluetooth"); Icecat only."""
+    spec_text: tuple[str, ...] = ()
+    """The spec sheet's short text values ("AAA / R03"): search words only, never facets or
+    filters; Icecat only."""
     released: int | None = Field(None, ge=1900, le=2100)
     """The year the product came out (Icecat's release date); None elsewhere."""
     price: float | None = Field(None, ge=0)

@@ -23,6 +23,7 @@ def write_items(path: Path, items: Sequence[Item]) -> None:
     for row in rows:
         row["ean"] = list(row["ean"])
         row["features"] = list(row["features"])
+        row["spec_text"] = list(row["spec_text"])
         row["category_path"] = list(row["category_path"])
         row["attributes"] = json.dumps(row["attributes"], ensure_ascii=False)
     pq.write_table(pa.Table.from_pylist(rows), path, compression="zstd")
@@ -35,6 +36,7 @@ def read_items(path: Path) -> dict[str, Item]:
     for row in table.to_pylist():
         row["ean"] = tuple(row.get("ean") or ())
         row["features"] = tuple(row.get("features") or ())
+        row["spec_text"] = tuple(row.get("spec_text") or ())
         row["category_path"] = tuple(row.get("category_path") or ())
         row["attributes"] = json.loads(row.get("attributes") or "{}")
         items[row["item_id"]] = Item.model_construct(**row)

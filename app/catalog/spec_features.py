@@ -7,9 +7,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 
-__all__ = ["features_fingerprint", "sheet_features"]
+__all__ = ["SHEET_TEXT_MAX", "features_fingerprint", "sheet_features", "sheet_text"]
 
 Row = Mapping[str, object]
+
+SHEET_TEXT_MAX = 100
+"""Longest spec-sheet text value kept as search words; longer ones are lists (every printer a
+toner fits) whose words would match queries about other products."""
+_TEXT_FIELD = "attr_t_"
 
 
 def _flag(*fields: str) -> Callable[[Row], bool]:
@@ -68,6 +73,18 @@ def sheet_features(row: Row) -> tuple[str, ...]:
     """The connections and built-ins an Icecat row's spec sheet says the item has, in a
     fixed order; a sheet that says "no" (or nothing) adds nothing."""
     return tuple(name for name, has in _FEATURES if has(row))
+
+
+def sheet_text(row: Row) -> tuple[str, ...]:
+    """The short text values of an Icecat row's spec sheet ("AAA / R03", "Zinc-Carbon"), in
+    field order: words a shopper may search by that the title leaves out."""
+    return tuple(
+        text
+        for key, value in row.items()
+        if key.startswith(_TEXT_FIELD)
+        and isinstance(value, str)
+        and 0 < len(text := " ".join(value.split())) < SHEET_TEXT_MAX
+    )
 
 
 def features_fingerprint() -> str:

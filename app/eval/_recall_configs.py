@@ -11,7 +11,7 @@ from typing import Any
 
 from app.config.params.search import MAX_TOP_K
 from app.config.settings import Settings
-from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.bm25_retriever import SHEET_SOURCE, Bm25Retriever, sheet_tail
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.filters import SearchFilters
 from app.recall.pipeline import RecallConfig, RecallPipeline
@@ -80,6 +80,8 @@ class _Runner:
     def __init__(self, target: EvalTarget) -> None:
         self.t = target
         self.lexical = Bm25Retriever(target.index.bm25)
+        sheet = target.index.bm25_sheet
+        self.sheet = Bm25Retriever(sheet, source=SHEET_SOURCE) if sheet is not None else None
         self.semantic = DenseRetriever.from_index(target.index, SearchCache())
 
     async def _each(
@@ -112,7 +114,9 @@ class _Runner:
         return config
 
     async def _fused(self, queries: Sequence[str], config: RecallConfig) -> Rankings:
-        pipeline = RecallPipeline([self.semantic, self.lexical], config)
+        pipeline = RecallPipeline(
+            [self.semantic, self.lexical], config, tail=sheet_tail(self.sheet)
+        )
 
         async def rank(q: str) -> list[str]:
             response = await pipeline.run(q, self.t.filters, top_k=self.t.depth)

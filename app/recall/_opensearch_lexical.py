@@ -22,7 +22,7 @@ from app.catalog.item import Item
 from app.config.params.breakers import BREAKER_OPENSEARCH_TIMEOUT_S
 from app.config.params.index import BM25_B, BM25_K1, INDEX_UPSERT_BATCH
 from app.errors import DependencyDown, IndexMissing, PickwiseError
-from app.recall.bm25 import LexicalHit, bm25_text, lexical_tokens, query_tokens
+from app.recall.bm25 import LexicalHit, LexicalText, bm25_text, lexical_tokens, query_tokens
 from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters, brand_key
 from app.recall.lexical_store import LexicalChange
@@ -65,12 +65,13 @@ _MAPPINGS = {
 }
 
 
-def document(item: Item) -> dict[str, Any]:
-    """An item as an OpenSearch document: its tokens and the fields filters read."""
+def document(item: Item, text: LexicalText = bm25_text) -> dict[str, Any]:
+    """An item as an OpenSearch document: the tokens of its `text` and the fields filters
+    read."""
     doc: dict[str, Any] = {
         "item_id": item.item_id,
         "platform": item.platform,
-        TEXT_FIELD: " ".join(lexical_tokens(bm25_text(item))),
+        TEXT_FIELD: " ".join(lexical_tokens(text(item))),
     }
     for field, value in (
         ("brand_key", brand_key(item.brand)),
@@ -120,14 +121,19 @@ class OpenSearchLexicalStore:
     name = "opensearch"
     remote = True
 
-    def __init__(self, client: OpenSearch, index: str) -> None:
+    def __init__(self, client: OpenSearch, index: str, *, text: LexicalText = bm25_text) -> None:
         self._client = client
         self.index = index
+        self._text = text
 
     @classmethod
-    def connect(cls, url: str, index: str) -> OpenSearchLexicalStore:
-        """A store on the server at `url` (credentials may sit in the URL); connects lazily."""
-        return cls(OpenSearch(hosts=[url], timeout=CLIENT_TIMEOUT_S, max_retries=0), index)
+    def connect(
+        cls, url: str, index: str, *, text: LexicalText = bm25_text
+    ) -> OpenSearchLexicalStore:
+        """A store on the server at `url` (credentials may sit in the URL); connects lazily;
+        `text` is the documents' lexical text recipe."""
+        client = OpenSearch(hosts=[url], timeout=CLIENT_TIMEOUT_S, max_retries=0)
+        return cls(client, index, text=text)
 
     def rebuild(self, items: Sequence[Item]) -> None:
         """Replace the index with `items` (a build: not breaker-guarded, errors surface)."""
@@ -137,9 +143,12 @@ class OpenSearchLexicalStore:
         indices.create(index=self.index, body={"settings": _settings(), "mappings": _MAPPINGS})
         batch = INDEX_UPSERT_BATCH.get() * 4
         for start in range(0, len(items), batch):
-            actions = [_put_action(self.index, i) for i in items[start : start + batch]]
+            actions = [self._put_action(i) for i in items[start : start + batch]]
             bulk(self._client, actions, request_timeout=BUILD_TIMEOUT_S)
         indices.refresh(index=self.index)
+
+    def _put_action(self, item: Item) -> dict[str, Any]:
+        return {"_index": self.index, "_id": item.item_id, "_source": document(item, self._text)}
 
     def exists(self) -> bool:
         return bool(self._client.indices.exists(index=self.index))
@@ -168,7 +177,7 @@ class OpenSearchLexicalStore:
         if not changes:
             return
         actions = [
-            _put_action(self.index, c.item)
+            self._put_action(c.item)
             if c.item is not None
             else {"_op_type": "delete", "_index": self.index, "_id": c.item_id}
             for c in changes
@@ -216,10 +225,6 @@ class OpenSearchLexicalStore:
             raise
         except Exception as exc:
             raise DependencyDown(BREAKER, _describe(exc)) from exc
-
-
-def _put_action(index: str, item: Item) -> dict[str, Any]:
-    return {"_index": index, "_id": item.item_id, "_source": document(item)}
 
 
 def _status(error: dict[str, Any]) -> int:

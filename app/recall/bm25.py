@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +20,7 @@ import Stemmer
 
 from app.catalog.item import Item
 from app.catalog.short_names import short_names_fingerprint, with_short_names
+from app.catalog.spec_features import SHEET_TEXT_MAX
 from app.catalog.specs import as_spec_words, spec_words_fingerprint, with_spec_words
 from app.catalog.standards import standard_words, standards_fingerprint, with_standard_words
 from app.config.params.index import BM25_B, BM25_K1, BM25_TITLE_REPEAT
@@ -34,7 +35,9 @@ if TYPE_CHECKING:
 __all__ = [
     "Bm25Index",
     "LexicalHit",
+    "LexicalText",
     "bm25_recipe",
+    "bm25_sheet_text",
     "bm25_text",
     "lexical_tokens",
     "query_tokens",
@@ -47,12 +50,15 @@ _STEMMERS = threading.local()
 # Single letters and digits count ("d battery", "iphone 8"): bm25s keeps two or more by default.
 _TOKEN_PATTERN = r"(?u)\b\w+\b"
 
+LexicalText = Callable[[Item], str]
+"""An item's lexical text recipe (`bm25_text`, `bm25_sheet_text`)."""
+
 
 def bm25_recipe() -> str:
     """A text form of the BM25 recipe in force, part of the index version."""
     return (
         f"bm25s-lucene|k1={BM25_K1.get():g}|b={BM25_B.get():g}|english-stem|stopwords=en|tokens=\\w+"
-        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description"
+        f"|title*{BM25_TITLE_REPEAT.get()}+brand+description|sheet+spec-text<{SHEET_TEXT_MAX}"
         f"|title-standards={standards_fingerprint()}|short-names={short_names_fingerprint()}"
         f"|spec-words={spec_words_fingerprint()}|inferred-category-short-names"
     )
@@ -73,6 +79,12 @@ def bm25_text(item: Item) -> str:
     titles = [title] * BM25_TITLE_REPEAT.get()
     category = with_short_names(item.inferred_category.lower()) if item.inferred_category else None
     return " ".join(p for p in (*titles, item.brand, category, item.description) if p)
+
+
+def bm25_sheet_text(item: Item) -> str:
+    """`bm25_text` and the spec sheet's short text values ("AAA / R03", "Gaming"): the sheet
+    store's text, which finds items by words only their sheets say."""
+    return " ".join((bm25_text(item), *item.spec_text))
 
 
 def _query_text(query: str) -> str:
@@ -195,8 +207,16 @@ class Bm25Index:
     name = "bm25s"
     remote = False
 
-    def __init__(self, retriever: bm25s.BM25, item_ids: list[str], columns: _FilterColumns) -> None:
+    def __init__(
+        self,
+        retriever: bm25s.BM25,
+        item_ids: list[str],
+        columns: _FilterColumns,
+        *,
+        text: LexicalText = bm25_text,
+    ) -> None:
         self._retriever = retriever
+        self._text = text
         self._item_ids = item_ids
         self._columns = columns
         self._lock = threading.Lock()
@@ -239,7 +259,7 @@ class Bm25Index:
                     self._set_dead(doc, True)
                 if self._scorer is None:
                     self._scorer = SideScorer(self._retriever)
-                tokens = lexical_tokens(bm25_text(item))
+                tokens = lexical_tokens(self._text(item))
                 side[item.item_id] = self._scorer.document(item.item_id, tokens, item_payload(item))
             self._side = side
 
@@ -265,11 +285,11 @@ class Bm25Index:
         self._dead[doc] = dead
 
     @classmethod
-    def build(cls, items: Sequence[Item]) -> Bm25Index:
-        """Tokenise (stemmed, English stop words removed) and index every item."""
+    def build(cls, items: Sequence[Item], *, text: LexicalText = bm25_text) -> Bm25Index:
+        """Tokenise `text` of every item (stemmed, English stop words removed) and index it."""
         stemmer = Stemmer.Stemmer("english")
         tokens = bm25s.tokenize(
-            [bm25_text(i) for i in items],
+            [text(i) for i in items],
             stopwords="en",
             stemmer=stemmer,
             token_pattern=_TOKEN_PATTERN,
@@ -277,7 +297,8 @@ class Bm25Index:
         )
         retriever = bm25s.BM25(k1=BM25_K1.get(), b=BM25_B.get(), method="lucene")
         retriever.index(tokens, show_progress=False)
-        return cls(retriever, [i.item_id for i in items], _FilterColumns.from_items(items))
+        columns = _FilterColumns.from_items(items)
+        return cls(retriever, [i.item_id for i in items], columns, text=text)
 
     def save(self, folder: Path) -> None:
         """Write the index, ids and filter columns under `folder`."""
@@ -292,11 +313,12 @@ class Bm25Index:
         return (folder / _IDS_FILE).is_file() and (folder / _COLUMNS_FILE).is_file()
 
     @classmethod
-    def load(cls, folder: Path) -> Bm25Index:
-        """Open a saved index (memory-mapped)."""
+    def load(cls, folder: Path, *, text: LexicalText = bm25_text) -> Bm25Index:
+        """Open a saved index (memory-mapped); `text` is the recipe it was built with, for
+        live changes."""
         retriever = bm25s.BM25.load(str(folder), mmap=True, show_progress=False, verbosity=0)
         item_ids = json.loads((folder / _IDS_FILE).read_text())
-        return cls(retriever, item_ids, _FilterColumns.load(folder / _COLUMNS_FILE))
+        return cls(retriever, item_ids, _FilterColumns.load(folder / _COLUMNS_FILE), text=text)
 
     def search(self, query: str, filters: SearchFilters, *, top_k: int) -> list[LexicalHit]:
         """Best-first hits with a positive score among items passing `filters`."""

@@ -11,9 +11,13 @@ from app.errors import InvalidRequest
 from app.recall.filters import SearchFilters
 from app.recall.lexical_store import LexicalHit, LexicalStore
 from app.recall.offload import offload
-from app.recall.retriever import Hit
+from app.recall.pipeline import TailSource
+from app.recall.retriever import Hit, Retriever
 
-__all__ = ["Bm25Retriever"]
+__all__ = ["LEXICAL_SOURCE", "SHEET_SOURCE", "Bm25Retriever", "sheet_tail"]
+
+LEXICAL_SOURCE = "bm25"
+SHEET_SOURCE = "bm25_sheet"
 
 
 class Bm25Retriever:
@@ -23,10 +27,9 @@ class Bm25Retriever:
     sees do not depend on the order in which the index happens to return tied documents.
     """
 
-    source = "bm25"
-
-    def __init__(self, index: LexicalStore) -> None:
+    def __init__(self, index: LexicalStore, *, source: str = LEXICAL_SOURCE) -> None:
         self._index = index
+        self.source = source
 
     async def recall(self, query: str, filters: SearchFilters, *, top_k: int) -> list[Hit]:
         """Up to `top_k` hits passing `filters`, best BM25 score first, ties by item id."""
@@ -46,3 +49,9 @@ def _kth_score(hits: list[LexicalHit], k: int) -> float:
     """The k-th best score: the index cuts ties at it arbitrarily, so the retriever widens
     its request until every hit tied with it is in hand (a smaller top_k stays a prefix)."""
     return sorted((h.score for h in hits), reverse=True)[k - 1]
+
+
+def sheet_tail(sheet: Retriever | None) -> TailSource | None:
+    """The sheet store's retriever as the recall's tail source in place of BM25 (None
+    without one: a catalog with no spec sheets)."""
+    return TailSource(sheet, LEXICAL_SOURCE) if sheet is not None else None

@@ -36,7 +36,7 @@ from app.catalog.spec_features import features_fingerprint
 from app.config.params.index import INDEX_DESCRIPTION_CHARS, INDEX_UPSERT_BATCH
 from app.config.settings import Settings
 from app.recall._cache_seed import seed_from_current
-from app.recall.bm25 import bm25_recipe
+from app.recall.bm25 import bm25_recipe, bm25_sheet_text
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.embedding_cache import CacheLookup, EmbeddingCache
 from app.recall.index_manifest import (
@@ -50,7 +50,11 @@ from app.recall.index_manifest import (
     read_current,
     write_current,
 )
-from app.recall.lexical_store import lexical_store_present, write_lexical_store
+from app.recall.lexical_store import (
+    lexical_store_present,
+    sheet_index_name,
+    write_lexical_store,
+)
 from app.recall.vector_store import (
     VectorLayout,
     VectorPoint,
@@ -120,10 +124,16 @@ def build_index(
         if force or not paths.is_complete():
             return None
         manifest = paths.read_manifest()
+        index = settings.lexical_index(version)
         lexical = lexical_store_present(
-            opensearch_url=settings.opensearch_url,
-            folder=paths.bm25,
-            index=settings.lexical_index(version),
+            opensearch_url=settings.opensearch_url, folder=paths.bm25, index=index
+        ) and (
+            not manifest.sheet_store
+            or lexical_store_present(
+                opensearch_url=settings.opensearch_url,
+                folder=paths.bm25_sheet,
+                index=sheet_index_name(index),
+            )
         )
         if not lexical or not asyncio.run(_vectors_present(store_for(paths.vectors), manifest)):
             return None
@@ -206,6 +216,15 @@ def _build_version(
         folder=staged.bm25,
         index=settings.lexical_index(version),
     )
+    sheet_store = any(i.spec_text for i in catalog.items)
+    if sheet_store:
+        write_lexical_store(
+            catalog.items,
+            opensearch_url=settings.opensearch_url,
+            folder=staged.bm25_sheet,
+            index=sheet_index_name(settings.lexical_index(version)),
+            text=bm25_sheet_text,
+        )
     write_items(staged.items, catalog.items)
     profile = build_profile(catalog.items)
     profile.save(staged.folder)
@@ -217,6 +236,7 @@ def _build_version(
         collection=collection,
         vector_backend=store.name,
         lexical_backend=lexical_backend,
+        sheet_store=sheet_store,
         model_id=embedder.model_id,
         dimension=embedder.dimension,
         recipes=recipes,

@@ -90,6 +90,9 @@ class IndexManifest(BaseModel):
     lexical_backend: str = "bm25s"
     """Where the lexical documents went: "bm25s" (a folder of this version) or "opensearch"
     (the index `Settings.lexical_index(version)` on the configured server)."""
+    sheet_store: bool = False
+    """Whether a sheet store was built beside the lexical store (`IndexPaths.bm25_sheet`):
+    only for catalogs with spec sheets, which an imported catalog has none of."""
     live_seq: int = 0
     """The newest catalog journal entry (live change) the build's catalog already held;
     serving processes replay only later ones."""
@@ -120,6 +123,11 @@ class IndexPaths:
     @property
     def bm25(self) -> Path:
         return self.folder / "bm25"
+
+    @property
+    def bm25_sheet(self) -> Path:
+        """The sheet store: listings and their spec sheets' words (`bm25_sheet_text`)."""
+        return self.folder / "bm25-sheet"
 
     @property
     def items(self) -> Path:

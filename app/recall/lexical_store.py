@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from app.catalog.item import Item
-from app.recall.bm25 import Bm25Index, LexicalHit
+from app.recall.bm25 import Bm25Index, LexicalHit, LexicalText, bm25_text
 from app.recall.filters import SearchFilters
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "LexicalStore",
     "lexical_store_present",
     "open_lexical_store",
+    "sheet_index_name",
     "write_lexical_store",
 ]
 
@@ -75,21 +76,31 @@ class LexicalStore(Protocol):
         ...
 
 
+def sheet_index_name(index: str) -> str:
+    """The OpenSearch index of the sheet store beside the listing store `index`."""
+    return f"{index}-sheet"
+
+
 def write_lexical_store(
-    items: Sequence[Item], *, opensearch_url: str | None, folder: Path, index: str
+    items: Sequence[Item],
+    *,
+    opensearch_url: str | None,
+    folder: Path,
+    index: str,
+    text: LexicalText = bm25_text,
 ) -> str:
-    """Index `items` where the configuration asks (a bm25s folder, or the OpenSearch index
-    `index`, replaced whole); the backend's name, for the manifest."""
+    """Index the `text` of `items` where the configuration asks (a bm25s folder, or the
+    OpenSearch index `index`, replaced whole); the backend's name, for the manifest."""
     if opensearch_url:
         from app.recall._opensearch_lexical import OpenSearchLexicalStore
 
-        store = OpenSearchLexicalStore.connect(opensearch_url, index)
+        store = OpenSearchLexicalStore.connect(opensearch_url, index, text=text)
         try:
             store.rebuild(items)
         finally:
             store.close()
         return store.name
-    built = Bm25Index.build(items)
+    built = Bm25Index.build(items, text=text)
     built.save(folder)
     return built.name
 
@@ -107,10 +118,13 @@ def lexical_store_present(*, opensearch_url: str | None, folder: Path, index: st
     return Bm25Index.saved_in(folder)
 
 
-def open_lexical_store(*, opensearch_url: str | None, folder: Path, index: str) -> LexicalStore:
-    """The store the configuration asks for: OpenSearch when a URL is given, else bm25s."""
+def open_lexical_store(
+    *, opensearch_url: str | None, folder: Path, index: str, text: LexicalText = bm25_text
+) -> LexicalStore:
+    """The store the configuration asks for: OpenSearch when a URL is given, else bm25s;
+    `text` is the recipe it was built with (live changes are indexed with it)."""
     if opensearch_url:
         from app.recall._opensearch_lexical import OpenSearchLexicalStore
 
-        return OpenSearchLexicalStore.connect(opensearch_url, index)
-    return Bm25Index.load(folder)
+        return OpenSearchLexicalStore.connect(opensearch_url, index, text=text)
+    return Bm25Index.load(folder, text=text)

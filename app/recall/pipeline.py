@@ -8,6 +8,7 @@ the other sources still answer and the failure is reported; under the strict one
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import math
 import time
@@ -30,7 +31,14 @@ from app.recall.fusion import (
 from app.recall.retriever import Hit, Retriever
 from app.telemetry import observe_recall_source
 
-__all__ = ["OPERATIONAL_ERRORS", "RecallConfig", "RecallPipeline", "RecallPolicy", "RecallResponse"]
+__all__ = [
+    "OPERATIONAL_ERRORS",
+    "RecallConfig",
+    "RecallPipeline",
+    "RecallPolicy",
+    "RecallResponse",
+    "TailSource",
+]
 
 RecallPolicy = Literal["loose", "strict"]
 OPERATIONAL_ERRORS: tuple[type[BaseException], ...] = (DependencyDown, OSError)
@@ -47,6 +55,7 @@ class RecallConfig:
     `weights` maps a source name to its fusion weight; a source not named weighs 1.0.
     `depth` is how many hits each source is asked for (never fewer than the `top_k` asked).
     `near_best` > 0 cuts the fused list with `near_best_cut` (`cut_head` of it by fused score).
+    `tail_share` of the cut goes to the pipeline's `TailSource`, when it has one.
     """
 
     fusion: FusionMethod = "rrf"
@@ -57,6 +66,7 @@ class RecallConfig:
     depth: int = 100
     near_best: float = 0.0
     cut_head: float = 0.3
+    tail_share: float = 0.0
 
     def __post_init__(self) -> None:
         if self.fusion not in recall_params.FUSION_METHODS:
@@ -71,7 +81,7 @@ class RecallConfig:
             raise InvalidRequest(f"rrf_k must be >= 0, got {self.rrf_k}")
         if self.depth < 1:
             raise InvalidRequest(f"depth must be >= 1, got {self.depth}")
-        for name in ("near_best", "cut_head"):
+        for name in ("near_best", "cut_head", "tail_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise InvalidRequest(f"{name} must be in [0, 1], got {getattr(self, name)}")
         for source, weight in self.weights.items():
@@ -91,6 +101,7 @@ class RecallConfig:
             depth=recall_params.RECALL_DEPTH.get(),
             near_best=recall_params.RECALL_NEAR_BEST.get(),
             cut_head=recall_params.RECALL_CUT_HEAD.get(),
+            tail_share=recall_params.RECALL_SHEET_SHARE.get(),
         )
 
     def weight(self, source: str) -> float:
@@ -100,6 +111,17 @@ class RecallConfig:
     def depth_for(self, top_k: int) -> int:
         """How many hits to ask each source for when `top_k` fused hits are wanted."""
         return max(self.depth, top_k)
+
+
+@dataclass(frozen=True)
+class TailSource:
+    """A source that fills the last `RecallConfig.tail_share` of the fused cut: the same
+    fusion with it in place of the source it `replaces`, its best hits not already taken.
+    The sheet store stands in for BM25 so: items its spec-sheet words find, without those
+    words reordering the head (they let accessories for the product in)."""
+
+    retriever: Retriever
+    replaces: str
 
 
 @dataclass(frozen=True)
@@ -136,16 +158,27 @@ class RecallPipeline:
     parameter registry at call time.
     """
 
-    def __init__(self, retrievers: Sequence[Retriever], config: RecallConfig | None = None) -> None:
+    def __init__(
+        self,
+        retrievers: Sequence[Retriever],
+        config: RecallConfig | None = None,
+        *,
+        tail: TailSource | None = None,
+    ) -> None:
         if not retrievers:
             raise InvalidRequest("a recall pipeline needs at least one retriever")
         names = [r.source for r in retrievers]
+        if tail is not None:
+            if tail.replaces not in names:
+                raise InvalidRequest(f"the tail source replaces {tail.replaces!r}, not in {names}")
+            names.append(tail.retriever.source)
         if any(not isinstance(n, str) or not n.strip() for n in names):
             raise InvalidRequest(f"every retriever needs a non-blank source name, got {names}")
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise InvalidRequest(f"duplicate recall source name(s) {duplicates}")
         self._retrievers = tuple(retrievers)
+        self._tail = tail
         self._config = config
 
     @property
@@ -173,15 +206,16 @@ class RecallPipeline:
             raise InvalidRequest(f"top_k must be >= 1, got {top_k}")
         cfg = config if config is not None else self._config or RecallConfig.from_params()
         depth = cfg.depth_for(top_k)
+        retrievers = list(self._retrievers)
+        if self._tail is not None and cfg.tail_share > 0:
+            retrievers.append(self._tail.retriever)
         if cfg.parallel:
             outcomes = list(
-                await asyncio.gather(
-                    *(self._call(r, query, filters, depth) for r in self._retrievers)
-                )
+                await asyncio.gather(*(self._call(r, query, filters, depth) for r in retrievers))
             )
         else:
             outcomes = []
-            for retriever in self._retrievers:
+            for retriever in retrievers:
                 outcomes.append(await self._call(retriever, query, filters, depth))
                 if _is_fatal(outcomes[-1], cfg.policy):
                     break
@@ -205,15 +239,22 @@ class RecallPipeline:
         for source, text in failed.items():
             log.warning("recall source %s failed: %s", source, text)
         runs = {o.source: o.hits for o in outcomes}
-        fused = fuse(
-            cfg.fusion,
-            runs,
-            k=cfg.rrf_k,
-            weights={s: cfg.weight(s) for s in runs},
-            limit=None if cfg.near_best > 0 else top_k,
-        )
-        if cfg.near_best > 0:
-            fused = near_best_cut(fused, runs, limit=top_k, ratio=cfg.near_best, head=cfg.cut_head)
+        tail = self._tail
+        tail_hits = runs.pop(tail.retriever.source, None) if tail is not None else None
+        if tail is None or tail.retriever.source in failed or tail_hits is None:
+            fused = _cut(cfg, runs, {s: cfg.weight(s) for s in runs}, top_k)
+        else:
+            head = _cut(
+                cfg, runs, {s: cfg.weight(s) for s in runs}, top_k - _tail_places(cfg, top_k)
+            )
+            swapped = {
+                (tail.retriever.source if s == tail.replaces else s): h for s, h in runs.items()
+            }
+            swapped[tail.retriever.source] = tail_hits
+            weights = {
+                s: cfg.weight(tail.replaces if s == tail.retriever.source else s) for s in swapped
+            }
+            fused = _with_tail(head, _cut(cfg, swapped, weights, top_k), top_k)
         return RecallResponse(
             hits=tuple(fused),
             per_source_counts=MappingProxyType({o.source: len(o.hits) for o in outcomes}),
@@ -221,6 +262,38 @@ class RecallPipeline:
             timings_ms=MappingProxyType({o.source: o.ms for o in outcomes}),
             config=cfg,
         )
+
+
+def _cut(
+    cfg: RecallConfig, runs: Mapping[str, list[Hit]], weights: Mapping[str, float], limit: int
+) -> list[FusedHit]:
+    """The first `limit` fused hits: the configured fusion, then the near-best cut."""
+    fused = fuse(
+        cfg.fusion,
+        runs,
+        k=cfg.rrf_k,
+        weights=weights,
+        limit=None if cfg.near_best > 0 else limit,
+    )
+    if cfg.near_best > 0:
+        fused = near_best_cut(fused, runs, limit=limit, ratio=cfg.near_best, head=cfg.cut_head)
+    return fused
+
+
+def _tail_places(cfg: RecallConfig, top_k: int) -> int:
+    """How many of `top_k` places the tail source fills (none of a single place)."""
+    return min(top_k - 1, round(top_k * cfg.tail_share))
+
+
+def _with_tail(head: list[FusedHit], tail: list[FusedHit], top_k: int) -> list[FusedHit]:
+    """`head`, then the `tail` hits it lacks up to `top_k`, scored no higher than the head's
+    last so the list stays best first."""
+    taken = {h.item_id for h in head}
+    floor = head[-1].score if head else math.inf
+    extra = [
+        dataclasses.replace(h, score=min(h.score, floor)) for h in tail if h.item_id not in taken
+    ]
+    return head + extra[: top_k - len(head)]
 
 
 def _is_fatal(outcome: _Outcome, policy: RecallPolicy) -> bool:

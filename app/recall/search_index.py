@@ -18,9 +18,10 @@ from app.catalog.profile_kinds import CatalogVocabulary
 from app.catalog.spelling import Speller
 from app.config.settings import Settings
 from app.errors import ConfigError
+from app.recall.bm25 import bm25_sheet_text
 from app.recall.embedder import Embedder, build_embedder
 from app.recall.index_manifest import IndexManifest, current_paths
-from app.recall.lexical_store import LexicalStore, open_lexical_store
+from app.recall.lexical_store import LexicalStore, open_lexical_store, sheet_index_name
 from app.recall.live_index import LiveCatalog
 from app.recall.live_push import LivePush, remote_targets
 from app.recall.live_store import LiveVectorStore
@@ -43,6 +44,9 @@ class SearchIndex:
     """The index version's folder (its profile and facets live there)."""
     live: LiveCatalog | None = None
     """Follows the catalog journal when the index was built from an imported catalog."""
+    bm25_sheet: LexicalStore | None = None
+    """The sheet store (listings and their spec sheets' words), for catalogs with spec
+    sheets; never live-changed: an imported catalog, the only kind that is, has no sheets."""
     _facets: tuple[str, CatalogFacets] | None = field(default=None, repr=False)
 
     @property
@@ -85,6 +89,14 @@ class SearchIndex:
         bm25 = open_lexical_store(
             opensearch_url=settings.opensearch_url, folder=paths.bm25, index=lexical_index
         )
+        sheet = None
+        if manifest.sheet_store:
+            sheet = open_lexical_store(
+                opensearch_url=settings.opensearch_url,
+                folder=paths.bm25_sheet,
+                index=sheet_index_name(lexical_index),
+                text=bm25_sheet_text,
+            )
         live_store = LiveVectorStore(store)
         catalog = OfferStore.of(settings.var_dir)
         live = None
@@ -100,7 +112,7 @@ class SearchIndex:
                 )
             live = LiveCatalog(feed, manifest, items, bm25, live_store, push)
             live.catch_up()
-        return cls(manifest, items, bm25, live_store, embedder, paths.folder, live)
+        return cls(manifest, items, bm25, live_store, embedder, paths.folder, live, sheet)
 
     @cached_property
     def speller(self) -> Speller:
@@ -148,6 +160,8 @@ class SearchIndex:
         if self.live is not None:
             self.live.close()
         self.bm25.close()
+        if self.bm25_sheet is not None:
+            self.bm25_sheet.close()
         await self.store.close()
 
 

@@ -10,7 +10,7 @@ import pytest
 from app.catalog.item import Item
 from app.catalog.item_table import read_items, write_items
 from app.catalog.loader import Catalog
-from app.catalog.spec_features import sheet_features
+from app.catalog.spec_features import SHEET_TEXT_MAX, sheet_features, sheet_text
 
 
 @pytest.mark.parametrize(
@@ -56,10 +56,35 @@ def test_the_item_table_keeps_the_features(tmp_path: Path) -> None:
         title="x",
         source="icecat",
         features=("HDMI",),
+        spec_text=("AAA / R03",),
         released=2008,
     )
     other = Item(item_id="amazon:1", platform="amazon", title="y", source="amazon")
     write_items(tmp_path / "items.parquet", [item, other])
     back = read_items(tmp_path / "items.parquet")
     assert (back["icecat:1"].features, back["icecat:1"].released) == (("HDMI",), 2008)
-    assert (back["amazon:1"].features, back["amazon:1"].released) == ((), None)
+    assert back["icecat:1"].spec_text == ("AAA / R03",)
+    assert (back["amazon:1"].features, back["amazon:1"].spec_text) == ((), ())
+
+
+def test_a_sheet_text_keeps_the_short_text_values_in_field_order() -> None:
+    """Numbers, yes/no fields, blanks and lists too long to be one value are left out."""
+    row = {
+        "attr_t_type": "AAA /  R03",
+        "attr_n_battery_voltage": 1.5,
+        "attr_b_rechargeable": False,
+        "attr_t_compatibility": ", ".join(f"LaserJet {n}" for n in range(40)),
+        "attr_t_battery_technology": "Zinc-Carbon",
+        "attr_t_product_colour": " ",
+        "title": "Sony R03NUB4A household battery",
+    }
+    assert len(str(row["attr_t_compatibility"])) >= SHEET_TEXT_MAX
+    assert sheet_text(row) == ("AAA / R03", "Zinc-Carbon")
+
+
+def test_real_batteries_carry_their_sizes_in_the_sheet_text(catalog: Catalog) -> None:
+    sony = next(i for i in catalog.items if i.title == "Sony R03NUB4A household battery")
+    assert "aaa" not in sony.title.lower()
+    assert "AAA / R03" in sony.spec_text
+    assert sum(1 for i in catalog.items if i.spec_text) > 15_000
+    assert all(not i.spec_text for i in catalog.items if i.platform != "icecat")

@@ -189,3 +189,42 @@ def test_index_build_cli_reports_up_to_date_as_json(built_index: Settings) -> No
     assert payload["items"] == 32292
     assert payload["version"] == read_current(built_index.index_dir)
     assert {"collection", "model_id", "platforms", "items_per_s"} <= payload.keys()
+
+
+def test_a_catalog_with_spec_sheets_gets_a_sheet_store_and_one_without_none(
+    scratch: Settings, small_catalog: Catalog, embedder: FlagEmbedder
+) -> None:
+    """The sheet store finds an Icecat item by a word only its spec sheet says; a catalog
+    with no sheets (here the shops' items alone) is built without one."""
+    sheeted = next(i for i in small_catalog.items if i.spec_text)
+    word = next(
+        w
+        for value in sheeted.spec_text
+        for w in value.lower().split()
+        if w.isalpha() and len(w) > 3 and w not in f"{sheeted.title} {sheeted.description}".lower()
+    )
+    build_index(scratch, show_progress=False, catalog=small_catalog, embedder=embedder)
+    index = SearchIndex.open(scratch, embedder=embedder)
+    try:
+        assert index.manifest.sheet_store
+        assert index.bm25_sheet is not None
+        found = index.bm25_sheet.search(word, SearchFilters(), top_k=len(small_catalog.items))
+        assert sheeted.item_id in [h.item_id for h in found]
+        listed = index.bm25.search(word, SearchFilters(), top_k=len(small_catalog.items))
+        assert sheeted.item_id not in [h.item_id for h in listed]
+    finally:
+        asyncio.run(index.close())
+    shops = Catalog(
+        items=tuple(i for i in small_catalog.items if not i.spec_text),
+        matches=(),
+        skipped={},
+        source_files=small_catalog.source_files,
+    )
+    bare = build_index(  # the version follows the source files, so the same one, rebuilt
+        scratch, force=True, show_progress=False, catalog=shops, embedder=embedder
+    )
+    assert not bare.manifest.sheet_store
+    assert not IndexPaths(scratch.index_dir, bare.manifest.version).bm25_sheet.exists()
+    index = SearchIndex.open(scratch, embedder=embedder)
+    assert index.bm25_sheet is None
+    asyncio.run(index.close())

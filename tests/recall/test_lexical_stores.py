@@ -15,7 +15,7 @@ from app.catalog.item import Item
 from app.config.registry import REGISTRY
 from app.errors import DependencyDown, IndexMissing
 from app.recall._opensearch_lexical import OpenSearchLexicalStore
-from app.recall.bm25 import Bm25Index
+from app.recall.bm25 import Bm25Index, bm25_sheet_text
 from app.recall.breakers import BREAKERS
 from app.recall.filters import SearchFilters
 from app.recall.lexical_store import (
@@ -171,3 +171,31 @@ def test_a_killed_server_opens_the_breaker(own_server: OsmemServer) -> None:
                 store.apply([LexicalChange.delete(catalog()[0].item_id)])
     finally:
         store.close()
+
+
+@pytest.mark.parametrize("backend", ["bm25s", "opensearch"])
+def test_a_sheet_store_finds_items_by_their_spec_sheet_words(
+    backend: str, tmp_path: Path, osmem_clone: OsmemClone
+) -> None:
+    """Built and live-changed with `bm25_sheet_text`, a store finds an item by a word only
+    its spec sheet says; the listing store, built from the same items, does not."""
+    url = osmem_clone.url if backend == "opensearch" else None
+    items = list(catalog())
+    items[3] = items[3].model_copy(update={"spec_text": ("Zinc-Carbon", "AAA / R03")})
+    sheet_index, listing_index = f"{INDEX}-sheet", f"{INDEX}-listing"
+    write_lexical_store(
+        items, opensearch_url=url, folder=tmp_path / "s", index=sheet_index, text=bm25_sheet_text
+    )
+    write_lexical_store(items, opensearch_url=url, folder=tmp_path / "l", index=listing_index)
+    sheet = open_lexical_store(
+        opensearch_url=url, folder=tmp_path / "s", index=sheet_index, text=bm25_sheet_text
+    )
+    listing = open_lexical_store(opensearch_url=url, folder=tmp_path / "l", index=listing_index)
+    nothing = SearchFilters()
+    assert [h.item_id for h in sheet.search("zinc carbon", nothing, top_k=5)] == [items[3].item_id]
+    assert listing.search("zinc carbon", nothing, top_k=5) == []
+    changed = items[4].model_copy(update={"spec_text": ("Silver-Oxide",)})
+    sheet.apply([LexicalChange.put(changed)])
+    assert [h.item_id for h in sheet.search("silver oxide", nothing, top_k=5)] == [changed.item_id]
+    sheet.close()
+    listing.close()

@@ -11,7 +11,13 @@ from app.config.registry import REGISTRY
 from app.errors import ConfigError, DependencyDown, InvalidRequest
 from app.recall.filters import SearchFilters
 from app.recall.fusion import FusionMethod, rrf
-from app.recall.pipeline import RecallConfig, RecallPipeline, RecallPolicy, RecallResponse
+from app.recall.pipeline import (
+    RecallConfig,
+    RecallPipeline,
+    RecallPolicy,
+    RecallResponse,
+    TailSource,
+)
 from app.recall.retriever import Hit, Retriever
 
 NO_FILTERS = SearchFilters()
@@ -305,6 +311,7 @@ def test_from_params_reads_declared_weights_and_weighs_others_one() -> None:
         {"depth": 0},
         {"near_best": 1.5},
         {"cut_head": -0.1},
+        {"tail_share": 1.2},
         {"weights": {"dense": -1.0}},
         {"weights": {"dense": float("nan")}},
     ],
@@ -331,3 +338,49 @@ async def test_a_near_best_cut_keeps_a_sources_near_best_hits_past_the_fused_cut
     kept = await pipeline.run("x", NO_FILTERS, top_k=6, config=near)
     assert [h.item_id for h in cut.hits] == ["d0", "d1", "d2", "d3", "b0", "b1"]
     assert [h.item_id for h in kept.hits] == ["d0", "d1", "b0", "b1", "b2", "b3"]
+
+
+def tail_case() -> tuple[FakeRetriever, FakeRetriever, FakeRetriever]:
+    """Dense and BM25 agree on a0..a7; the sheet store, standing in for BM25, also finds s0
+    (its best) and s1 (its third), which no other source has."""
+    dense = FakeRetriever("dense", [(f"a{i}", 1.0 - i / 10) for i in range(8)])
+    bm25 = FakeRetriever("bm25", [(f"a{i}", 8.0 - i) for i in range(8)])
+    sheet = FakeRetriever("sheet", [("s0", 20.0), ("a0", 9.0), ("s1", 8.5), ("a1", 8.0)])
+    return dense, bm25, sheet
+
+
+async def test_a_tail_source_fills_the_last_places_and_leaves_the_head_alone() -> None:
+    dense, bm25, sheet = tail_case()
+    config = RecallConfig(fusion="weighted", weights={"dense": 2.0}, tail_share=0.25)
+    plain = await RecallPipeline([dense, bm25]).run("x", NO_FILTERS, top_k=8, config=config)
+    tailed = RecallPipeline([dense, bm25], tail=TailSource(sheet, "bm25"))
+    found = await tailed.run("x", NO_FILTERS, top_k=8, config=config)
+    ids = [h.item_id for h in found.hits]
+    assert ids[:6] == [h.item_id for h in plain.hits][:6]
+    assert ids[6:] == ["s0", "a6"]  # the swapped fusion's order: s1 scores below a6 there
+    scores = [h.score for h in found.hits]
+    assert scores == sorted(scores, reverse=True)
+    assert found.per_source_counts["sheet"] == 4
+    assert found.hits[6].source_scores == {"dense": None, "sheet": 20.0}
+
+
+async def test_a_failed_or_unwanted_tail_source_leaves_the_plain_cut() -> None:
+    dense, bm25, _ = tail_case()
+    config = RecallConfig(fusion="weighted", tail_share=0.25)
+    plain = await RecallPipeline([dense, bm25]).run("x", NO_FILTERS, top_k=8, config=config)
+    down = FakeRetriever("sheet", error=DependencyDown("opensearch", "down"))
+    tailed = RecallPipeline([dense, bm25], tail=TailSource(down, "bm25"))
+    found = await tailed.run("x", NO_FILTERS, top_k=8, config=config)
+    assert found.hits == plain.hits
+    assert "sheet" in found.failed_sources
+    off = RecallConfig(fusion="weighted", tail_share=0.0)
+    await tailed.run("x", NO_FILTERS, top_k=8, config=off)
+    assert len(down.asked_top_k) == 1
+
+
+def test_a_tail_source_must_replace_a_source_of_the_pipeline() -> None:
+    dense, bm25, sheet = tail_case()
+    with pytest.raises(InvalidRequest):
+        RecallPipeline([dense, bm25], tail=TailSource(sheet, "opensearch"))
+    with pytest.raises(InvalidRequest):
+        RecallPipeline([dense, bm25], tail=TailSource(FakeRetriever("dense"), "bm25"))

@@ -19,6 +19,7 @@ __all__ = [
     "RECALL_PARALLEL",
     "RECALL_POLICIES",
     "RECALL_POLICY",
+    "RECALL_SHEET_SHARE",
     "RRF_K",
     "declare_fusion_weight",
     "fusion_weights",
@@ -92,6 +93,18 @@ RECALL_CUT_HEAD = REGISTRY.declare(
     maximum=1.0,
     description="Share of the fused cut taken by fused score alone before the near-best "
     "hits of each source (RECALL_NEAR_BEST).",
+)
+RECALL_SHEET_SHARE = REGISTRY.declare(
+    "RECALL_SHEET_SHARE",
+    float,
+    0.3,
+    group="recall",
+    minimum=0.0,
+    maximum=1.0,
+    description="Share of the fused cut given to the same fusion with the sheet store "
+    "(listings plus their spec sheets' words) in place of BM25: its best hits not already "
+    "taken fill the last places. 0 turns it off; catalogs without spec sheets have none. "
+    "Chosen on the extended judgments' tuning half (Recall@100).",
 )
 BM25_STANDARD_WEIGHT = REGISTRY.declare(
     "BM25_STANDARD_WEIGHT",

@@ -20,7 +20,7 @@ from app.config.params.item_search import (
     RELEVANCE_FLOOR_LEXICAL,
 )
 from app.errors import DependencyDown
-from app.recall.bm25_retriever import Bm25Retriever
+from app.recall.bm25_retriever import LEXICAL_SOURCE
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
 from app.recall.fusion import FusedHit
@@ -30,7 +30,6 @@ from app.recall.search_cache import normalise_query
 from app.recall.vector_store import VectorStore
 
 DENSE_SOURCE = DenseRetriever.source
-LEXICAL_SOURCE = Bm25Retriever.source
 
 log = logging.getLogger(__name__)
 
