@@ -241,20 +241,11 @@ class RecallPipeline:
         runs = {o.source: o.hits for o in outcomes}
         tail = self._tail
         tail_hits = runs.pop(tail.retriever.source, None) if tail is not None else None
+        weights = {s: cfg.weight(s) for s in runs}
         if tail is None or tail.retriever.source in failed or tail_hits is None:
-            fused = _cut(cfg, runs, {s: cfg.weight(s) for s in runs}, top_k)
+            fused = _cut(cfg, runs, weights, top_k)
         else:
-            head = _cut(
-                cfg, runs, {s: cfg.weight(s) for s in runs}, top_k - _tail_places(cfg, top_k)
-            )
-            swapped = {
-                (tail.retriever.source if s == tail.replaces else s): h for s, h in runs.items()
-            }
-            swapped[tail.retriever.source] = tail_hits
-            weights = {
-                s: cfg.weight(tail.replaces if s == tail.retriever.source else s) for s in swapped
-            }
-            fused = _with_tail(head, _cut(cfg, swapped, weights, top_k), top_k)
+            fused = _with_tail(cfg, runs, weights, tail, tail_hits, top_k)
         return RecallResponse(
             hits=tuple(fused),
             per_source_counts=MappingProxyType({o.source: len(o.hits) for o in outcomes}),
@@ -262,6 +253,27 @@ class RecallPipeline:
             timings_ms=MappingProxyType({o.source: o.ms for o in outcomes}),
             config=cfg,
         )
+
+
+def _with_tail(
+    cfg: RecallConfig,
+    runs: Mapping[str, list[Hit]],
+    weights: Mapping[str, float],
+    tail: TailSource,
+    tail_hits: list[Hit],
+    top_k: int,
+) -> list[FusedHit]:
+    """The cut's head, then the best hits of the fusion with the tail source in place of
+    the one it replaces; the plain cut's next hits where the tail has too few."""
+    head = _cut(cfg, runs, weights, top_k - _tail_places(cfg, top_k))
+    source = tail.retriever.source
+    swapped = {(source if s == tail.replaces else s): h for s, h in runs.items()}
+    swapped[source] = tail_hits
+    weighed = {s: weights.get(tail.replaces if s == source else s, 1.0) for s in swapped}
+    fused = _then(head, _cut(cfg, swapped, weighed, top_k), top_k)
+    if len(fused) < top_k:
+        fused = _then(fused, _cut(cfg, runs, weights, top_k), top_k)
+    return fused
 
 
 def _cut(
@@ -285,15 +297,15 @@ def _tail_places(cfg: RecallConfig, top_k: int) -> int:
     return min(top_k - 1, round(top_k * cfg.tail_share))
 
 
-def _with_tail(head: list[FusedHit], tail: list[FusedHit], top_k: int) -> list[FusedHit]:
-    """`head`, then the `tail` hits it lacks up to `top_k`, scored no higher than the head's
-    last so the list stays best first."""
-    taken = {h.item_id for h in head}
-    floor = head[-1].score if head else math.inf
+def _then(first: list[FusedHit], more: list[FusedHit], top_k: int) -> list[FusedHit]:
+    """`first`, then the `more` hits it lacks up to `top_k`, scored no higher than the last
+    of `first` so the list stays best first."""
+    taken = {h.item_id for h in first}
+    floor = first[-1].score if first else math.inf
     extra = [
-        dataclasses.replace(h, score=min(h.score, floor)) for h in tail if h.item_id not in taken
+        dataclasses.replace(h, score=min(h.score, floor)) for h in more if h.item_id not in taken
     ]
-    return head + extra[: top_k - len(head)]
+    return first + extra[: top_k - len(first)]
 
 
 def _is_fatal(outcome: _Outcome, policy: RecallPolicy) -> bool:

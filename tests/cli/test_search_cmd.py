@@ -69,7 +69,7 @@ def test_json_document_shape() -> None:
     assert doc["price_only"]["budget_usd"] == 5
     assert doc["price_only"]["cheapest_usd"] > 5
     assert (doc["relaxed"], doc["expanded"]) == (False, False)
-    assert set(doc["per_source_counts"]) == {"dense", "bm25"}
+    assert set(doc["per_source_counts"]) == {"dense", "bm25", "bm25_sheet"}  # Icecat has sheets
     assert doc["failed_sources"] == {}
     assert doc["cache"] == "miss"
 

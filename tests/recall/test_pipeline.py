@@ -384,3 +384,16 @@ def test_a_tail_source_must_replace_a_source_of_the_pipeline() -> None:
         RecallPipeline([dense, bm25], tail=TailSource(sheet, "opensearch"))
     with pytest.raises(InvalidRequest):
         RecallPipeline([dense, bm25], tail=TailSource(FakeRetriever("dense"), "bm25"))
+
+
+async def test_a_tail_with_too_few_new_hits_leaves_the_plain_cuts_next_ones() -> None:
+    """The sheet store finds nothing and dense holds only the head's items: the places the
+    tail cannot fill keep the plain cut's next hits, so no search returns fewer."""
+    dense = FakeRetriever("dense", [(f"a{i}", 1.0 - i / 10) for i in range(3)])
+    bm25 = FakeRetriever("bm25", [(f"a{i}", 8.0 - i) for i in range(8)])
+    config = RecallConfig(fusion="weighted", tail_share=0.5)
+    plain = await RecallPipeline([dense, bm25]).run("x", NO_FILTERS, top_k=8, config=config)
+    tailed = RecallPipeline([dense, bm25], tail=TailSource(FakeRetriever("sheet"), "bm25"))
+    found = await tailed.run("x", NO_FILTERS, top_k=8, config=config)
+    assert [h.item_id for h in found.hits] == [h.item_id for h in plain.hits]
+    assert len(found.hits) == 8
