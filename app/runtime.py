@@ -14,10 +14,11 @@ from app.config.settings import Settings
 from app.errors import ConfigError
 from app.language.shops import ShopNames
 from app.recall.bm25 import query_variant as bm25_query_variant
-from app.recall.bm25_retriever import SHEET_SOURCE, Bm25Retriever, sheet_tail
+from app.recall.bm25_retriever import LEXICAL_SOURCE, SHEET_SOURCE, Bm25Retriever, sheet_tail
 from app.recall.category_kb import KnowledgeBase, open_knowledge_base
 from app.recall.dense_retriever import DenseRetriever
 from app.recall.embedder import Embedder
+from app.recall.lexical_store import LexicalStore
 from app.recall.matching_offers import OfferFinder
 from app.recall.memo_retriever import MemoRetriever
 from app.recall.pipeline import RecallConfig, RecallPipeline
@@ -102,18 +103,15 @@ class Runtime:
         self._index, self._cache = index, cache
         self._vocabulary_before = use_catalog_vocabulary(index.vocabulary)
         self._dense = DenseRetriever.from_index(index, cache)
-        self._bm25 = MemoRetriever(
-            Bm25Retriever(index.bm25),
-            index_version=lambda: index.cache_version,
-            variant=bm25_query_variant,
-        )
-        sheet = None
-        if index.bm25_sheet is not None:
-            sheet = MemoRetriever(
-                Bm25Retriever(index.bm25_sheet, source=SHEET_SOURCE),
-                index_version=lambda: index.cache_version,
-                variant=bm25_query_variant,
+
+        def memo(store: LexicalStore, source: str) -> MemoRetriever:
+            recall = Bm25Retriever(store, source=source)
+            return MemoRetriever(
+                recall, index_version=lambda: index.cache_version, variant=bm25_query_variant
             )
+
+        self._bm25 = memo(index.bm25, LEXICAL_SOURCE)
+        sheet = memo(index.bm25_sheet, SHEET_SOURCE) if index.bm25_sheet is not None else None
         self._pipeline = RecallPipeline(
             [self._dense, self._bm25], self._recall_config, tail=sheet_tail(sheet)
         )

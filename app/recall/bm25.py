@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import bm25s
 import numpy as np
@@ -47,7 +47,7 @@ __all__ = [
 _COLUMNS_FILE = "columns.npz"
 _IDS_FILE = "item_ids.json"
 _STEMMERS = threading.local()
-# Single letters and digits count ("d battery", "iphone 8"): bm25s keeps two or more by default.
+# Single letters and digits count ("d battery", "iphone 4"): bm25s keeps two or more by default.
 _TOKEN_PATTERN = r"(?u)\b\w+\b"
 
 LexicalText = Callable[[Item], str]
@@ -97,18 +97,24 @@ def _query_text(query: str) -> str:
 def lexical_tokens(text: str) -> list[str]:
     """The index's tokens of a text: lower case, English stop words out, Snowball-stemmed
     (what every lexical backend indexes and queries with)."""
+    found = _tokenize([text], ids=False)
+    return list(found[0]) if found else []
+
+
+def _tokenize(texts: list[str], *, ids: bool) -> Any:
+    """The one tokeniser of built documents, live documents and queries, so they always
+    agree: bm25s's ids and vocabulary for a build (`ids`), else each text's tokens."""
     stemmer = getattr(_STEMMERS, "stemmer", None)
     if stemmer is None:
         stemmer = _STEMMERS.stemmer = Stemmer.Stemmer("english")
-    found = bm25s.tokenize(
-        [text],
+    return bm25s.tokenize(
+        texts,
         stopwords="en",
         stemmer=stemmer,
         token_pattern=_TOKEN_PATTERN,
-        return_ids=False,
+        return_ids=ids,
         show_progress=False,
     )
-    return list(found[0]) if found else []
 
 
 def query_tokens(query: str) -> list[str]:
@@ -287,14 +293,7 @@ class Bm25Index:
     @classmethod
     def build(cls, items: Sequence[Item], *, text: LexicalText = bm25_text) -> Bm25Index:
         """Tokenise `text` of every item (stemmed, English stop words removed) and index it."""
-        stemmer = Stemmer.Stemmer("english")
-        tokens = bm25s.tokenize(
-            [text(i) for i in items],
-            stopwords="en",
-            stemmer=stemmer,
-            token_pattern=_TOKEN_PATTERN,
-            show_progress=False,
-        )
+        tokens = _tokenize([text(i) for i in items], ids=True)
         retriever = bm25s.BM25(k1=BM25_K1.get(), b=BM25_B.get(), method="lucene")
         retriever.index(tokens, show_progress=False)
         columns = _FilterColumns.from_items(items)

@@ -269,7 +269,7 @@ def _with_tail(
     source = tail.retriever.source
     swapped = {(source if s == tail.replaces else s): h for s, h in runs.items()}
     swapped[source] = tail_hits
-    weighed = {s: weights.get(tail.replaces if s == source else s, 1.0) for s in swapped}
+    weighed = {s: cfg.weight(tail.replaces if s == source else s) for s in swapped}
     fused = _then(head, _cut(cfg, swapped, weighed, top_k), top_k)
     if len(fused) < top_k:
         fused = _then(fused, _cut(cfg, runs, weights, top_k), top_k)
